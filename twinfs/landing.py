@@ -1,0 +1,142 @@
+"""Landing: file accepted items, cut their threads into passages, index both lanes, commit. Also reindex.
+
+Reconcile by checksum: every step compares hashes and touches only what changed, so landing the same event
+twice (after a crash between commit and inbox removal) changes nothing and indexes nothing twice.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+from .index import Doc
+from .models import Item, Phase
+from .passages import Passage, content_hash, cut, parse, render, segments_of
+from .space import Space, item_hash, turns_of
+
+Progress = Callable[[int, int], None]
+
+
+def passage_doc(path: str, text: str) -> Doc:
+    """A passage file as both lanes index it, from its text on disk (hand edits included)."""
+    p = parse(text, fallback_id=_id_from_path(path))
+    return Doc(id=p.id, path=path, thread=p.thread, type="passage", text=p.body, start=p.start, end=p.end,
+               hash=content_hash(text), segments=tuple(segments_of(p.body)))
+
+
+def _id_from_path(path: str) -> str:
+    parts = path.split("/")
+    return f"{parts[-2]}/{parts[-1].removesuffix('.md')}" if len(parts) >= 2 else path
+
+
+def cut_thread(thread: str, entries: list[dict]) -> list[Passage]:
+    """The passages a thread's stored items cut into; the first item names the kind and source."""
+    first = min(entries, key=lambda e: (e["at"], e.get("added", 0)))
+    return cut(thread, first["kind"], first.get("source", "memory"), turns_of(entries))
+
+
+def recut(space: Space, thread: str) -> tuple[list[Doc], list[str]]:
+    """Cut a thread anew from its items; write the passages whose cut changed. -> (docs to index, ids to drop)."""
+    entries = space.thread_items(thread)
+    before = space.state.cuts(thread)
+    if not entries:
+        for path in before:
+            space.vault.delete(path)
+        space.state.set_cuts(thread, {})
+        return [], [_id_from_path(p) for p in before]
+    passages = cut_thread(thread, entries)
+    now: dict[str, str] = {}
+    docs: list[Doc] = []
+    for p in passages:
+        text = render(p)
+        h = content_hash(text)
+        now[p.path] = h
+        target = space.vault.path(p.path)
+        # a passage whose cut is unchanged keeps its file, so a correction made there by hand survives
+        if before.get(p.path) != h or not target.exists():
+            space.vault.write(p.path, text, durable=False)
+            docs.append(passage_doc(p.path, text))
+    gone = [path for path in before if path not in now]
+    for path in gone:
+        space.vault.delete(path)
+    space.state.set_cuts(thread, now)
+    return docs, [_id_from_path(p) for p in gone]
+
+
+def index_docs(space: Space, docs: list[Doc], drops: list[str]) -> None:
+    space.words.apply(docs, drops)
+    space.meaning.apply(docs, drops)
+
+
+def land_event(space: Space, event: str) -> list[str]:
+    """File one inbox event. Returns the threads it touched."""
+    entries = space.take_inbox(event)
+    by_thread: dict[str, list[dict]] = defaultdict(list)
+    for e in entries:
+        by_thread[e["thread"]].append(e)
+        space.vault.write(space.item_path(e["thread"], e["id"]),
+                          json.dumps({k: v for k, v in e.items() if k != "hash"}, indent=1, ensure_ascii=False) + "\n",
+                          durable=False)
+    docs: list[Doc] = []
+    drops: list[str] = []
+    for thread in by_thread:
+        d, g = recut(space, thread)
+        docs += d
+        drops += g
+    index_docs(space, docs, drops)
+    threads = sorted(by_thread)
+    where = threads[0] if len(threads) == 1 else f"{len(threads)} threads ({', '.join(threads[:3])}…)"
+    space.vault.commit(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''} to {where}")
+    space.state.set_phase([(e["id"], e["hash"]) for e in entries], Phase.landed)
+    space.drop_inbox(event)
+    return threads
+
+
+def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
+    """Rebuild .twin/ from the files: both lanes, phases and cuts. Unchanged passages are not embedded again."""
+    root: Path = space.root
+    files = sorted(root.glob("passages/**/*.md"))
+    docs = []
+    for n, f in enumerate(files, 1):
+        rel = f.relative_to(root).as_posix()
+        docs.append(passage_doc(rel, f.read_text(encoding="utf-8")))
+        if progress:
+            progress(n, len(files))
+    ids = {d.id for d in docs}
+    stats = {"passages": len(docs), "changed": 0, "removed": 0, "embedded": 0}
+    for lane in (space.words, space.meaning):
+        known = lane.hashes()
+        changed = [d for d in docs if known.get(d.id) != d.hash]
+        removed = [i for i in known if i not in ids]
+        if lane is space.meaning:
+            stats["embedded"] = lane.apply(changed, removed)
+        else:
+            lane.apply(changed, removed)
+        stats["changed"] = max(stats["changed"], len(changed))
+        stats["removed"] = max(stats["removed"], len(removed))
+    _rebuild_state(space)
+    return stats
+
+
+def _rebuild_state(space: Space) -> None:
+    """Phases and cuts from the files: an item found in some passage has landed; the others land again."""
+    in_passages: set[str] = set()
+    for f in space.root.glob("passages/**/*.md"):
+        in_passages.update(parse(f.read_text(encoding="utf-8")).turns)
+    for thread in space.threads():
+        entries = space.thread_items(thread)
+        if not entries:
+            continue
+        rows = [(e["id"], thread, item_hash(Item(**{k: v for k, v in e.items() if k in Item.model_fields})))
+                for e in entries]
+        known = space.state.item_hashes([r[0] for r in rows])
+        fresh = [r for r in rows if r[0] not in known or known[r[0]][0] != r[2]]
+        if fresh:
+            space.state.restore(fresh, landed={r[0] for r in fresh if r[0] in in_passages})
+        if all(r[0] in in_passages for r in rows):
+            space.state.set_cuts(thread, {p.path: content_hash(render(p)) for p in cut_thread(thread, entries)})
+            continue
+        index_docs(space, *recut(space, thread))  # items filed but never cut (a crash, a hand-added file)
+        space.state.set_phase([(r[0], r[2]) for r in rows], Phase.landed)
+        space.vault.commit(f"land: {thread} (reindex)")

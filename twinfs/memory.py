@@ -1,0 +1,156 @@
+"""The facade every front end calls (server, CLI, MCP, Python): one Memory for a whole $TWIN_HOME."""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from . import browse, landing
+from . import search as searching
+from .errors import NotFound, Unavailable
+from .index.meaning import Embedder, shared_embedder
+from .jobs import Pipeline
+from .models import (AddRequest, AddResult, EndUser, GrepRequest, GrepResult, Phase, ReadResult, SearchRequest,
+                     SearchResult, StatusRequest, StatusResult)
+from .settings import Settings
+from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
+
+log = logging.getLogger("twinfs")
+WAIT_SECONDS = 10.0
+
+
+class Memory:
+    def __init__(self, settings: Settings, embedder: Embedder | None = None):
+        self.settings = settings
+        self.home = settings.home
+        self.embedder = embedder or shared_embedder()
+        self._spaces: dict[str, Space] = {}
+        self._lock = threading.Lock()
+        self.pipeline = Pipeline(workers=settings.workers)
+
+    # lifecycle
+    def start(self) -> "Memory":
+        """Pick up what a crash or stop left: every end user with adds still in the inbox lands them."""
+        (self.home / "users").mkdir(parents=True, exist_ok=True)
+        for folder in sorted((self.home / "users").iterdir()):
+            if (folder / ".inbox").is_dir() and any((folder / ".inbox").glob("ev_*.json")):
+                org, project, account = folder.name.split(".", 2)
+                self.pipeline.wake(self.space(EndUser(org=org, project=project, account=account)))
+        return self
+
+    def close(self) -> None:
+        self.pipeline.close()
+        with self._lock:
+            for space in self._spaces.values():
+                space.close()
+            self._spaces.clear()
+
+    def __enter__(self) -> "Memory":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def space(self, user: EndUser, create: bool = False) -> Space:
+        with self._lock:
+            space = self._spaces.get(user.dirname)
+            if space is None:
+                space = self._spaces[user.dirname] = Space(self.home, user, self.embedder)
+        if create and not space.exists:
+            with space.accept_lock:
+                space.create()
+        return space
+
+    def _existing(self, user: EndUser) -> Space:
+        space = self.space(user)
+        if not space.exists:
+            raise NotFound(f"no memory for end user '{user.account}' yet")
+        return space
+
+    def users(self) -> list[str]:
+        folder = self.home / "users"
+        return sorted(p.name for p in folder.iterdir() if (p / ".git").is_dir()) if folder.is_dir() else []
+
+    # writing
+    def add(self, user: EndUser, request: AddRequest) -> AddResult:
+        """Durable before it returns: the items are in the end user's inbox, fsync'd. Landing follows."""
+        space = self.space(user, create=True)
+        if len(space.pending()) >= self.settings.max_pending:
+            raise Unavailable(f"end user '{user.account}' has {self.settings.max_pending} adds waiting to land; "
+                              "try again shortly", retry_after=2)
+        event = new_event_id()
+        ids = [item.id for item in request.items]
+        with space.accept_lock:
+            known = space.state.item_hashes(ids)
+            entries, rows = [], []
+            for item in request.items:
+                h = item_hash(item)
+                if known.get(item.id, ("", ""))[0] == h:
+                    continue  # the same content again: nothing to do, its phase stands
+                thread = thread_of(user, item)
+                entry = stored_item(item, thread, added_stamp())
+                entry["hash"] = h
+                entries.append(entry)
+                rows.append((item.id, thread, h))
+            if entries:
+                space.put_inbox(event, entries)
+            space.state.accept(event, rows, ids)
+        if entries:
+            self.pipeline.wake(space)
+        if request.wait and entries:
+            self._wait_landed(space, ids, WAIT_SECONDS)
+        return AddResult(event=event, ids=ids, phases=space.state.phases(ids))
+
+    def _wait_landed(self, space: Space, ids: list[str], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+
+        def landed() -> bool:
+            return all(p != Phase.accepted for p in space.state.phases(ids).values())
+
+        with space.landed:
+            while not landed():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                space.landed.wait(min(left, 0.5))
+        return True
+
+    def wait(self, user: EndUser, ids: list[str], timeout: float = 60.0) -> bool:
+        """Until these items (or events) have landed: for CLIs and tests."""
+        return self._wait_landed(self._existing(user), ids, timeout)
+
+    def idle(self, timeout: float | None = None) -> bool:
+        return self.pipeline.wait_idle(timeout)
+
+    # reading
+    def status(self, user: EndUser, request: StatusRequest) -> StatusResult:
+        space = self.space(user)
+        if not space.exists:
+            return StatusResult(phases={i: Phase.unknown for i in request.ids})
+        return StatusResult(phases=space.state.phases(request.ids))
+
+    def search(self, user: EndUser, request: SearchRequest, limit: int = searching.HITS) -> SearchResult:
+        space = self._existing(user)
+        if space.rebuilding:
+            raise Unavailable(f"end user '{user.account}' is being rebuilt; try again shortly", retry_after=5)
+        return searching.search(space, request, limit)
+
+    def grep(self, user: EndUser, request: GrepRequest) -> GrepResult:
+        return browse.grep(self._existing(user), request)
+
+    def read(self, user: EndUser, path: str) -> ReadResult:
+        return browse.read(self._existing(user), path)
+
+    # upkeep
+    def reindex(self, user: EndUser, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
+        """Rebuild .twin/ from the files. Searches answer 503 meanwhile; adds wait in the inbox."""
+        space = self._existing(user)
+        with space.writer:
+            space.rebuilding = True
+            try:
+                stats = landing.reindex(space, progress)
+            finally:
+                space.rebuilding = False
+        self.pipeline.wake(space)
+        return stats

@@ -1,0 +1,52 @@
+"""Settings, read once at an entry point (CLI, server, MCP) from TWIN_* variables and passed down."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .errors import Invalid
+
+
+def _int(name: str, default: int | None) -> int | None:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Invalid(f"{name}='{raw}' is not a whole number") from None
+    if value < 0:
+        raise Invalid(f"{name}={raw} must not be negative")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path = Path("twin-home")
+    quiet_seconds: int = 600  # the newest part of a conversation is read once it has been quiet this long
+    fold_seconds: int = 1800  # pages are rebuilt at most this often per end user
+    daily_read_tokens: int | None = None  # per organisation per UTC day; None: no limit
+    reader_model: str | None = None  # a GGUF path for llama.cpp in process
+    reader_url: str | None = None  # an OpenAI-compatible endpoint
+    reading: bool = True  # False: land only (benchmarks of the lanes, tests of the spine)
+    max_pending: int = 2000  # add events queued per end user before add answers 503
+    workers: int = 2  # end users worked on at once by the background pipeline
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "home", Path(self.home))
+
+    @classmethod
+    def from_env(cls, home: str | Path | None = None, **overrides) -> "Settings":
+        base = cls(
+            home=Path(home or os.environ.get("TWIN_HOME") or "twin-home"),
+            quiet_seconds=_int("TWIN_QUIET_SECONDS", 600),
+            fold_seconds=_int("TWIN_FOLD_SECONDS", 1800),
+            daily_read_tokens=_int("TWIN_DAILY_READ_TOKENS", None),
+            reader_model=os.environ.get("TWIN_READER_MODEL") or None,
+            reader_url=os.environ.get("TWIN_READER_URL") or None,
+            max_pending=_int("TWIN_MAX_PENDING", 2000),
+            workers=_int("TWIN_WORKERS", 2) or 1,
+        )
+        return replace(base, **overrides)

@@ -1,0 +1,167 @@
+"""Everything of one end user in one place: the vault, its inbox, its phases and its two indexes."""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+from .index.meaning import Embedder, MeaningIndex
+from .index.words import WordIndex
+from .models import EndUser, Item, as_utc
+from .passages import Turn
+from .paths import item_filename, thread_id
+from .state import State
+from .vault import Vault, atomic_write, fsync_dir
+
+
+def new_event_id() -> str:
+    """Sortable by time, so the inbox is applied in the order adds were accepted."""
+    return f"ev_{time.time_ns():016x}{secrets.token_hex(4)}"
+
+
+def item_hash(item: Item) -> str:
+    raw = json.dumps(item.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+def thread_of(user: EndUser, item: Item) -> str:
+    if item.kind == "message":
+        return thread_id(user.dirname, "message", item.conversation or "default")
+    return thread_id(user.dirname, "document", item.conversation or item.id)
+
+
+_added_lock = threading.Lock()
+_last_added = 0
+
+
+def added_stamp() -> int:
+    """A strictly increasing stamp (ns): turns said at the same time keep the order they were added in."""
+    global _last_added
+    with _added_lock:
+        _last_added = max(time.time_ns(), _last_added + 1)
+        return _last_added
+
+
+class Space:
+    """One end user's memory as stored. Writes go through the pipeline's one writer for this end user."""
+
+    def __init__(self, home: Path, user: EndUser, embedder: Embedder):
+        self.user = user
+        self.root = home / "users" / user.dirname
+        self.vault = Vault(self.root)
+        self.inbox = self.root / ".inbox"
+        self._embedder = embedder
+        self._opened = threading.Lock()
+        self._state: State | None = None
+        self._words: WordIndex | None = None
+        self._meaning: MeaningIndex | None = None
+        self.accept_lock = threading.Lock()  # adds of this end user take turns writing the inbox
+        self.writer = threading.Lock()  # the one writer of files, git and indexes
+        self.landed = threading.Condition()
+        self.rebuilding = False
+
+    @property
+    def exists(self) -> bool:
+        return self.vault.exists
+
+    def create(self) -> None:
+        self.vault.init()
+        self.inbox.mkdir(exist_ok=True)
+
+    @property
+    def state(self) -> State:
+        with self._opened:
+            if self._state is None:
+                self._state = State(self.root / ".twin" / "state.sqlite")
+            return self._state
+
+    @property
+    def words(self) -> WordIndex:
+        with self._opened:
+            if self._words is None:
+                self._words = WordIndex(self.root / ".twin" / "whoosh")
+            return self._words
+
+    @property
+    def meaning(self) -> MeaningIndex:
+        with self._opened:
+            if self._meaning is None:
+                self._meaning = MeaningIndex(self.root / ".twin" / "meaning", self._embedder)
+            return self._meaning
+
+    def close(self) -> None:
+        with self._opened:
+            if self._state:
+                self._state.close()
+            if self._meaning:
+                self._meaning.close()
+            self._state = self._words = self._meaning = None
+
+    def reset_indexes(self) -> None:
+        """Forget the open index objects (after .twin/ was cleared) so they reopen from disk."""
+        self.close()
+
+    # the inbox: adds accepted (durable) but not yet filed
+    def put_inbox(self, event: str, entries: list[dict]) -> None:
+        atomic_write(self.inbox / f"{event}.json", json.dumps({"event": event, "items": entries}, ensure_ascii=False))
+
+    def pending(self) -> list[str]:
+        if not self.inbox.is_dir():
+            return []
+        return sorted(p.stem for p in self.inbox.glob("ev_*.json"))
+
+    def take_inbox(self, event: str) -> list[dict]:
+        return json.loads((self.inbox / f"{event}.json").read_text(encoding="utf-8"))["items"]
+
+    def drop_inbox(self, event: str) -> None:
+        (self.inbox / f"{event}.json").unlink(missing_ok=True)
+        fsync_dir(self.inbox)
+
+    # items as stored
+    @staticmethod
+    def item_path(thread: str, item_id: str) -> str:
+        return f"items/{thread}/{item_filename(item_id)}"
+
+    def thread_items(self, thread: str) -> list[dict]:
+        folder = self.root / "items" / thread
+        if not folder.is_dir():
+            return []
+        out = []
+        for f in folder.glob("*.json"):
+            try:
+                out.append(json.loads(f.read_text(encoding="utf-8")))
+            except (OSError, ValueError):
+                continue  # a file broken by hand is skipped, not fatal; the watcher reports it
+        return out
+
+    def threads(self) -> list[str]:
+        folder = self.root / "items"
+        return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+
+
+def turns_of(entries: list[dict]) -> list[Turn]:
+    """Stored items of a thread -> turns in the order said (ties: the order added)."""
+    def key(e: dict):
+        return (e["at"], e.get("added", 0), e["id"])
+
+    turns = []
+    for e in sorted(entries, key=key):
+        at = as_utc(datetime.fromisoformat(e["at"].replace("Z", "+00:00")))
+        turns.append(Turn(id=e["id"], kind=e["kind"], text=e["text"], at=at, role=e.get("role"),
+                          name=e.get("name"), title=e.get("title")))
+    return turns
+
+
+def stored_item(item: Item, thread: str, added: int) -> dict:
+    data = item.model_dump(mode="json", exclude_none=True)
+    data["at"] = data["at"].replace("+00:00", "Z")
+    data["thread"] = thread
+    data["added"] = added
+    return data
+
+
+

@@ -1,0 +1,143 @@
+"""Phases and bookkeeping of one end user, in SQLite under .twin/. Rebuildable from the files (see reindex)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+from .models import PHASE_ORDER, Phase
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS items (id TEXT PRIMARY KEY, thread TEXT, hash TEXT, phase TEXT, event TEXT);
+CREATE INDEX IF NOT EXISTS items_thread ON items(thread);
+CREATE TABLE IF NOT EXISTS events (id TEXT PRIMARY KEY, ids TEXT);
+CREATE TABLE IF NOT EXISTS cuts (path TEXT PRIMARY KEY, thread TEXT, hash TEXT);
+CREATE INDEX IF NOT EXISTS cuts_thread ON cuts(thread);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+"""
+
+
+RANK = "(CASE phase WHEN 'accepted' THEN 0 WHEN 'landed' THEN 1 WHEN 'read' THEN 2 ELSE 3 END)"
+
+
+class State:
+    """Thread-safe: one connection behind a lock (every call is sub-millisecond)."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(SCHEMA)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _rows(self, sql: str, args=()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def _many(self, sql: str, rows: list[tuple]) -> None:
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.executemany(sql, rows)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    # items and events
+    def item_hashes(self, ids: list[str]) -> dict[str, tuple[str, str]]:
+        """id -> (hash, phase) for the known ones."""
+        out: dict[str, tuple[str, str]] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            for row in self._rows(f"SELECT id, hash, phase FROM items WHERE id IN ({','.join('?' * len(chunk))})",
+                                  chunk):
+                out[row[0]] = (row[1], row[2])
+        return out
+
+    def accept(self, event: str, items: list[tuple[str, str, str]], all_ids: list[str]) -> None:
+        """items: (id, thread, hash) now accepted under `event`; the event names every id of the add."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.executemany(
+                    "INSERT INTO items VALUES (?, ?, ?, 'accepted', ?) ON CONFLICT(id) DO UPDATE SET "
+                    "thread = excluded.thread, hash = excluded.hash, phase = 'accepted', event = excluded.event",
+                    [(i, t, h, event) for i, t, h in items])
+                self._db.execute("INSERT OR REPLACE INTO events VALUES (?, ?)", (event, json.dumps(all_ids)))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def restore(self, items: list[tuple[str, str, str]], landed: set[str]) -> None:
+        """Items found on disk but not here (after .twin/ was deleted): landed if a passage holds them."""
+        self._many("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, NULL)",
+                   [(i, t, h, "landed" if i in landed else "accepted") for i, t, h in items])
+
+    def set_phase(self, pairs: list[tuple[str, str]], phase: Phase) -> None:
+        """Move (id, hash) pairs forward to `phase`, only where the hash is still the newest (an edit waits)."""
+        self._many(f"UPDATE items SET phase = ? WHERE id = ? AND hash = ? AND {RANK} < ?",
+                   [(phase.value, i, h, PHASE_ORDER.index(phase)) for i, h in pairs])
+
+    def set_thread_phase(self, thread: str, phase: Phase, ids: list[str] | None = None) -> None:
+        """Move a thread's items (or these of them) forward to `phase`; never backward, never an accepted one."""
+        rank = {p.value: n for n, p in enumerate(PHASE_ORDER)}
+        rows = self._rows("SELECT id, phase FROM items WHERE thread = ?", (thread,))
+        chosen = set(ids) if ids is not None else None
+        moves = [(phase.value, i) for i, p in rows
+                 if (chosen is None or i in chosen) and p != "accepted" and rank.get(p, 0) < rank[phase.value]]
+        self._many("UPDATE items SET phase = ? WHERE id = ?", moves)
+
+    def forget_items(self, ids: list[str]) -> None:
+        self._many("DELETE FROM items WHERE id = ?", [(i,) for i in ids])
+
+    def phases(self, ids: list[str]) -> dict[str, Phase]:
+        """Each id, as an item or an event, -> its phase; an event is as far as its least advanced item."""
+        found = {i: Phase(p) for i, (_, p) in self.item_hashes(ids).items()}
+        rest = [i for i in ids if i not in found]
+        out: dict[str, Phase] = {}
+        for ident in ids:
+            if ident in found:
+                out[ident] = found[ident]
+        for ident in rest:
+            row = self._rows("SELECT ids FROM events WHERE id = ?", (ident,))
+            if not row:
+                out[ident] = Phase.unknown
+                continue
+            members = self.item_hashes(json.loads(row[0][0]))
+            if not members:
+                out[ident] = Phase.unknown
+                continue
+            out[ident] = min((Phase(p) for _, p in members.values()), key=PHASE_ORDER.index)
+        return out
+
+    def thread_items(self, thread: str) -> list[tuple[str, str]]:
+        return self._rows("SELECT id, phase FROM items WHERE thread = ?", (thread,))
+
+    def count_phases(self) -> dict[str, int]:
+        return dict(self._rows("SELECT phase, count(*) FROM items GROUP BY phase"))
+
+    # the passages last cut from each thread, by their computed hash (to leave hand edits of others alone)
+    def cuts(self, thread: str) -> dict[str, str]:
+        return dict(self._rows("SELECT path, hash FROM cuts WHERE thread = ?", (thread,)))
+
+    def set_cuts(self, thread: str, cuts: dict[str, str]) -> None:
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM cuts WHERE thread = ?", (thread,))
+            self._db.executemany("INSERT INTO cuts VALUES (?, ?, ?)", [(p, thread, h) for p, h in cuts.items()])
+            self._db.execute("COMMIT")
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        row = self._rows("SELECT value FROM meta WHERE key = ?", (key,))
+        return row[0][0] if row else default
+
+    def put(self, key: str, value: str) -> None:
+        self._many("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(key, value)])

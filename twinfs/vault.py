@@ -1,0 +1,126 @@
+"""The files and git of one end user: atomic writes, commits, history. The caller serialises writes."""
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import git
+
+from .paths import VAULT_TOPS
+
+IGNORE = """# rebuildable indexes and the not-yet-filed inbox; never committed
+.twin/
+.inbox/
+*.tmp
+"""
+AUTHOR = ("twinfs", "twinfs@localhost")
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
+    """Write a temp file beside the target, fsync it, then rename over: a reader sees old or new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = data.encode() if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    if durable:
+        fsync_dir(path.parent)
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    message: str
+    at: str
+    author: str
+
+
+class Vault:
+    """One end user's git repository of plain files."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._repo: git.Repo | None = None
+
+    @property
+    def exists(self) -> bool:
+        return (self.root / ".git").is_dir()
+
+    @property
+    def repo(self) -> git.Repo:
+        if self._repo is None:
+            self._repo = git.Repo(self.root)
+        return self._repo
+
+    def init(self) -> None:
+        """Create the repository with its ignore file and a first commit; harmless when it exists."""
+        if self.exists:
+            return
+        self.root.mkdir(parents=True, exist_ok=True)
+        repo = git.Repo.init(self.root, initial_branch="main")
+        with repo.config_writer() as cfg:
+            cfg.set_value("user", "name", AUTHOR[0])
+            cfg.set_value("user", "email", AUTHOR[1])
+            cfg.set_value("core", "quotepath", "false")
+        atomic_write(self.root / ".gitignore", IGNORE)
+        repo.git.add(".gitignore")
+        repo.git.commit("-m", "init: a new memory", "--no-verify")
+        self._repo = repo
+
+    def path(self, rel: str) -> Path:
+        return self.root / rel
+
+    def write(self, rel: str, text: str, durable: bool = True) -> None:
+        atomic_write(self.root / rel, text, durable)
+
+    def read(self, rel: str) -> str:
+        return (self.root / rel).read_text(encoding="utf-8")
+
+    def delete(self, rel: str) -> None:
+        target = self.root / rel
+        target.unlink(missing_ok=True)
+        parent = target.parent
+        while parent != self.root and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+
+    def commit(self, message: str, paths: list[str] | None = None) -> str | None:
+        """Stage what changed under `paths` (default: every memory folder) and commit; None when nothing did."""
+        tops = [p for p in (paths or list(VAULT_TOPS)) if (self.root / p).exists() or p not in VAULT_TOPS]
+        if tops:
+            self.repo.git.add("-A", "--", *tops)
+        if not self.repo.index.diff("HEAD"):
+            return None
+        self.repo.git.commit("-m", message, "--no-verify", "--quiet")
+        return self.repo.head.commit.hexsha
+
+    def log(self, rel: str | None = None, limit: int = 100) -> list[Commit]:
+        """Commits newest first, of the whole vault or of one file."""
+        kwargs = {"paths": rel} if rel else {}
+        return [Commit(c.hexsha, c.message.strip(), c.committed_datetime.isoformat(), c.author.name)
+                for c in self.repo.iter_commits("HEAD", max_count=limit, **kwargs)]
+
+    def show(self, rel: str, rev: str) -> str | None:
+        """The file as it stood at a commit (None when it did not exist there)."""
+        try:
+            return self.repo.git.show(f"{rev}:{rel}")
+        except git.GitCommandError:
+            return None
