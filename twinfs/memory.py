@@ -5,14 +5,17 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from datetime import datetime, timezone
 
 from . import browse, landing
 from . import search as searching
 from .errors import NotFound, Unavailable
 from .index.meaning import Embedder, shared_embedder
+from .filing import Reading
 from .jobs import Pipeline
 from .models import (AddRequest, AddResult, EndUser, GrepRequest, GrepResult, Phase, ReadResult, SearchRequest,
                      SearchResult, StatusRequest, StatusResult)
+from .reading import Budget, Reader, make_reader
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
 
@@ -21,25 +24,54 @@ WAIT_SECONDS = 10.0
 
 
 class Memory:
-    def __init__(self, settings: Settings, embedder: Embedder | None = None):
+    def __init__(self, settings: Settings, embedder: Embedder | None = None, reader: Reader | None = None,
+                 clock: Callable[[], datetime] | None = None):
         self.settings = settings
         self.home = settings.home
         self.embedder = embedder or shared_embedder()
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
         self._spaces: dict[str, Space] = {}
         self._lock = threading.Lock()
         self.pipeline = Pipeline(workers=settings.workers)
+        self.reading: Reading | None = None
+        if settings.reading:
+            reader = reader or make_reader(model=settings.reader_model, url=settings.reader_url)
+            budget = Budget(self.home / "budget.json", settings.daily_read_tokens, clock=self.clock)
+            self.reading = Reading(reader, budget, settings.quiet_seconds, clock=self.clock)
+            self.pipeline.steps.append(self.reading)
+        self._ticker: threading.Thread | None = None
+        self._stop = threading.Event()
 
     # lifecycle
     def start(self) -> "Memory":
         """Pick up what a crash or stop left: every end user with adds still in the inbox lands them."""
         (self.home / "users").mkdir(parents=True, exist_ok=True)
-        for folder in sorted((self.home / "users").iterdir()):
-            if (folder / ".inbox").is_dir() and any((folder / ".inbox").glob("ev_*.json")):
-                org, project, account = folder.name.split(".", 2)
-                self.pipeline.wake(self.space(EndUser(org=org, project=project, account=account)))
+        for dirname in self.users():
+            org, project, account = dirname.split(".", 2)
+            space = self.space(EndUser(org=org, project=project, account=account))
+            if space.pending() or (self.reading and space.state.unread_threads()):
+                self.pipeline.wake(space)
+        if self.reading:
+            self._ticker = threading.Thread(target=self._tick, name="twin-ticker", daemon=True)
+            self._ticker.start()
         return self
 
+    def _tick(self) -> None:
+        """Wake end users with unread turns now and then: the newest part of a conversation is read once it
+        has been quiet for TWIN_QUIET_SECONDS, and a spent budget comes back the next UTC day."""
+        every = max(1.0, min(30.0, self.settings.quiet_seconds / 4))
+        while not self._stop.wait(every):
+            with self._lock:
+                spaces = [s for s in self._spaces.values() if s.exists]
+            for space in spaces:
+                try:
+                    if space.state.unread_threads():
+                        self.pipeline.wake(space)
+                except Exception:  # a broken vault must not stop the others' reading
+                    log.exception("ticker: %s", space.user.dirname)
+
     def close(self) -> None:
+        self._stop.set()
         self.pipeline.close()
         with self._lock:
             for space in self._spaces.values():

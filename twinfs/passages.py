@@ -201,8 +201,10 @@ def parse(text: str, fallback_id: str = "") -> PassageFile:
 
 
 def segments_of(body: str) -> list[str]:
-    """What the embedder sees of a passage: a unit a turn (`Name: text`), a document's lines joined up to
-    SEGMENT_CHARS, long ones cut. Read from the body, so a passage edited by hand is embedded as it now reads."""
+    """What the embedder sees of a passage: each turn (`Name: text`; a document's lines joined up to
+    SEGMENT_CHARS) together with the turn before it, since a reply means little without what it answers
+    (measured on LoCoMo: recall@5 of the meaning lane 0.60 for single turns, 0.65 for pairs).
+    Read from the body, so a passage edited by hand is embedded as it now reads."""
     units: list[str] = []
     for raw in body.split("\n"):
         line = re.sub(r"\s\^[A-Za-z0-9._:@-]+$", "", raw.strip())
@@ -215,5 +217,5 @@ def segments_of(body: str) -> list[str]:
             units[-1] += " " + line
         else:
             units.append(line)
-    out = [piece for unit in units for piece in split_text(unit, SEGMENT_CHARS)]
-    return out or [body[:SEGMENT_CHARS]]
+    pieces = [piece for unit in units for piece in split_text(unit, SEGMENT_CHARS)] or [body[:SEGMENT_CHARS]]
+    return pieces[:1] + [f"{a} {b}" for a, b in zip(pieces, pieces[1:])]

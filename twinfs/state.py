@@ -15,6 +15,8 @@ CREATE TABLE IF NOT EXISTS events (id TEXT PRIMARY KEY, ids TEXT);
 CREATE TABLE IF NOT EXISTS cuts (path TEXT PRIMARY KEY, thread TEXT, hash TEXT);
 CREATE INDEX IF NOT EXISTS cuts_thread ON cuts(thread);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS windows (thread TEXT, position INTEGER, hash TEXT, records TEXT, failed TEXT,
+                                    PRIMARY KEY (thread, position));
 """
 
 
@@ -134,6 +136,18 @@ class State:
             self._db.execute("DELETE FROM cuts WHERE thread = ?", (thread,))
             self._db.executemany("INSERT INTO cuts VALUES (?, ?, ?)", [(p, thread, h) for p, h in cuts.items()])
             self._db.execute("COMMIT")
+
+    # windows read: by position in the thread, with the records each gave (a re-read replaces them)
+    def windows(self, thread: str) -> dict[int, tuple[str, list[str], str | None]]:
+        return {p: (h, json.loads(r or "[]"), f) for p, h, r, f in
+                self._rows("SELECT position, hash, records, failed FROM windows WHERE thread = ?", (thread,))}
+
+    def set_window(self, thread: str, position: int, hash: str, records: list[str], failed: str | None) -> None:
+        self._many("INSERT OR REPLACE INTO windows VALUES (?, ?, ?, ?, ?)",
+                   [(thread, position, hash, json.dumps(records), failed)])
+
+    def unread_threads(self) -> list[str]:
+        return [r[0] for r in self._rows("SELECT DISTINCT thread FROM items WHERE phase = 'landed'")]
 
     def get(self, key: str, default: str | None = None) -> str | None:
         row = self._rows("SELECT value FROM meta WHERE key = ?", (key,))

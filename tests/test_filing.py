@@ -1,0 +1,128 @@
+"""Reading wired into the pipeline, with a scripted reader: windows, quiet period, budget, edits, restart."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from conftest import chat
+from twinfs import EndUser, Memory, Phase, Settings
+from twinfs.models import AddRequest, StatusRequest
+from twinfs.reading import Draft, Outcome, finish
+
+
+class Scripted:
+    """A reader that turns every turn it reads into one record, and counts what it was asked."""
+
+    name = "scripted"
+
+    def __init__(self, tokens_per_turn: int = 10):
+        self.calls: list[tuple[int, list[str]]] = []
+        self.tokens_per_turn = tokens_per_turn
+
+    def read(self, window):
+        self.calls.append((window.position, list(window.new)))
+        drafts = [Draft(kind="event", text=f"{t.speaker} said: {t.text[:60]}", subject=t.speaker, turns=[t.id])
+                  for t in window.reading]
+        return Outcome(records=finish(window, drafts), tokens=self.tokens_per_turn * len(window.new))
+
+
+class Clock:
+    def __init__(self, now: datetime):
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+LINES = [(f"m{i:02d}", "user" if i % 2 == 0 else "assistant", f"line {i} about topic {i}") for i in range(30)]
+T0 = datetime(2026, 10, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def open_memory(home, embedder, reader, clock, **kw):
+    settings = Settings(home=home, reading=True, quiet_seconds=600, **kw)
+    return Memory(settings, embedder=embedder, reader=reader, clock=clock).start()
+
+
+@pytest.fixture
+def user():
+    return EndUser(org="acme", project="app", account="reader")
+
+
+def phases(memory, user, ids):
+    return memory.status(user, StatusRequest(ids=ids)).phases
+
+
+def test_full_windows_are_read_at_once_and_the_newest_part_after_a_quiet_spell(tmp_path, embedder, user):
+    reader, clock = Scripted(), Clock(T0 + timedelta(minutes=21))  # the last turn was said at 09:19:20
+    memory = open_memory(tmp_path, embedder, reader, clock)
+    try:
+        memory.add(user, AddRequest(items=chat("c1", LINES, start=T0), wait=True))
+        memory.idle(30)
+        assert [pos for pos, _ in reader.calls] == [0, 1]  # two full windows of 12; 6 turns still waiting
+        got = phases(memory, user, ["m00", "m23", "m24", "m29"])
+        assert got == {"m00": Phase.read, "m23": Phase.read, "m24": Phase.landed, "m29": Phase.landed}
+        records_file = next((memory.home / "users" / user.dirname / "records").glob("th_*.json"))
+        records = json.loads(records_file.read_text())
+        assert len(records) == 24 and records[0]["turns"] == ["m00"] and records[0]["said"] == "2026-10-01"
+        assert all(r["id"].startswith(records_file.stem + "#r") for r in records)
+        log = memory.space(user).vault.repo.git.log("--format=%s").splitlines()
+        assert any(m.startswith("read: ") and records_file.stem in m for m in log)
+
+        clock.now = T0 + timedelta(minutes=40)  # quiet for 20 minutes now
+        memory.pipeline.wake(memory.space(user))
+        memory.idle(30)
+        assert [pos for pos, _ in reader.calls] == [0, 1, 2]
+        assert phases(memory, user, ["m29"]) == {"m29": Phase.read}
+        assert len(json.loads(records_file.read_text())) == 30
+
+        # the conversation grows: only the window that changed is read again, and it replaces its records
+        more = chat("c1", [("m30", "user", "line 30 arrives late")], start=T0 + timedelta(minutes=50))
+        memory.add(user, AddRequest(items=more, wait=True))
+        clock.now = T0 + timedelta(hours=2)
+        memory.pipeline.wake(memory.space(user))
+        memory.idle(30)
+        assert reader.calls[-1] == (2, [f"m{i}" for i in range(24, 31)])
+        assert len(reader.calls) == 4
+        assert len(json.loads(records_file.read_text())) == 31
+
+        # an edit re-reads only the window that holds it
+        edit = chat("c1", LINES, start=T0)[5:6]
+        edit[0]["text"] = "line 5 was edited"
+        memory.add(user, AddRequest(items=edit, wait=True))
+        memory.pipeline.wake(memory.space(user))
+        memory.idle(30)
+        assert reader.calls[-1][0] == 0 and len(reader.calls) == 5
+        texts = [r["text"] for r in json.loads(records_file.read_text())]
+        assert any("line 5 was edited" in t for t in texts) and not any("line 5 about" in t for t in texts)
+    finally:
+        memory.close()
+
+    # after a restart, nothing already read is read again
+    again = Scripted()
+    memory = open_memory(tmp_path, embedder, again, Clock(T0 + timedelta(hours=3)))
+    try:
+        memory.idle(30)
+        assert again.calls == []
+    finally:
+        memory.close()
+
+
+def test_a_spent_budget_holds_reading_until_the_next_utc_day(tmp_path, embedder, user):
+    reader, clock = Scripted(tokens_per_turn=10), Clock(datetime(2026, 10, 1, 23, 0, tzinfo=timezone.utc))
+    memory = open_memory(tmp_path, embedder, reader, clock, daily_read_tokens=150)
+    try:
+        memory.add(user, AddRequest(items=chat("c1", LINES[:24], start=T0), wait=True))
+        memory.add(user, AddRequest(items=chat("c2", LINES[:24], start=T0), wait=True))
+        memory.idle(30)
+        assert len(reader.calls) == 2  # 120 tokens, then 240 > 150: the third window waits
+        assert memory.reading.waiting("acme")
+        assert sorted(set(phases(memory, user, ["m00", "m23"]).values())) != [Phase.read]
+        clock.now = datetime(2026, 10, 2, 0, 1, tzinfo=timezone.utc)
+        assert not memory.reading.waiting("acme")
+        memory.pipeline.wake(memory.space(user))
+        memory.idle(30)
+        assert len(reader.calls) == 4
+    finally:
+        memory.close()

