@@ -10,7 +10,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .errors import Invalid, TwinError
-from .models import AddRequest, EndUser, GrepRequest, Item, SearchRequest, StatusRequest
+from .models import (AddRequest, CorrectRequest, EndUser, GrepRequest, HistoryRequest, Item, LineageRequest,
+                     SearchRequest, StatusRequest)
 from .settings import Settings
 
 BATCH = 500
@@ -28,7 +29,8 @@ def describe(exc: ValidationError, prefix: str = "") -> str:
         loc = ""
         for part in err["loc"]:
             loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
-        parts.append(f"{prefix}{loc}: {err['msg']}" if loc else f"{prefix}{err['msg']}")
+        msg = err["msg"].removeprefix("Value error, ")
+        parts.append(f"{prefix}{loc}: {msg}" if loc else f"{prefix}{msg}")
     more = len(exc.errors()) - 3
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
@@ -144,6 +146,21 @@ def cmd_reindex(args) -> None:
                   f"{stats['embedded']} segments embedded, {stats['removed']} removed")
 
 
+def cmd_history(args) -> None:
+    with _memory(args) as memory:
+        _out(memory.history(_user(args), HistoryRequest(subject=args.subject, attribute=args.attribute)))
+
+
+def cmd_correct(args) -> None:
+    with _memory(args) as memory:
+        _out(memory.correct(_user(args), CorrectRequest(id=args.id, reason=args.reason, value=args.value)))
+
+
+def cmd_lineage(args) -> None:
+    with _memory(args) as memory:
+        _out(memory.lineage(_user(args), LineageRequest(id=args.id)))
+
+
 def cmd_keys(args) -> None:
     from .keys import Keys
 
@@ -211,6 +228,18 @@ def parser() -> argparse.ArgumentParser:
 
     c = user_cmd("read", "a file of the vault: a passage, records/<thread>.json[#N], a page", cmd_read)
     c.add_argument("path")
+
+    c = user_cmd("history", "every value of a subject (or one attribute) over time", cmd_history)
+    c.add_argument("subject")
+    c.add_argument("--attribute")
+
+    c = user_cmd("correct", "retract a record, or replace its value (--value), with a reason", cmd_correct)
+    c.add_argument("id", help="the record id, th_…#r…")
+    c.add_argument("--reason", required=True)
+    c.add_argument("--value", help="the right value")
+
+    c = user_cmd("lineage", "a record, its turns, its source passage and the commits that touched it", cmd_lineage)
+    c.add_argument("id", help="the record id, th_…#r…")
 
     c = user_cmd("reindex", "rebuild .twin/ from the files (all end users when --account is left out)",
                  cmd_reindex, account_required=False)

@@ -2,36 +2,43 @@
 committed, and the items they hold become `read`. Runs as a step of the end user's one writer."""
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from datetime import datetime, timezone
 
+from .index import Doc
+from .ledger import dump_records, load_records, records_path
 from .models import Phase, Record
-from .passages import parse
+from .passages import content_hash, parse
 from .reading import Budget, Reader, plan_windows
 from .space import Space, turns_of
 
 log = logging.getLogger("twinfs.reading")
 
 
-def records_path(thread: str) -> str:
-    return f"records/{thread}.json"
+def record_docs(thread: str, records: list[Record]) -> list[Doc]:
+    """Live records as both lanes index them (a retracted one is not searchable), addressed `#N` from 1."""
+    docs = []
+    for n, r in enumerate(records, 1):
+        if r.retracted:
+            continue
+        said = datetime.fromisoformat(r.said).replace(tzinfo=timezone.utc)
+        text = r.render()
+        docs.append(Doc(id=r.id, path=f"{records_path(thread)}#{n}", thread=thread, type="record", text=text,
+                        start=said, end=said, hash=content_hash(f"{n}\x00{text}"),
+                        segments=(f"{r.subject}: {r.text}",)))
+    return docs
 
 
-def load_records(space: Space, thread: str) -> list[Record]:
-    path = space.vault.path(records_path(thread))
-    if not path.exists():
-        return []
-    try:
-        return [Record.model_validate(r) for r in json.loads(path.read_text(encoding="utf-8"))]
-    except ValueError:
-        log.warning("%s is not a valid record list (edited by hand?); left as it is", records_path(thread))
-        raise
-
-
-def dump_records(records: list[Record]) -> str:
-    return json.dumps([r.model_dump(mode="json") for r in records], indent=1, ensure_ascii=False) + "\n"
+def index_records(space: Space, thread: str, records: list[Record]) -> None:
+    """Bring both lanes in line with a thread's record file: changed ones replaced, vanished ones dropped."""
+    docs = record_docs(thread, records)
+    known = {i: h for i, h in space.meaning.hashes().items() if i.startswith(f"{thread}#")}
+    wanted = {d.id for d in docs}
+    changed = [d for d in docs if known.get(d.id) != d.hash]
+    drops = [i for i in known if i not in wanted]
+    space.words.apply(changed, drops)
+    space.meaning.apply(changed, drops)
 
 
 def sources_of(space: Space, thread: str) -> dict[str, str]:
@@ -101,6 +108,7 @@ class Reading:
             return 0
         ordered = sorted(records.values(), key=lambda r: (r.said, _turn_rank(turns, r.turns), r.id))
         space.vault.write(records_path(thread), dump_records(ordered), durable=False)
+        index_records(space, thread, ordered)
         space.vault.commit(f"read: {filed} record{'s' if filed != 1 else ''} from {thread}", [records_path(thread)])
         space.state.set_thread_phase(thread, Phase.read, read_ids)
         return filed

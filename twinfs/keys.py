@@ -84,9 +84,10 @@ class Keys:
 
     def check(self, authorization: str | None) -> Key:
         """`Bearer tm_…` -> its key, or Unauthorized."""
-        if not authorization or not authorization.startswith("Bearer "):
+        scheme, _, token = (authorization or "").strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("missing bearer: send 'Authorization: Bearer tm_…'")
-        token = authorization[len("Bearer "):].strip()
+        token = token.strip()
         digest = _digest(token)
         found = None
         for key in self.all():

@@ -103,8 +103,17 @@ def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
         docs.append(passage_doc(rel, f.read_text(encoding="utf-8")))
         if progress:
             progress(n, len(files))
+    from .filing import record_docs
+    from .ledger import load_records
+
+    n_passages = len(docs)
+    for f in sorted(root.glob("records/*.json")):
+        try:
+            docs += record_docs(f.stem, load_records(space, f.stem))
+        except ValueError:
+            continue  # a record file broken by hand stays out of the index until it is mended
     ids = {d.id for d in docs}
-    stats = {"passages": len(docs), "changed": 0, "removed": 0, "embedded": 0}
+    stats = {"passages": n_passages, "records": len(docs) - n_passages, "changed": 0, "removed": 0, "embedded": 0}
     for lane in (space.words, space.meaning):
         known = lane.hashes()
         changed = [d for d in docs if known.get(d.id) != d.hash]

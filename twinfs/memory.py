@@ -11,10 +11,14 @@ from . import browse, landing
 from . import search as searching
 from .errors import NotFound, Unavailable
 from .index.meaning import Embedder, shared_embedder
-from .filing import Reading
+from . import folding, ledger
+from .filing import Reading, index_records
+from .filtering import Filter, make_filter
 from .jobs import Pipeline
-from .models import (AddRequest, AddResult, EndUser, GrepRequest, GrepResult, Phase, ReadResult, SearchRequest,
-                     SearchResult, StatusRequest, StatusResult)
+from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, GrepRequest, GrepResult,
+                     HistoryRequest, HistoryResult, HistoryValue, LineageRequest, LineageResult, Phase, ReadResult,
+                     SearchRequest, SearchResult, StatusRequest, StatusResult)
+from .pages import Folding
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
@@ -34,11 +38,15 @@ class Memory:
         self._lock = threading.Lock()
         self.pipeline = Pipeline(workers=settings.workers)
         self.reading: Reading | None = None
+        self.folding: Folding | None = None
         if settings.reading:
             reader = reader or make_reader(model=settings.reader_model, url=settings.reader_url)
             budget = Budget(self.home / "budget.json", settings.daily_read_tokens, clock=self.clock)
             self.reading = Reading(reader, budget, settings.quiet_seconds, clock=self.clock)
-            self.pipeline.steps.append(self.reading)
+            self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock)
+            self.pipeline.steps += [self.reading, self.folding]
+        self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
+        self._pages: dict[str, tuple[tuple, list]] = {}
         self._ticker: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -65,7 +73,7 @@ class Memory:
                 spaces = [s for s in self._spaces.values() if s.exists]
             for space in spaces:
                 try:
-                    if space.state.unread_threads():
+                    if space.state.unread_threads() or (self.folding and self.folding.due(space)):
                         self.pipeline.wake(space)
                 except Exception:  # a broken vault must not stop the others' reading
                     log.exception("ticker: %s", space.user.dirname)
@@ -85,14 +93,23 @@ class Memory:
         self.close()
 
     def space(self, user: EndUser, create: bool = False) -> Space:
+        """The end user's Space; only end users that exist (or are being created) are kept open."""
         with self._lock:
             space = self._spaces.get(user.dirname)
-            if space is None:
-                space = self._spaces[user.dirname] = Space(self.home, user, self.embedder)
+            if space is not None:
+                return space
+            space = Space(self.home, user, self.embedder)
+            if not (create or space.exists):
+                return space
+            space = self._spaces.setdefault(user.dirname, space)
         if create and not space.exists:
             with space.accept_lock:
                 space.create()
         return space
+
+    def warm(self) -> None:
+        """Load the embedder now rather than on the first search."""
+        self.embedder.query("warm up")
 
     def _existing(self, user: EndUser) -> Space:
         space = self.space(user)
@@ -107,10 +124,11 @@ class Memory:
     # writing
     def add(self, user: EndUser, request: AddRequest) -> AddResult:
         """Durable before it returns: the items are in the end user's inbox, fsync'd. Landing follows."""
-        space = self.space(user, create=True)
+        space = self.space(user)
         if len(space.pending()) >= self.settings.max_pending:
-            raise Unavailable(f"end user '{user.account}' has {self.settings.max_pending} adds waiting to land; "
-                              "try again shortly", retry_after=2)
+            raise Unavailable(f"the landing queue of end user '{user.account}' is full "
+                              f"({self.settings.max_pending} adds waiting); try again shortly", retry_after=2)
+        space = self.space(user, create=True)
         event = new_event_id()
         ids = [item.id for item in request.items]
         with space.accept_lock:
@@ -166,7 +184,70 @@ class Memory:
         space = self._existing(user)
         if space.rebuilding:
             raise Unavailable(f"end user '{user.account}' is being rebuilt; try again shortly", retry_after=5)
-        return searching.search(space, request, limit)
+        return searching.search(space, request, limit, self._context(space, request))
+
+    def _context(self, space: Space, request: SearchRequest) -> searching.Context:
+        """What the brief adds to the lanes: known, worked_out, the judge, and whether reading waits."""
+        context = searching.Context()
+        if request.ranked:
+            return context
+        org = space.user.org
+        waiting = self.reading is not None and self.reading.waiting(org)
+        if waiting:
+            context.reading_waits_until = self.reading.budget.resumes_at(org)
+        if not request.fast and not (waiting and self.judge.name == "model"):
+            context.judge = self.judge  # an LLM judge spends the budget; spent, the brief goes unfiltered
+        records = ledger.all_records(space)
+        before = request.before_at
+        if before is not None:
+            records = [r for r in records if r.said < before.date().isoformat()]
+        if records:
+            pages = self._fold(space, records, cacheable=before is None)
+            wanted = folding.relevant(pages, request.query, self.embedder)
+            context.known = folding.known_lines(pages, wanted)
+            chosen = {s for s, _ in wanted}
+            context.worked_out = folding.conflicts([p for p in pages if p.subject in chosen])
+            today = (before.date().isoformat() if before else self.clock().date().isoformat())
+            for line in (folding.count_line(records, request.query), folding.span_line(records, request.query, today)):
+                if line:
+                    context.worked_out.append(line)
+        return context
+
+    def _fold(self, space: Space, records: list, cacheable: bool) -> list:
+        """Pages as the records now stand; kept until a record file changes (searches ask often)."""
+        if not cacheable:
+            return folding.fold(records, self.embedder)
+        stamp = tuple(sorted((f.name, f.stat().st_mtime_ns) for f in space.root.glob("records/th_*.json")))
+        cached = self._pages.get(space.user.dirname)
+        if cached and cached[0] == stamp:
+            return cached[1]
+        pages = folding.fold(records, self.embedder)
+        self._pages[space.user.dirname] = (stamp, pages)
+        return pages
+
+    def history(self, user: EndUser, request: HistoryRequest) -> HistoryResult:
+        space = self._existing(user)
+        rows = folding.history(ledger.all_records(space), request.subject, request.attribute, self.embedder)
+        return HistoryResult(subject=request.subject, attribute=request.attribute,
+                             values=[HistoryValue(**row) for row in rows])
+
+    def correct(self, user: EndUser, request: CorrectRequest) -> CorrectResult:
+        """Retract a record or replace its value: a commit, the lanes updated, the pages folded again."""
+        space = self._existing(user)
+        with space.writer:
+            old, new, records = ledger.correct(space, request.id, request.reason, request.value, self.clock())
+            thread = ledger.thread_of_record(request.id)
+            space.vault.write(ledger.records_path(thread), ledger.dump_records(records), durable=True)
+            what = f"replace {old.attribute} {old.value!r} -> {new.value!r} in" if new else "retract"
+            sha = space.vault.commit(f"correct: {what} {request.id} ({request.reason[:80]})",
+                                     [ledger.records_path(thread)])
+            index_records(space, thread, records)
+            if self.folding:
+                self.folding(space, force=True)
+        return CorrectResult(id=old.id, retracted=True, replaced_by=new.id if new else None, commit=sha)
+
+    def lineage(self, user: EndUser, request: LineageRequest) -> LineageResult:
+        return LineageResult(**ledger.lineage(self._existing(user), request.id))
 
     def grep(self, user: EndUser, request: GrepRequest) -> GrepResult:
         return browse.grep(self._existing(user), request)

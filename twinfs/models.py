@@ -305,3 +305,49 @@ class Record(BaseModel):
         if self.attribute:
             tail = f" ({self.subject} · {self.attribute}: {self.value})"
         return f"{when}{self.text}{tail} ({self.kind})"
+
+
+class HistoryRequest(Strict):
+    subject: str = Field(min_length=1, max_length=200)
+    attribute: str | None = Field(None, max_length=100)
+
+
+class HistoryValue(BaseModel):
+    subject: str
+    attribute: str | None
+    value: str | None
+    said: str
+    happened: str | None
+    records: list[str]
+    by: str | None = None
+
+
+class HistoryResult(BaseModel):
+    subject: str
+    attribute: str | None = None
+    values: list[HistoryValue]
+
+
+class CorrectRequest(Strict):
+    id: str = Field(min_length=1, max_length=200, description="a record id, th_…#r…")
+    reason: str = Field(min_length=1, max_length=2000)
+    value: str | None = Field(None, min_length=1, max_length=200, description="the right value, to replace it")
+
+
+class CorrectResult(BaseModel):
+    id: str
+    retracted: bool
+    replaced_by: str | None = None
+    commit: str | None = None
+
+
+class LineageRequest(Strict):
+    id: str = Field(min_length=1, max_length=200, description="a record id, th_…#r…")
+
+
+class LineageResult(BaseModel):
+    record: Record
+    path: str
+    turns: list[dict]
+    source: dict
+    commits: list[dict]

@@ -1,8 +1,13 @@
-"""Search: the two lanes, fused; the brief and the ranked list built from them."""
+"""Search: the two lanes, fused; the brief (known, facts, hits, worked_out, notes, held) and the ranked list."""
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from .filtering import Candidate, Filter
 from .index import Bounds
-from .models import Hit, SearchRequest, SearchResult
+from .models import Fact, Hit, Record, SearchRequest, SearchResult
 from .passages import MAX_CHARS, parse
 from .space import Space
 
@@ -11,6 +16,7 @@ WORDS_WEIGHT = 0.4  # score fusion: 0.4 x BM25/best BM25 + 0.6 x cosine; best of
 LANE_DEPTH = 50
 MEANING_FLOOR = 0.2  # a meaning-lane candidate below this cosine is unrelated to the question
 HITS = 10  # passages in an unfiltered answer
+FACTS = 10  # facts in an answer
 
 
 def fuse(lanes: list[list[tuple[str, str, float]]], k: int = RRF_K) -> list[tuple[str, str, float]]:
@@ -69,9 +75,86 @@ def hit_of(space: Space, doc: str, path: str, score: float) -> Hit | None:
                said=said, score=round(score, 6))
 
 
-def search(space: Space, req: SearchRequest, limit: int = HITS) -> SearchResult:
+@dataclass
+class FoundFact:
+    fact: Fact
+    record: Record
+    score: float
+
+
+def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS) -> list[FoundFact]:
+    files: dict[str, list] = {}
+    found = []
+    for doc, path, score in blend(lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "record"))):
+        rel, _, n = path.partition("#")
+        if rel not in files:
+            try:
+                files[rel] = json.loads(space.vault.read(rel))
+            except (FileNotFoundError, ValueError):
+                files[rel] = []
+        rows = files[rel]
+        if not n.isdigit() or not 1 <= int(n) <= len(rows) or rows[int(n) - 1].get("id") != doc:
+            continue  # the file changed since it was indexed; the next read step reindexes it
+        record = Record.model_validate(rows[int(n) - 1])
+        if record.retracted:
+            continue
+        found.append(FoundFact(Fact(id=record.id, path=path, thread=record.id.split("#")[0], source=record.source,
+                                    text=record.render()), record, score))
+        if len(found) >= limit:
+            break
+    return found
+
+
+@dataclass
+class Context:
+    """What the brief needs from outside the lanes: the judge, the budget, the pages."""
+
+    judge: Filter | None = None
+    reading_waits_until: datetime | None = None
+    known: list[str] = field(default_factory=list)
+    worked_out: list[str] = field(default_factory=list)
+
+
+def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context | None = None) -> SearchResult:
     bounds = Bounds(scope=req.scope or None, before=req.before_at, after=req.after_at)
     hits = rank_passages(space, req.query, bounds, limit)
+    found = rank_facts(space, req.query, bounds)
+    facts = [f.fact for f in found]
     if req.ranked:
-        return SearchResult(query=req.query, found=len(hits), hits=hits)
-    return SearchResult(query=req.query, found=len(hits), hits=hits, notes=[], filtered=False)
+        return SearchResult(query=req.query, found=len(hits), hits=hits, facts=facts or None)
+    context = context or Context()
+    held = None
+    filtered = False
+    if not req.fast and context.judge is not None and (hits or facts):
+        candidates = [Candidate(f"F{i}", f.fact.text) for i, f in enumerate(found, 1)] + \
+                     [Candidate(f"P{i}", h.text) for i, h in enumerate(hits, 1)]
+        verdict = context.judge.judge(req.query, candidates)
+        if verdict is not None:
+            keep = set(verdict.keep)
+            found = [f for i, f in enumerate(found, 1) if f"F{i}" in keep]
+            facts = [f.fact for f in found]
+            hits = [h for i, h in enumerate(hits, 1) if f"P{i}" in keep]
+            held, filtered = verdict.held, True
+    return SearchResult(query=req.query, found=len(hits), known=context.known or None, facts=facts or None,
+                        hits=hits, worked_out=context.worked_out or None,
+                        notes=notes(found, hits, context), held=held, filtered=filtered)
+
+
+def notes(found: list[FoundFact], hits: list[Hit], context: Context) -> list[str]:
+    """How to read the facts: whose words they are, what is not read yet, what waits on the budget."""
+    out = []
+    suggested = [f.record.id for f in found if f.record.by == "assistant"]
+    if suggested:
+        out.append(f"{', '.join(suggested)} {'is' if len(suggested) == 1 else 'are'} the assistant's suggestion"
+                   f"{'' if len(suggested) == 1 else 's'}, not the user's words.")
+    newest_fact = max((f.record.said for f in found), default=None)
+    if newest_fact is None and hits:
+        out.append("No facts were read from these passages yet: take what they say from their words.")
+    for h in hits if newest_fact else []:
+        day = (h.said or "")[:10]
+        if day > newest_fact:
+            out.append(f"{h.id} is newer than every fact (not read yet): take what it says from its words.")
+    if context.reading_waits_until is not None:
+        until = context.reading_waits_until.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        out.append(f"Reading is waiting on the daily budget until {until}: the newest turns are in hits only.")
+    return out

@@ -46,6 +46,7 @@ class Settings:
             daily_read_tokens=_int("TWIN_DAILY_READ_TOKENS", None),
             reader_model=os.environ.get("TWIN_READER_MODEL") or None,
             reader_url=os.environ.get("TWIN_READER_URL") or None,
+            reading=os.environ.get("TWIN_READING", "1").lower() not in ("0", "false", "no", "off"),
             max_pending=_int("TWIN_MAX_PENDING", 2000),
             workers=_int("TWIN_WORKERS", 2) or 1,
         )

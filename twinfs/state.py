@@ -146,6 +146,14 @@ class State:
         self._many("INSERT OR REPLACE INTO windows VALUES (?, ?, ?, ?, ?)",
                    [(thread, position, hash, json.dumps(records), failed)])
 
+    def has_phase(self, phase: str) -> bool:
+        return bool(self._rows("SELECT 1 FROM items WHERE phase = ? LIMIT 1", (phase,)))
+
+    def fold_all(self) -> None:
+        """Everything read so far is in the pages now."""
+        with self._lock:
+            self._db.execute("UPDATE items SET phase = 'folded' WHERE phase = 'read'")
+
     def unread_threads(self) -> list[str]:
         return [r[0] for r in self._rows("SELECT DISTINCT thread FROM items WHERE phase = 'landed'")]
 

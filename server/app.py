@@ -1,0 +1,110 @@
+"""The app: lifespan (one Memory, the keys, two thread pools), request ids, error translation; and `serve`."""
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TypedDict
+
+import anyio
+from anyio import to_thread
+from starlette.applications import Starlette
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from twinfs.errors import TwinError
+from twinfs.keys import Keys
+from twinfs.memory import Memory
+from twinfs.settings import Settings
+
+from .errors import http_error, internal_error, twin_error
+from .openapi import document
+from .routes import routes
+
+log = logging.getLogger("twinfs.server")
+REQUEST_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
+READ_THREADS = 32
+# adds with wait hold a thread up to 10 s: they get their own threads so they never starve reads
+WRITE_THREADS = 64
+
+
+class State(TypedDict):
+    memory: Memory
+    keys: Keys
+    readers: anyio.CapacityLimiter
+    writers: anyio.CapacityLimiter
+
+
+class RequestIds:
+    """Echo X-Request-Id (or mint `req_<hex>`) on every answer; turn an unexpected exception into a JSON 500."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = Headers(scope=scope).get("x-request-id", "")
+        request_id = given if REQUEST_ID.match(given) else f"req_{secrets.token_hex(8)}"
+        started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                MutableHeaders(scope=message)["X-Request-Id"] = request_id
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        except ClientDisconnect:
+            log.info("client left during %s %s (request %s)", scope.get("method"), scope.get("path"), request_id)
+        except Exception:
+            log.exception("unexpected error on %s %s (request %s)", scope.get("method"), scope.get("path"),
+                          request_id)
+            if started:
+                raise  # half an answer is out: only dropping the connection tells the client
+            await internal_error()(scope, receive, send_with_id)
+
+
+def create_app(settings: Settings, memory: Memory | None = None) -> Starlette:
+    """The app for one twin home. A Memory passed in (tests) is used and left open; otherwise one is made."""
+    openapi = json.dumps(document(), ensure_ascii=False).encode()
+
+    async def openapi_json(request: Request) -> Response:
+        return Response(openapi, media_type="application/json")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[State]:
+        own = memory is None
+        mem = memory or await to_thread.run_sync(lambda: Memory(settings).start())
+        try:
+            # load the embedder now, so the first search does not pay for it
+            await to_thread.run_sync(mem.warm)
+            yield State(memory=mem, keys=Keys(settings.home), readers=anyio.CapacityLimiter(READ_THREADS),
+                        writers=anyio.CapacityLimiter(WRITE_THREADS))
+        finally:
+            if own:
+                await to_thread.run_sync(mem.close)
+
+    return Starlette(
+        routes=routes(openapi_json),
+        middleware=[Middleware(RequestIds)],
+        exception_handlers={TwinError: twin_error, HTTPException: http_error},
+        lifespan=lifespan,
+    )
+
+
+def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765) -> None:
+    import uvicorn
+
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", server_header=False,
+                timeout_graceful_shutdown=15)

@@ -1,0 +1,128 @@
+"""The filter: one model call over compact candidates keeps what the question needs and judges `held`.
+
+Two judges share one contract. With an LLM reader configured (a GGUF or an endpoint) the LLM is asked, its
+answer held to a JSON schema; the embedded default asks the embedder, which scores every candidate against
+the question in one batch and keeps those close to the best. None means "not judged": the brief then comes
+back unfiltered with `filtered: false`.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from pydantic import BaseModel, Field, ValidationError
+
+from .index.meaning import Embedder
+
+log = logging.getLogger("twinfs.filter")
+Complete = Callable[[list[dict], dict], tuple[str, int]]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    key: str  # F1, F2 … for facts, P1, P2 … for passages
+    text: str
+
+
+@dataclass(frozen=True)
+class Judgement:
+    keep: list[str]
+    held: bool
+    tokens: int = 0
+
+
+class Filter(Protocol):
+    name: str
+
+    def judge(self, question: str, candidates: list[Candidate]) -> Judgement | None: ...
+
+
+class MeaningFilter:
+    """Keeps candidates within `margin` of the best cosine; at most `max_passages` passages.
+
+    held: the best fact or passage clears `held_at`. Both numbers are measured on LoCoMo (bench/README.md)."""
+
+    name = "meaning"
+
+    def __init__(self, embedder: Embedder, margin: float = 0.12, floor: float = 0.3, held_at: float = 0.45,
+                 max_passages: int = 3, max_facts: int = 8):
+        self.embedder, self.margin, self.floor, self.held_at = embedder, margin, floor, held_at
+        self.max_passages, self.max_facts = max_passages, max_facts
+
+    def judge(self, question: str, candidates: list[Candidate]) -> Judgement | None:
+        if not candidates:
+            return Judgement(keep=[], held=False)
+        vectors = self.embedder.encode([c.text[:1000] for c in candidates])
+        scores = (vectors @ self.embedder.query(question)[0]).astype(float)
+        best = float(np.max(scores))
+        cut = max(self.floor, best - self.margin)
+        order = sorted(range(len(candidates)), key=lambda i: -scores[i])
+        keep: list[str] = []
+        passages = facts = 0
+        for i in order:
+            c = candidates[i]
+            if scores[i] < cut and not (c.key.startswith("P") and passages == 0):
+                continue  # the best passage always stays: a brief with no passage cannot be quoted
+            if c.key.startswith("P"):
+                if passages >= self.max_passages:
+                    continue
+                passages += 1
+            else:
+                if facts >= self.max_facts:
+                    continue
+                facts += 1
+            keep.append(c.key)
+        return Judgement(keep=keep, held=best >= self.held_at)
+
+
+class Verdict(BaseModel):
+    keep: list[str] = Field(max_length=20, description="keys of the candidates the question needs, e.g. F1, P2")
+    held: bool = Field(description="whether these candidates answer the question")
+
+
+PROMPT = ("You choose memory for a question. Candidates are facts (F…) and passages (P…). Keep only those the "
+          "question needs, fewest passages possible, and say whether they answer it. Answer in JSON.")
+
+
+class ModelFilter:
+    """An LLM (the configured reader's backend) judges the candidates; a bad answer is tried once more."""
+
+    name = "model"
+
+    def __init__(self, complete: Complete, snippet: int = 300):
+        self.complete = complete
+        self.snippet = snippet
+
+    def judge(self, question: str, candidates: list[Candidate]) -> Judgement | None:
+        lines = "\n".join(f"[{c.key}] {c.text[:self.snippet]}" for c in candidates)
+        messages = [{"role": "system", "content": PROMPT},
+                    {"role": "user", "content": f"Question: {question}\n\nCandidates:\n{lines}"}]
+        keys = {c.key for c in candidates}
+        tokens = 0
+        for _ in range(2):
+            try:
+                text, used = self.complete(messages, Verdict.model_json_schema())
+            except Exception as exc:  # unreachable or failing model: the brief goes unfiltered
+                log.warning("filter model failed: %s", exc)
+                return None
+            tokens += used
+            try:
+                verdict = Verdict.model_validate(json.loads(text))
+            except (ValueError, ValidationError):
+                continue
+            keep = [k for k in verdict.keep if k in keys]
+            if not any(k.startswith("P") for k in keep):
+                first = next((c.key for c in candidates if c.key.startswith("P")), None)
+                keep += [first] if first else []
+            return Judgement(keep=keep, held=verdict.held, tokens=tokens)
+        return None
+
+
+def make_filter(reader, embedder: Embedder) -> Filter:
+    """The LLM reader's model when one is configured, else the embedder."""
+    complete = getattr(reader, "complete", None) or getattr(reader, "_complete", None)
+    return ModelFilter(complete) if complete else MeaningFilter(embedder)

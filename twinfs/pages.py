@@ -1,0 +1,63 @@
+"""The fold step: records -> pages/<subject>.md, at most every TWIN_FOLD_SECONDS per end user, committed;
+the items read since become `folded`. The folding itself is pure (folding.py); this writes it down."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+
+from .folding import fold, render_page
+from .index.meaning import Embedder
+from .ledger import all_records, records_path
+from .space import Space
+
+log = logging.getLogger("twinfs.fold")
+
+
+def record_paths(records) -> dict[str, str]:
+    """record id -> `records/<thread>.json#N`, N counted in each thread's file from 1."""
+    out: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for r in records:
+        thread = r.id.split("#")[0]
+        seen[thread] = seen.get(thread, 0) + 1
+        out[r.id] = f"{records_path(thread)}#{seen[thread]}"
+    return out
+
+
+class Folding:
+    def __init__(self, embedder: Embedder, fold_seconds: int,
+                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
+        self.embedder = embedder
+        self.fold_seconds = fold_seconds
+        self.clock = clock
+
+    def due(self, space: Space) -> bool:
+        if not space.state.has_phase("read"):
+            return False
+        last = space.state.get("folded_at")
+        return last is None or self.clock() - datetime.fromisoformat(last) >= timedelta(seconds=self.fold_seconds)
+
+    def __call__(self, space: Space, force: bool = False) -> int:
+        if not force and not self.due(space):
+            return 0
+        started = self.clock()
+        records = all_records(space)
+        pages = fold(records, self.embedder)
+        paths = record_paths(records)
+        written = set()
+        for page in pages:
+            rel = f"pages/{page.slug}.md"
+            text = render_page(page, paths)
+            written.add(rel)
+            target = space.vault.path(rel)
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                space.vault.write(rel, text, durable=False)
+        for old in space.root.glob("pages/*.md"):
+            if f"pages/{old.name}" not in written:
+                space.vault.delete(f"pages/{old.name}")
+        space.vault.commit(f"fold: {len(pages)} page{'s' if len(pages) != 1 else ''} from {len(records)} records",
+                           ["pages"])
+        space.state.fold_all()
+        space.state.put("folded_at", started.isoformat())
+        return len(pages)
