@@ -62,7 +62,7 @@ def test_full_windows_are_read_at_once_and_the_newest_part_after_a_quiet_spell(t
         memory.idle(30)
         assert [pos for pos, _ in reader.calls] == [0, 1]  # two full windows of 12; 6 turns still waiting
         got = phases(memory, user, ["m00", "m23", "m24", "m29"])
-        assert got == {"m00": Phase.read, "m23": Phase.read, "m24": Phase.landed, "m29": Phase.landed}
+        assert got == {"m00": Phase.folded, "m23": Phase.folded, "m24": Phase.landed, "m29": Phase.landed}
         records_file = next((memory.home / "users" / user.dirname / "records").glob("th_*.json"))
         records = json.loads(records_file.read_text())
         assert len(records) == 24 and records[0]["turns"] == ["m00"] and records[0]["said"] == "2026-10-01"
@@ -74,7 +74,7 @@ def test_full_windows_are_read_at_once_and_the_newest_part_after_a_quiet_spell(t
         memory.pipeline.wake(memory.space(user))
         memory.idle(30)
         assert [pos for pos, _ in reader.calls] == [0, 1, 2]
-        assert phases(memory, user, ["m29"]) == {"m29": Phase.read}
+        assert phases(memory, user, ["m29"]) == {"m29": Phase.read}  # folded again only after TWIN_FOLD_SECONDS
         assert len(json.loads(records_file.read_text())) == 30
 
         # the conversation grows: only the window that changed is read again, and it replaces its records

@@ -16,6 +16,11 @@ from .space import Space, turns_of
 log = logging.getLogger("twinfs.reading")
 
 
+def record_segment(r: Record) -> str:
+    """What the meaning lane embeds of a record (and the filter asks of it, from the same stored vector)."""
+    return f"{r.subject}: {r.text}"
+
+
 def record_docs(thread: str, records: list[Record]) -> list[Doc]:
     """Live records as both lanes index them (a retracted one is not searchable), addressed `#N` from 1."""
     docs = []
@@ -26,7 +31,7 @@ def record_docs(thread: str, records: list[Record]) -> list[Doc]:
         text = r.render()
         docs.append(Doc(id=r.id, path=f"{records_path(thread)}#{n}", thread=thread, type="record", text=text,
                         start=said, end=said, hash=content_hash(f"{n}\x00{text}"),
-                        segments=(f"{r.subject}: {r.text}",)))
+                        segments=(record_segment(r),)))
     return docs
 
 

@@ -26,6 +26,7 @@ Complete = Callable[[list[dict], dict], tuple[str, int]]
 class Candidate:
     key: str  # F1, F2 … for facts, P1, P2 … for passages
     text: str
+    parts: tuple[str, ...] = ()  # a passage's turns: the embedder judges each and takes the best
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,8 @@ class Judgement:
 class Filter(Protocol):
     name: str
 
-    def judge(self, question: str, candidates: list[Candidate]) -> Judgement | None: ...
+    def judge(self, question: str, candidates: list[Candidate],
+              embed: Callable[[list[str]], np.ndarray] | None = None) -> Judgement | None: ...
 
 
 class MeaningFilter:
@@ -53,11 +55,20 @@ class MeaningFilter:
         self.embedder, self.margin, self.floor, self.held_at = embedder, margin, floor, held_at
         self.max_passages, self.max_facts = max_passages, max_facts
 
-    def judge(self, question: str, candidates: list[Candidate]) -> Judgement | None:
+    def judge(self, question: str, candidates: list[Candidate],
+              embed: Callable[[list[str]], np.ndarray] | None = None) -> Judgement | None:
+        """`embed` may serve vectors the index already holds, so a passage's turns are not embedded again."""
         if not candidates:
             return Judgement(keep=[], held=False)
-        vectors = self.embedder.encode([c.text[:1000] for c in candidates])
-        scores = (vectors @ self.embedder.query(question)[0]).astype(float)
+        texts, owner = [], []
+        for i, c in enumerate(candidates):
+            for part in c.parts or (c.text,):
+                texts.append(part[:1000])
+                owner.append(i)
+        sims = (embed or self.embedder.encode)(texts) @ self.embedder.query(question)[0]
+        scores = np.full(len(candidates), -1.0)
+        for i, sim in zip(owner, sims):
+            scores[i] = max(scores[i], float(sim))
         best = float(np.max(scores))
         cut = max(self.floor, best - self.margin)
         order = sorted(range(len(candidates)), key=lambda i: -scores[i])
@@ -97,7 +108,8 @@ class ModelFilter:
         self.complete = complete
         self.snippet = snippet
 
-    def judge(self, question: str, candidates: list[Candidate]) -> Judgement | None:
+    def judge(self, question: str, candidates: list[Candidate],
+              embed: Callable[[list[str]], np.ndarray] | None = None) -> Judgement | None:
         lines = "\n".join(f"[{c.key}] {c.text[:self.snippet]}" for c in candidates)
         messages = [{"role": "system", "content": PROMPT},
                     {"role": "user", "content": f"Question: {question}\n\nCandidates:\n{lines}"}]

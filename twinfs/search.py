@@ -5,10 +5,11 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from .filing import record_segment
 from .filtering import Candidate, Filter
 from .index import Bounds
 from .models import Fact, Hit, Record, SearchRequest, SearchResult
-from .passages import MAX_CHARS, parse
+from .passages import MAX_CHARS, parse, segments_of
 from .space import Space
 
 RRF_K = 60  # reciprocal-rank fusion's damping constant (Cormack et al.), kept for comparison in the bench
@@ -126,9 +127,10 @@ def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context
     held = None
     filtered = False
     if not req.fast and context.judge is not None and (hits or facts):
-        candidates = [Candidate(f"F{i}", f.fact.text) for i, f in enumerate(found, 1)] + \
-                     [Candidate(f"P{i}", h.text) for i, h in enumerate(hits, 1)]
-        verdict = context.judge.judge(req.query, candidates)
+        candidates = [Candidate(f"F{i}", f.fact.text, (record_segment(f.record),))
+                      for i, f in enumerate(found, 1)] + \
+                     [Candidate(f"P{i}", h.text, tuple(segments_of(h.text))) for i, h in enumerate(hits, 1)]
+        verdict = context.judge.judge(req.query, candidates, embed=space.meaning.embed)
         if verdict is not None:
             keep = set(verdict.keep)
             found = [f for i, f in enumerate(found, 1) if f"F{i}" in keep]

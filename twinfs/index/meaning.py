@@ -190,6 +190,21 @@ class MeaningIndex:
                                          np.array([a[0] for a in added], dtype="int64"))
         return len(missing)
 
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Vectors for texts, from those stored when they were indexed; only new texts are embedded."""
+        hashes = [_text_hash(t) for t in texts]
+        found: dict[str, np.ndarray] = {}
+        for i in range(0, len(hashes), 500):
+            chunk = hashes[i:i + 500]
+            for h, blob in self._db.execute(
+                    f"SELECT thash, vec FROM vectors WHERE thash IN ({','.join('?' * len(chunk))})", chunk):
+                found[h] = np.frombuffer(blob, dtype="float32")
+        missing = [i for i, h in enumerate(hashes) if h not in found]
+        fresh = self.embedder.encode([texts[i] for i in missing])
+        for row, i in enumerate(missing):
+            found[hashes[i]] = fresh[row]
+        return np.vstack([found[h] for h in hashes]) if texts else np.zeros((0, DIM), dtype="float32")
+
     def clear(self) -> None:
         with self._lock:
             self._db.executescript("DELETE FROM docs; DELETE FROM segments;")

@@ -1,0 +1,653 @@
+"""Folding: records -> pages, the brief's `known` lines, history, and the lines worked out over records.
+
+Pure functions: no disk, no git, no model beyond an optional embedder passed in. One end user's records go in;
+what a person or thing is known to be, value by value, with the day each was said, comes out.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Iterable
+
+import yaml
+
+from .models import Record, parse_day
+
+MAX_SLUG = 60
+# Cosine of humanised attribute names: on 26 synonym and 24 non-synonym pairs measured with MiniLM, every
+# non-synonym scored <= 0.751 ("home city" / "favorite city"); above 0.77 only true synonyms remain.
+SAME_ATTRIBUTE = 0.77
+# Cosine of a question and a humanised attribute name: right pairs scored 0.28-0.58, wrong ones mostly < 0.25.
+NEAR_QUESTION = 0.25
+
+# concept -> (attribute names that mean it, question words that ask for it)
+CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "home": (("home_city", "city", "city_of_residence", "lives_in", "living_in", "location", "residence", "home",
+              "current_city", "current_location", "place_of_residence", "address", "home_address", "where_lives"),
+             ("live", "lives", "living", "home", "moved", "move", "reside", "city", "based", "address")),
+    "hometown": (("hometown", "home_town", "birthplace", "place_of_birth", "origin", "from", "grew_up_in",
+                  "native_city", "born_in"),
+                 ("hometown", "originally", "grew up", "grow up", "come from", "comes from", "is from", "are from")),
+    "job": (("job", "occupation", "profession", "work", "role", "job_title", "career", "position", "employment",
+             "current_job", "works_as"),
+            ("job", "work", "occupation", "profession", "career", "for a living", "employed")),
+    "employer": (("employer", "company", "workplace", "works_at", "works_for", "work_place", "organization"),
+                 ("employer", "company", "work", "works for", "work for", "works at", "work at")),
+    "pet": (("pet", "pet_name", "animal", "pet_type"),
+            ("pet", "cat", "dog", "puppy", "kitten", "rabbit", "hamster", "parrot", "bird", "turtle")),
+    "partner": (("partner", "spouse", "relationship_status", "relationship", "marital_status", "husband", "wife",
+                 "boyfriend", "girlfriend", "significant_other", "dating"),
+                ("partner", "spouse", "married", "marry", "wife", "husband", "boyfriend", "girlfriend", "dating",
+                 "single", "relationship", "engaged", "divorced")),
+    "diet": (("diet", "dietary_preference", "diet_preference", "dietary_restriction", "eating_habits",
+              "food_preference", "diet_type"),
+             ("diet", "eat", "eats", "vegetarian", "vegan", "meat", "pescatarian")),
+    "birthday": (("birthday", "birth_date", "date_of_birth", "dob", "born_on", "birthdate"),
+                 ("birthday", "born", "birth")),
+    "age": (("age",), ("age", "how old")),
+    "children": (("children", "kids", "number_of_children", "child", "kid"),
+                 ("children", "kids", "child", "kid", "son", "daughter")),
+}
+_WEAK_CUES = {"where": "home"}  # "where" leans to home, but "where does she work?" must still go to work
+
+STOP = frozenset("""a an the and or but of to in on at for with by from as about into than then so if not no
+is are was were be been being am do does did done have has had having will would shall should can could may might
+must i me my we us our you your he him his she her they them their it its this that these those there here
+what when where who whom whose which why how many much often times time ever still now currently already just
+really also very s t ago since long until till before after last first total far all any some each every
+one get got go goes going went gone make made take took anyone someone everyone anybody somebody""".split())
+_LIGHT = frozenset({"go", "do", "have", "get", "make", "take", "be", "come", "use"})
+
+_IRREGULAR = dict(pair.split(":") for pair in """ran:run went:go gone:go ate:eat eaten:eat saw:see seen:see met:meet
+took:take taken:take bought:buy made:make wrote:write written:write gave:give given:give got:get had:have did:do
+done:do flew:fly flown:fly swam:swim drove:drive rode:ride came:come left:leave won:win lost:lose found:find
+taught:teach caught:catch thought:think brought:bring sold:sell told:tell spent:spend sent:send built:build
+kept:keep slept:sleep felt:feel held:hold sang:sing sung:sing drew:draw grew:grow knew:know wore:wear spoke:speak
+chose:choose broke:break fell:fall forgot:forget paid:pay sat:sit stood:stand began:begin drank:drink
+children:child people:person mice:mouse women:woman men:man""".split())
+_WORD = re.compile(r"[^\W_]+")
+_POSSESSIVE = re.compile(r"['’]s\b")
+_SPELLING = {"favourite": "favorite", "colour": "color", "neighbour": "neighbor", "organisation": "organization"}
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(_POSSESSIVE.sub("", text.casefold()))
+
+
+def _stem(word: str) -> str:
+    """Stemming-lite: enough that "moved", "moving" and "move" meet, and "went" meets "go"."""
+    word = _IRREGULAR.get(word, word)
+    word = _SPELLING.get(word, word)
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[:-len(suffix)]
+            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # running -> run, shopped -> shop
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def _stems(text: str, drop: Iterable[str] = STOP) -> set[str]:
+    dropped = set(drop)
+    return {_stem(w) for w in _words(text) if w not in dropped}
+
+
+def _norm(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _human(attribute: str) -> str:
+    return attribute.replace("_", " ").strip()
+
+
+def slug(subject: str) -> str:
+    """A safe file name for a subject: [a-z0-9-], at most 60 characters, never empty."""
+    ascii_text = unicodedata.normalize("NFKD", subject).encode("ascii", "ignore").decode().casefold()
+    base = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")[:MAX_SLUG].strip("-")
+    # a name with no Latin letters still needs a file of its own
+    return base or "subject-" + hashlib.sha256(_norm(subject).encode()).hexdigest()[:8]
+
+
+def _sub_name(short: list[str], long: list[str]) -> bool:
+    """"Alice" or "Chen" of "Alice Chen"; "Alice Chen" of "Alice Mei Chen"."""
+    if len(short) >= len(long):
+        return False
+    if len(short) == 1:
+        return short[0] in (long[0], long[-1])
+    return short[0] == long[0] and short[-1] == long[-1]
+
+
+def _spelling(names: Counter[str]) -> str:
+    """The most used spelling of one name; ties go to the capitalised, then alphabetical."""
+    return sorted(names.items(), key=lambda kv: (-kv[1], not kv[0][:1].isupper(), kv[0]))[0][0]
+
+
+def _fold_names(keys: Iterable[str]) -> dict[str, str]:
+    """Normalised name -> the normalised name it folds into (itself when it stands alone or is ambiguous)."""
+    ordered = sorted(set(keys), key=lambda k: (-len(k.split()), k))
+    root: dict[str, str] = {}
+    for key in ordered:
+        tokens = key.split()
+        longer = {root[other] for other in root if _sub_name(tokens, other.split())}
+        root[key] = longer.pop() if len(longer) == 1 else key
+    return root
+
+
+def resolve_subjects(records: list[Record]) -> dict[str, str]:
+    """Every subject string -> its canonical name: "Alice" folds into "Alice Chen" unless another Alice exists."""
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for record in records:
+        spellings[_norm(record.subject)][" ".join(record.subject.split())] += 1
+    root = _fold_names(spellings)
+    return {record.subject: _spelling(spellings[root[_norm(record.subject)]]) for record in records}
+
+
+def _canonical_subject(name: str, canonicals: Iterable[str]) -> str | None:
+    """A name someone asks about -> the canonical subject it means, or None when unknown or ambiguous."""
+    by_key = {_norm(c): c for c in canonicals}
+    key = _norm(name)
+    if key in by_key:
+        return by_key[key]
+    found = {c for k, c in by_key.items() if _sub_name(key.split(), k.split())}
+    return found.pop() if len(found) == 1 else None
+
+
+def _attribute_key(name: str) -> str:
+    tokens = [_SPELLING.get(t, t) for t in re.split(r"[^a-z0-9]+", name.casefold()) if t]
+    kept = [t for t in tokens if t not in ("current", "present", "my", "the")] or tokens
+    return "_".join(_stem(t) for t in kept)
+
+
+_CONCEPT_OF = {_attribute_key(n): c for c, (names, _) in CONCEPTS.items() for n in names}
+
+
+def _concept(name: str) -> str | None:
+    return _CONCEPT_OF.get(_attribute_key(name))
+
+
+def resolve_attributes(records: list[Record], embedder: Any = None) -> dict[str, str]:
+    """Attribute names with one meaning -> one canonical, the most used of them."""
+    counts = Counter(r.attribute for r in records if r.attribute)
+    names = sorted(counts)
+    group: dict[str, str] = {}
+    concept_of_group: dict[str, str | None] = {}
+    for name in names:
+        concept = _concept(name)
+        gid = f"concept:{concept}" if concept else f"key:{_attribute_key(name)}"
+        group[name] = gid
+        concept_of_group[gid] = concept
+    if embedder is not None and len(names) > 1:
+        _join_by_meaning(names, group, concept_of_group, embedder)
+    members: dict[str, list[str]] = defaultdict(list)
+    for name in names:
+        members[group[name]].append(name)
+    canonical = {gid: min(ms, key=lambda n: (-counts[n], len(n), n)) for gid, ms in members.items()}
+    return {name: canonical[group[name]] for name in names}
+
+
+def _join_by_meaning(names: list[str], group: dict[str, str], concept_of_group: dict[str, str | None],
+                     embedder: Any) -> None:
+    """Join groups whose humanised names are close in meaning, never two different known concepts."""
+    vectors = embedder.encode([_human(n) for n in names])
+    pairs = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            cosine = float(vectors[i] @ vectors[j])
+            if cosine >= SAME_ATTRIBUTE:
+                pairs.append((-round(cosine, 6), names[i], names[j]))
+    for _, a, b in sorted(pairs):
+        ga, gb = group[a], group[b]
+        ca, cb = concept_of_group[ga], concept_of_group[gb]
+        if ga == gb or (ca and cb and ca != cb):
+            continue
+        keep, gone = (ga, gb) if ca or not cb else (gb, ga)
+        for name, gid in group.items():
+            if gid == gone:
+                group[name] = keep
+        concept_of_group[keep] = ca or cb
+
+
+@dataclass
+class Value:
+    value: str
+    said: str
+    happened: str | None
+    records: list[str]
+    by: str = "user"  # "assistant" when only the assistant ever stated it
+
+
+@dataclass
+class Attribute:
+    name: str
+    values: list[Value]
+
+
+@dataclass
+class Page:
+    subject: str
+    slug: str
+    attributes: list[Attribute]
+    records: list[Record]
+
+
+def _newest_first(records: Iterable[Record]) -> list[Record]:
+    return sorted(records, key=lambda r: (r.said, r.happened or "", r.id), reverse=True)
+
+
+def _live(records: Iterable[Record], before: str | None = None) -> list[Record]:
+    # records carry only the day they were said: one said on the day `before` falls in is left out
+    at = parse_day(before, "before") if before else None
+    cut = at.date().isoformat() if at else None
+    return [r for r in records if not r.retracted and (cut is None or r.said < cut)]
+
+
+def _values(records: list[Record]) -> list[Value]:
+    """One Value per distinct value, named as last stated; records is newest first."""
+    by_value: dict[str, Value] = {}
+    for record in records:
+        key = _norm(record.value or "")
+        value = by_value.get(key)
+        if value is None:
+            by_value[key] = Value(value=" ".join((record.value or "").split()), said=record.said,
+                                  happened=record.happened, records=[record.id], by=record.by)
+        else:
+            value.records.append(record.id)
+            if record.by == "user":
+                value.by = "user"
+    alphabetical = sorted(by_value.values(), key=lambda v: v.value.casefold())
+    return sorted(alphabetical, key=lambda v: (v.said, v.happened or ""), reverse=True)
+
+
+def fold(records: list[Record], embedder: Any = None, before: str | None = None) -> list[Page]:
+    """Pages, one a subject: its attributes with every value as stated, newest said first, and all its records."""
+    live = _live(records, before)
+    subjects = resolve_subjects(live)
+    attributes = resolve_attributes(live, embedder)
+    about: dict[str, list[Record]] = defaultdict(list)
+    for record in live:
+        about[subjects[record.subject]].append(record)
+    pages: list[Page] = []
+    taken: set[str] = set()
+    for subject in sorted(about, key=lambda s: (s.casefold(), s)):
+        ordered = _newest_first(about[subject])
+        stated: dict[str, list[Record]] = defaultdict(list)
+        for record in ordered:
+            if record.attribute and record.value:
+                stated[attributes[record.attribute]].append(record)
+        pages.append(Page(subject=subject, slug=_unique(slug(subject), taken),
+                          attributes=[Attribute(name, _values(stated[name])) for name in sorted(stated)],
+                          records=ordered))
+    return pages
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = f"{name[:MAX_SLUG - len(str(n)) - 1]}-{n}", n + 1
+    taken.add(candidate)
+    return candidate
+
+
+def aliases(page: Page) -> list[str]:
+    """The other subject strings folded into this page."""
+    return sorted({r.subject for r in page.records if r.subject != page.subject}, key=lambda s: (s.casefold(), s))
+
+
+def _inline(text: str) -> str:
+    return " ".join(text.split()).replace("[", "\\[").replace("]", "\\]")
+
+
+def _target(path: str) -> str:
+    target = "../" + path
+    return f"<{target}>" if re.search(r"[\s()<>]", target) else target
+
+
+def _record_link(record_id: str, record_paths: dict[str, str]) -> str:
+    path = record_paths.get(record_id) or f"records/{record_id.split('#')[0]}.json"
+    return f"[{record_id}]({_target(path.split('#')[0])})"
+
+
+def _passage_link(source: str) -> str:
+    parts = source.split("/")
+    if not source or source.startswith("/") or ".." in parts or "\\" in source:
+        return ""
+    name = "/".join(parts[-2:]).removesuffix(".md")
+    return f" · [{name}]({_target(source)})"
+
+
+def render_page(page: Page, record_paths: dict[str, str]) -> str:
+    """The page as Markdown with YAML front matter; every link relative from pages/."""
+    by_id = {r.id: r for r in page.records}
+    front = {"subject": page.subject, "slug": page.slug, "aliases": aliases(page),
+             "updated": page.records[0].said if page.records else None}
+    lines = ["---", yaml.safe_dump(front, sort_keys=False, allow_unicode=True).rstrip("\n"), "---",
+             f"# {_inline(page.subject)}"]
+    for attribute in page.attributes:
+        lines += ["", f"## {attribute.name}"]
+        for value in attribute.values:
+            when = f" (happened {value.happened})" if value.happened else ""
+            links = " · ".join(_record_link(i, record_paths) for i in value.records)
+            newest = by_id.get(value.records[0])
+            passage = _passage_link(newest.source) if newest else ""
+            who = " · by assistant" if value.by == "assistant" else ""
+            lines.append(f"- {_inline(value.value)} — said {value.said}{when}{who} · {links}{passage}")
+    others = [r for r in page.records if not (r.attribute and r.value)]
+    if others:
+        lines += ["", "## Other facts"]
+        for record in others:
+            when = f"(happened {record.happened})" if record.happened else f"(said {record.said})"
+            who = " · by assistant" if record.by == "assistant" else ""
+            lines.append(f"- {when} {_inline(record.text)} ({record.kind}){who} · "
+                         f"{_record_link(record.id, record_paths)}{_passage_link(record.source)}")
+    return "\n".join(lines) + "\n"
+
+
+def _find_page(pages: list[Page], subject: str) -> Page | None:
+    key = _norm(subject)
+    for page in pages:
+        if key == _norm(page.subject) or key in {_norm(a) for a in aliases(page)}:
+            return page
+    name = _canonical_subject(subject, [p.subject for p in pages])
+    return next((p for p in pages if p.subject == name), None)
+
+
+def _same_attribute(a: str, b: str) -> bool:
+    if _attribute_key(a) == _attribute_key(b):
+        return True
+    concept = _concept(a)
+    return concept is not None and concept == _concept(b)
+
+
+def known_lines(pages: list[Page], wanted: list[tuple[str, str | None]]) -> list[str]:
+    """The brief's `known`: one line per subject · attribute, every value as stated, newest said first."""
+    lines: list[str] = []
+    for subject, attribute in wanted:
+        page = _find_page(pages, subject)
+        if page is None:
+            continue
+        for attr in page.attributes:
+            if attribute is not None and not _same_attribute(attr.name, attribute):
+                continue
+            stated = "; ".join(f"{v.value} [said {v.said}]" for v in attr.values)
+            line = f"- {page.subject} · {attr.name}: {stated}"
+            if line not in lines:
+                lines.append(line)
+    return ["Values as stated, newest said first:"] + lines if lines else []
+
+
+def _named(words: list[str], names: dict[str, list[str]]) -> tuple[set[str], set[int]]:
+    """The subjects a question names (full names first, then a first or last name) and the word positions used."""
+    found: set[str] = set()
+    used: set[int] = set()
+    for subject, spellings in names.items():
+        for spelling in spellings:
+            tokens = _words(spelling)
+            for i in range(len(words) - len(tokens) + 1):
+                if tokens and words[i:i + len(tokens)] == tokens:
+                    found.add(subject)
+                    used.update(range(i, i + len(tokens)))
+    for i, word in enumerate(words):
+        if i in used or word in STOP or len(word) < 2:
+            continue
+        hits = {s for s, spellings in names.items() if any(word in _words(sp) for sp in spellings)}
+        if hits:
+            found |= hits
+            used.add(i)
+    return found, used
+
+
+def _cues(question_words: str) -> dict[str, float]:
+    """How strongly a question's words ask for each known concept; a phrase ("for a living") is used up whole."""
+    text = f" {question_words} "
+    scores: dict[str, float] = defaultdict(float)
+    for concept, (_, cues) in CONCEPTS.items():
+        for cue in cues:
+            if " " in cue and f" {cue} " in text:
+                scores[concept] += 1
+                text = text.replace(f" {cue} ", " ")
+    stems = {_stem(w) for w in text.split()}
+    for concept, (_, cues) in CONCEPTS.items():
+        scores[concept] += len({_stem(c) for c in cues if " " not in c} & stems)
+    for word, concept in _WEAK_CUES.items():
+        if _stem(word) in stems:
+            scores[concept] += 0.4
+    return scores
+
+
+def relevant(pages: list[Page], question: str, embedder: Any = None, limit: int = 5) -> list[tuple[str, str | None]]:
+    """The (subject, attribute) pairs a question is about, best first."""
+    words = _words(question)
+    names = {p.subject: [p.subject] + aliases(p) for p in pages}
+    named, used = _named(words, names)
+    rest = " ".join(w for i, w in enumerate(words) if i not in used)
+    content = _stems(rest)
+    cues = _cues(rest)
+    candidates = [(p, a) for p in pages if not named or p.subject in named for a in p.attributes]
+    nearness = _nearness(embedder, question, sorted({a.name for _, a in candidates}))
+    scored = []
+    for page, attr in candidates:
+        concept = _concept(attr.name)
+        lexical = cues.get(concept, 0.0) if concept else 0.0
+        lexical += len(_stems(_human(attr.name)) & content)
+        lexical += max((len(_stems(v.value) & content) for v in attr.values), default=0)
+        near = nearness.get(attr.name, 0.0)
+        newest = attr.values[0].said if attr.values else ""
+        scored.append((lexical + (near if near >= NEAR_QUESTION else 0.0), lexical, near, newest, page, attr))
+    matched = [s for s in scored if s[1] > 0 or (named and s[0] > 0)]
+    if matched:
+        best = max(s[0] for s in matched)
+        chosen = [s for s in matched if s[0] > 0.6 * best]
+    elif named:
+        chosen = scored  # a subject with no attribute asked about: its best guesses, nearest then newest
+    else:
+        return []
+    chosen.sort(key=lambda s: (-s[0], -s[2], _neg(s[3]), s[4].subject, s[5].name))
+    return [(page.subject, attr.name) for *_, page, attr in chosen[:limit]]
+
+
+def _neg(day: str) -> str:
+    """Sort key that puts a newer YYYY-MM-DD first in an ascending sort."""
+    return "".join(chr(0x7f - ord(c)) for c in day)
+
+
+def _nearness(embedder: Any, question: str, attributes: list[str]) -> dict[str, float]:
+    if embedder is None or not attributes:
+        return {}
+    query = embedder.query(question) if hasattr(embedder, "query") else embedder.encode([question])
+    vectors = embedder.encode([_human(a) for a in attributes])
+    scores = vectors @ query[0]
+    return {a: round(float(s), 6) for a, s in zip(attributes, scores)}
+
+
+def _canonical_attribute(name: str, attributes: dict[str, str], embedder: Any) -> str:
+    if name in attributes:
+        return attributes[name]
+    key, concept = _attribute_key(name), _concept(name)
+    for known, canonical in sorted(attributes.items()):
+        if _attribute_key(known) == key or (concept and _concept(known) == concept):
+            return canonical
+    if embedder is not None and attributes:
+        canonicals = sorted(set(attributes.values()))
+        vectors = embedder.encode([_human(name)] + [_human(c) for c in canonicals])
+        scores = vectors[1:] @ vectors[0]
+        best = int(scores.argmax())
+        if float(scores[best]) >= SAME_ATTRIBUTE:
+            return canonicals[best]
+    return name
+
+
+def history(records: list[Record], subject: str, attribute: str | None = None,
+            embedder: Any = None) -> list[dict]:
+    """Every value over time of a subject, or of one of its attributes, oldest said first."""
+    live = _live(records)
+    subjects = resolve_subjects(live)
+    canonical = _canonical_subject(subject, set(subjects.values()))
+    if canonical is None:
+        return []
+    attributes = resolve_attributes(live, embedder)
+    wanted = _canonical_attribute(attribute, attributes, embedder) if attribute else None
+    entries: dict[tuple[str, str, str], dict] = {}
+    for record in sorted(live, key=lambda r: (r.said, r.happened or "", r.id)):
+        if subjects[record.subject] != canonical or not (record.attribute and record.value):
+            continue
+        name = attributes[record.attribute]
+        if wanted is not None and name != wanted:
+            continue
+        key = (name, _norm(record.value), record.said)
+        entry = entries.setdefault(key, {"subject": canonical, "attribute": name, "value": record.value,
+                                         "said": record.said, "happened": record.happened, "records": [],
+                                         "by": record.by})
+        entry["records"].append(record.id)
+        if record.by == "user":
+            entry["by"] = "user"
+    return sorted(entries.values(), key=lambda e: (e["said"], e["attribute"], e["happened"] or "", e["value"]))
+
+
+def conflicts(pages: list[Page]) -> list[str]:
+    """Two values stated on the same newest day, or the user's own word overruled only by the assistant."""
+    lines = []
+    for page in pages:
+        for attr in page.attributes:
+            if len(attr.values) < 2:
+                continue
+            newest = attr.values[0]
+            # "moved from Porto to Lisbon" read on one day gives two values, but different happened days
+            rivals = [v for v in attr.values[1:] if v.said == newest.said
+                      and (not v.happened or not newest.happened or v.happened == newest.happened)]
+            where = f"{page.subject} · {attr.name}"
+            if rivals:
+                stated = " and as ".join(v.value for v in [newest] + rivals)
+                ids = ", ".join(v.records[0] for v in [newest] + rivals)
+                lines.append(f"Conflict: {where} was stated as {stated} on {newest.said} ({ids})")
+                continue
+            own = next((v for v in attr.values if v.by == "user"), None)
+            if newest.by == "assistant" and own is not None:
+                lines.append(f"Conflict: {where} was stated by the user as {own.value} on {own.said} and by the "
+                             f"assistant as {newest.value} on {newest.said} ({own.records[0]}, {newest.records[0]})")
+    return lines
+
+
+_COUNT = re.compile(r"\bhow\s+(?:many\s+(?:times\b)?|often\b)(.*)", re.I | re.S)
+_SPAN_UNIT = r"(?:days?|weeks?|months?|years?)"
+_SPAN_COUNT = rf"\bhow\s+many\s+{_SPAN_UNIT}\s+(?:ago|since|has|have|had|did|passed)\b"
+_SPAN = re.compile(r"\bhow\s+long\s+(?:ago\b|since\b|has\s+it\s+been\b|had\s+it\s+been\b|has\b|have\b)"
+                   rf"|\bwhen\s+(?:did|was|were|had|has|have)\b|{_SPAN_COUNT}", re.I)
+_AUXILIARY = {"did", "does", "do", "has", "have", "had", "was", "is"}
+_GERUND = {"go": "going", "run": "running", "swim": "swimming", "get": "getting", "shop": "shopping",
+           "sit": "sitting", "see": "seeing", "be": "being", "have": "having"}
+
+
+def _subject_names(live: list[Record]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    subjects = resolve_subjects(live)
+    names: dict[str, list[str]] = defaultdict(list)
+    for spelling, canonical in sorted(subjects.items()):
+        names[canonical].append(spelling)
+    return subjects, names
+
+
+def _terms(phrase: str, names: dict[str, list[str]]) -> tuple[set[str], set[str]]:
+    """The content stems of a phrase without the subjects it names, and those subjects."""
+    words = _words(phrase)
+    named, used = _named(words, names)
+    kept = " ".join(w for i, w in enumerate(words) if i not in used)
+    return {t for t in _stems(kept) if t not in _LIGHT}, named
+
+
+def _record_stems(record: Record) -> set[str]:
+    return _stems(f"{record.text} {record.value or ''}", ())
+
+
+def _gerund(verb: str) -> str:
+    if verb in _GERUND:
+        return _GERUND[verb]
+    return (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"
+
+
+def _count_what(phrase: str, names: dict[str, list[str]]) -> str:
+    """"did Alice go to the gym" -> "Alice going to the gym"; anything else is quoted as asked."""
+    words = phrase.strip().rstrip("?.! ").split()
+    if len(words) >= 3 and words[0].casefold() in _AUXILIARY:
+        spellings = {_norm(s) for ss in names.values() for s in ss}
+        for n in (3, 2, 1):
+            who = " ".join(words[1:1 + n])
+            if len(words) > 1 + n and (_norm(who) in spellings or _canonical_subject(who, names)):
+                verb = _IRREGULAR.get(words[1 + n].casefold(), words[1 + n].casefold())
+                return " ".join([who, _gerund(verb)] + words[2 + n:])
+    return f'"{" ".join(words)}"'
+
+
+def count_line(records: list[Record], question: str) -> str | None:
+    """How many event records match what a "how many (times)" question asks about."""
+    asked = _COUNT.search(question)
+    if asked is None or re.search(_SPAN_COUNT, question, re.I):
+        return None
+    live = _live(records)
+    subjects, names = _subject_names(live)
+    terms, named = _terms(asked.group(1), names)
+    if not terms:
+        return None
+    need = len(terms) if len(terms) <= 2 else len(terms) - 1
+    seen: dict[tuple[str, str], Record] = {}
+    for record in sorted(live, key=lambda r: (r.happened or r.said, r.said, r.id)):
+        if record.kind != "event" or (named and subjects[record.subject] not in named):
+            continue
+        if len(terms & _record_stems(record)) >= need:
+            # the same event told twice (same subject, same day) counts once
+            seen.setdefault((subjects[record.subject], record.happened or record.id), record)
+    if not seen:
+        return None
+    days = [r.happened or r.said for r in seen.values()]
+    shown = ", ".join(days[:20]) + (", …" if len(days) > 20 else "")
+    return f"Count: {len(days)} records of {_count_what(asked.group(1), names)} ({shown})"
+
+
+def _about(days: int) -> str:
+    for least, size, unit in ((365, 365.25, "year"), (60, 30.44, "month"), (14, 7, "week")):
+        if days >= least:
+            n = round(days / size)
+            return f" (about {n} {unit}{'s' if n != 1 else ''})"
+    return ""
+
+
+def span_line(records: list[Record], question: str, today: str) -> str | None:
+    """Days between the record a "how long ago / when did" question is about and today (the as-of day)."""
+    asked = _SPAN.search(question)
+    if asked is None:
+        return None
+    now = today.strip()[:10]
+    live = [r for r in _live(records) if r.said <= now and r.happened]
+    subjects, names = _subject_names(live)
+    terms, named = _terms(question[:asked.start()] + " " + question[asked.end():], names)
+    if not terms:
+        return None
+    need = max(1, math.ceil(len(terms) / 2))
+    first = "first" in _words(question)
+    best: tuple | None = None
+    for record in live:
+        happened = record.happened or ""
+        if happened > now or (named and subjects[record.subject] not in named):
+            continue
+        hits = len(terms & _record_stems(record))
+        if hits < need:
+            continue
+        key = (-hits, record.kind == "plan", happened if first else _neg(happened), record.id)
+        if best is None or key < best[0]:
+            best = (key, record)
+    if best is None:
+        return None
+    record = best[1]
+    try:
+        days = abs((date.fromisoformat(record.happened or now) - date.fromisoformat(now)).days)
+    except ValueError:  # a hand-edited record with a day that is not a day
+        return None
+    text = record.text.strip().rstrip(".")
+    return f"Span: {text} on {record.happened}, {days} day{'s' if days != 1 else ''}{_about(days)} before {now}."
