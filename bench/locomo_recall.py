@@ -16,6 +16,7 @@ import locomo  # noqa: E402
 
 from twinfs import EndUser, Memory, Settings  # noqa: E402
 from twinfs.index import Bounds  # noqa: E402
+from twinfs.ledger import all_records  # noqa: E402
 from twinfs.models import AddRequest, SearchRequest  # noqa: E402
 from twinfs.passages import parse  # noqa: E402
 from twinfs.search import MEANING_FLOOR, blend, fuse  # noqa: E402
@@ -35,6 +36,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit-conversations", type=int, default=None)
     ap.add_argument("--rrf-k", type=int, nargs="*", default=[10, 30, 60])
+    ap.add_argument("--brief", action="store_true",
+                    help="also read the conversations (the embedded reader) and measure the filtered brief")
     args = ap.parse_args()
     data = locomo.load()[: args.limit_conversations]
     variants: dict[str, list[dict[int, float]]] = {}
@@ -42,7 +45,14 @@ def main() -> None:
     land_seconds: list[float] = []
     per_cat: dict[int, list[float]] = {}
     n_questions = n_turns = 0
-    with tempfile.TemporaryDirectory() as tmp, Memory(Settings(home=Path(tmp), reading=False)) as memory:
+    brief_recall: list[float] = []
+    brief_passages: list[int] = []
+    brief_chars: list[int] = []
+    brief_ms: list[float] = []
+    held: list[bool] = []
+    read_seconds = 0.0
+    settings = Settings(home=Path(tempfile.mkdtemp()), reading=args.brief, quiet_seconds=0, fold_seconds=0)
+    with Memory(settings) as memory:
         memory.embedder.query("warm up")
         for sample in data:
             user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
@@ -52,6 +62,11 @@ def main() -> None:
                 res = memory.add(user, AddRequest(items=session))
                 memory.wait(user, [res.event], timeout=300)
                 land_seconds.append(time.perf_counter() - t0)
+            if args.brief:
+                t0 = time.perf_counter()
+                memory.idle(timeout=3600)
+                read_seconds += time.perf_counter() - t0
+                record_turns = {r.id: r.turns for r in all_records(memory.space(user))}
             space = memory.space(user)
             turns_of = {}
             for f in space.root.glob("passages/**/*.md"):
@@ -69,6 +84,16 @@ def main() -> None:
                 result = memory.search(user, SearchRequest(query=q, fast=True), limit=10)
                 latencies.append((time.perf_counter() - t0) * 1000)
                 fused = recall([h.turns for h in result.hits], gold)
+                if args.brief:
+                    t0 = time.perf_counter()
+                    brief = memory.search(user, SearchRequest(query=q))
+                    brief_ms.append((time.perf_counter() - t0) * 1000)
+                    shown = {t for h in brief.hits for t in h.turns}
+                    shown |= {t for f in brief.facts or [] for t in record_turns.get(f.id, [])}
+                    brief_recall.append(len(gold & shown) / len(gold))
+                    brief_passages.append(len(brief.hits))
+                    brief_chars.append(sum(len(h.text) for h in brief.hits) + sum(len(f.text) for f in brief.facts or []))
+                    held.append(bool(brief.held))
                 variants.setdefault("twinfs search (fast)", []).append(fused)
                 per_cat.setdefault(qa["category"], []).append(fused[5])
                 bounds = Bounds(type="passage")
@@ -94,8 +119,14 @@ def main() -> None:
           f" turns): p50 {locomo.percentile(land_seconds, 50):.3f} s, p95 {locomo.percentile(land_seconds, 95):.3f} s")
     print(f"search fast (library call, 10 hits): p50 {locomo.percentile(latencies, 50):.1f} ms, "
           f"p95 {locomo.percentile(latencies, 95):.1f} ms")
+    if args.brief:
+        print(f"brief (filtered by the {memory.judge.name} judge; reader {memory.reading.reader.name}, "
+              f"{read_seconds:.0f} s to read and fold): recall of evidence turns in hits + facts "
+              f"{statistics.mean(brief_recall):.3f}, median {statistics.median(brief_passages):.0f} passages and "
+              f"{statistics.median(brief_chars):.0f} characters, held {sum(held) / len(held):.2f}; "
+              f"latency p50 {locomo.percentile(brief_ms, 50):.0f} ms, p95 {locomo.percentile(brief_ms, 95):.0f} ms")
     print("command: ./run bench locomo_recall" + (f" --limit-conversations {args.limit_conversations}"
-                                                 if args.limit_conversations else ""))
+                                                 if args.limit_conversations else "") + (" --brief" if args.brief else ""))
 
 
 if __name__ == "__main__":

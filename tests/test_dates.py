@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+
+from twinfs.reading.dates import find, phrases, resolve
+
+MONDAY = date(2023, 5, 8)  # LoCoMo's first session: "1:56 pm on 8 May, 2023", a Monday
+
+# (phrase, said on, prefer, the day it names)
+TABLE = [
+    ("yesterday", MONDAY, "past", date(2023, 5, 7)),
+    ("last night", MONDAY, "past", date(2023, 5, 7)),
+    ("today", MONDAY, "past", MONDAY),
+    ("earlier today", MONDAY, "past", MONDAY),
+    ("this morning", MONDAY, "past", MONDAY),
+    ("tomorrow", MONDAY, "future", date(2023, 5, 9)),
+    ("two days ago", MONDAY, "past", date(2023, 5, 6)),
+    ("3 weeks ago", MONDAY, "past", date(2023, 4, 17)),
+    ("a few days ago", MONDAY, "past", date(2023, 5, 5)),
+    ("a couple of days ago", MONDAY, "past", date(2023, 5, 6)),
+    ("a few weeks ago", MONDAY, "past", date(2023, 4, 17)),
+    ("three years ago", MONDAY, "past", date(2020, 5, 8)),
+    ("the other day", MONDAY, "past", date(2023, 5, 6)),
+    ("last week", MONDAY, "past", date(2023, 5, 1)),
+    ("next week", MONDAY, "future", date(2023, 5, 15)),
+    ("last month", MONDAY, "past", date(2023, 4, 8)),
+    ("a month ago", MONDAY, "past", date(2023, 4, 8)),
+    ("next month", MONDAY, "future", date(2023, 6, 8)),
+    ("last year", MONDAY, "past", date(2022, 5, 8)),
+    ("next year", MONDAY, "future", date(2024, 5, 8)),
+    ("in 2020", MONDAY, "past", date(2020, 1, 1)),
+    ("back in 2019", MONDAY, "past", date(2019, 1, 1)),
+    ("since 2015", MONDAY, "past", date(2015, 1, 1)),
+    ("last Saturday", MONDAY, "past", date(2023, 5, 6)),
+    ("next Friday", MONDAY, "future", date(2023, 5, 12)),
+    ("on Saturday", MONDAY, "past", date(2023, 5, 6)),
+    ("on Saturday", MONDAY, "future", date(2023, 5, 13)),
+    ("Friday", date(2023, 6, 27), "past", date(2023, 6, 23)),
+    ("last weekend", MONDAY, "past", date(2023, 5, 6)),
+    ("this weekend", MONDAY, "future", date(2023, 5, 13)),
+    ("last summer", MONDAY, "past", date(2022, 6, 1)),
+    ("last fall", MONDAY, "past", date(2022, 9, 1)),
+    ("in June", MONDAY, "future", date(2023, 6, 1)),
+    ("June 2022", MONDAY, "past", date(2022, 6, 1)),
+    ("May 2nd", MONDAY, "past", date(2023, 5, 2)),
+    ("in 3 days", MONDAY, "future", date(2023, 5, 11)),
+    ("in a week", MONDAY, "future", date(2023, 5, 15)),
+    ("2023-04-01", MONDAY, "past", date(2023, 4, 1)),
+    ("yesterday", date(2022, 1, 1), "past", date(2021, 12, 31)),
+    ("last month", date(2023, 3, 31), "past", date(2023, 2, 28)),
+]
+
+
+@pytest.mark.parametrize("phrase, said, prefer, expected", TABLE)
+def test_phrase_resolves_against_the_day_it_was_said(phrase, said, prefer, expected):
+    assert resolve(phrase, said, prefer) == expected
+
+
+@pytest.mark.parametrize("phrase", ["recently", "every week", "five years", "for 3 months", "", None, "someday", "now and then", "the future"])
+def test_phrases_that_name_no_day(phrase):
+    assert resolve(phrase, MONDAY) is None
+
+
+def test_a_datetime_base_is_taken_as_its_utc_day():
+    late = datetime(2023, 5, 8, 23, 30, tzinfo=timezone.utc)
+    assert resolve("yesterday", late) == date(2023, 5, 7)
+
+
+def test_find_takes_the_first_phrase_that_names_a_day():
+    assert find("I went to a LGBTQ support group yesterday and it was so powerful.", MONDAY) == \
+        ("yesterday", date(2023, 5, 7))
+    assert find("We're thinking about going camping next month.", MONDAY, "future") == \
+        ("next month", date(2023, 6, 8))
+    assert find("May I ask you something?", MONDAY) is None
+    assert phrases("I ran a race last Saturday and rested on Sunday") == ["last Saturday", "on Sunday"]
