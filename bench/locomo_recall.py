@@ -19,7 +19,7 @@ from twinfs.index import Bounds  # noqa: E402
 from twinfs.ledger import all_records  # noqa: E402
 from twinfs.models import AddRequest, SearchRequest  # noqa: E402
 from twinfs.passages import parse  # noqa: E402
-from twinfs.search import MEANING_FLOOR, blend, fuse  # noqa: E402
+from twinfs.search import MEANING_FLOOR, blend, fuse, rank_facts, rank_passages  # noqa: E402
 
 KS = (1, 3, 5, 10)
 
@@ -51,8 +51,8 @@ def main() -> None:
     brief_ms: list[float] = []
     held: list[bool] = []
     read_seconds = 0.0
-    settings = Settings(home=Path(tempfile.mkdtemp()), reading=args.brief, quiet_seconds=0, fold_seconds=0)
-    with Memory(settings) as memory:
+    with tempfile.TemporaryDirectory() as tmp, Memory(Settings(home=Path(tmp), reading=args.brief, quiet_seconds=0,
+                                                               fold_seconds=0)) as memory:
         memory.embedder.query("warm up")
         for sample in data:
             user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
@@ -85,6 +85,10 @@ def main() -> None:
                 latencies.append((time.perf_counter() - t0) * 1000)
                 fused = recall([h.turns for h in result.hits], gold)
                 if args.brief:
+                    found = rank_facts(space, q, Bounds())
+                    for b in (0.0, 0.25, 1.0):
+                        variants.setdefault(f"fast, fact boost {b:g}", []).append(
+                            recall([h.turns for h in rank_passages(space, q, Bounds(), 10, found, b)], gold))
                     t0 = time.perf_counter()
                     brief = memory.search(user, SearchRequest(query=q))
                     brief_ms.append((time.perf_counter() - t0) * 1000)
@@ -94,7 +98,7 @@ def main() -> None:
                     brief_passages.append(len(brief.hits))
                     brief_chars.append(sum(len(h.text) for h in brief.hits) + sum(len(f.text) for f in brief.facts or []))
                     held.append(bool(brief.held))
-                variants.setdefault("twinfs search (fast)", []).append(fused)
+                variants.setdefault("twinfs search (fast)" + (", with facts" if args.brief else ""), []).append(fused)
                 per_cat.setdefault(qa["category"], []).append(fused[5])
                 bounds = Bounds(type="passage")
                 words = space.words.search(q, bounds, 50)

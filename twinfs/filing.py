@@ -75,6 +75,8 @@ class Reading:
         for thread in space.state.unread_threads():
             if not self.budget.allows(space.user.org):
                 return  # reading waits for the next UTC day; landing and search go on
+            if space.pending():
+                return  # new adds land first (the pipeline comes back here after): searchable beats read
             self.read_thread(space, thread)
 
     def read_thread(self, space: Space, thread: str) -> int:
@@ -91,7 +93,7 @@ class Reading:
         filed = 0
         read_ids: list[str] = []
         for window in windows:
-            if not self.budget.allows(space.user.org):
+            if not self.budget.allows(space.user.org) or (read_ids and space.pending()):
                 break
             outcome = self.reader.read(window)
             self.budget.spend(space.user.org, outcome.tokens)

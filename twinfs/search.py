@@ -17,7 +17,8 @@ WORDS_WEIGHT = 0.4  # score fusion: 0.4 x BM25/best BM25 + 0.6 x cosine; best of
 LANE_DEPTH = 50
 MEANING_FLOOR = 0.2  # a meaning-lane candidate below this cosine is unrelated to the question
 HITS = 10  # passages in an unfiltered answer
-FACTS = 10  # facts in an answer
+FACTS = 15  # facts in an answer (facts are short: 15 cost about what one passage does)
+FACT_BOOST = 0.25  # how much a found fact lifts the passage it was read from (bench/locomo_recall.py --brief)
 
 
 def fuse(lanes: list[list[tuple[str, str, float]]], k: int = RRF_K) -> list[tuple[str, str, float]]:
@@ -53,15 +54,33 @@ def lanes(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> 
             space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR)]
 
 
-def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS) -> list[Hit]:
+def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
+                  facts: list[FoundFact] | None = None, boost: float = FACT_BOOST) -> list[Hit]:
+    """Passages by both lanes; a passage that a found fact was read from gains `boost` x that fact's score,
+    since a record states in plain words what its turns said in passing."""
+    scored: dict[str, tuple[str, float]] = {
+        doc: (path, score)
+        for doc, path, score in blend(lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage")))}
+    for f in facts or []:
+        source = f.record.source
+        if not source.startswith(bounds.scope or ""):
+            continue
+        doc = "/".join(source.removesuffix(".md").split("/")[-2:])
+        path, score = scored.get(doc, (source, 0.0))
+        scored[doc] = (path, score + boost * f.score)
     hits = []
-    for doc, path, score in blend(lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"))):
+    for doc, (path, score) in sorted(scored.items(), key=lambda kv: -kv[1][1]):
         hit = hit_of(space, doc, path, score)
-        if hit is not None:
-            hits.append(hit)
+        if hit is None or (bounds.before and hit.said and hit.said >= _iso(bounds.before)):
+            continue
+        hits.append(hit)
         if len(hits) >= limit:
             break
     return hits
+
+
+def _iso(at: datetime) -> str:
+    return at.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def hit_of(space: Space, doc: str, path: str, score: float) -> Hit | None:
@@ -118,9 +137,9 @@ class Context:
 
 def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context | None = None) -> SearchResult:
     bounds = Bounds(scope=req.scope or None, before=req.before_at, after=req.after_at)
-    hits = rank_passages(space, req.query, bounds, limit)
     found = rank_facts(space, req.query, bounds)
     facts = [f.fact for f in found]
+    hits = rank_passages(space, req.query, bounds, limit, found)
     if req.ranked:
         return SearchResult(query=req.query, found=len(hits), hits=hits, facts=facts or None)
     context = context or Context()

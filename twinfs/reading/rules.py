@@ -89,6 +89,8 @@ _CONTRACTED = {"'m": "am", "'ve": "have", "'d": "would", "'ll": "will", "'re": "
 def third_person_verb(word: str) -> str:
     """The verb as it agrees with a named person: go -> goes, try -> tries, have -> has."""
     low = word.lower()
+    if low in ("wanna", "gotta"):
+        return {"wanna": "wants to", "gotta": "has to"}[low]
     if low in _IRREGULAR:
         return _IRREGULAR[low]
     if low in ("can", "could", "will", "would", "should", "shall", "may", "might", "must", "did", "had"):
@@ -167,6 +169,9 @@ class Sentence:
             return False
         if SMALL_TALK.match(self.lower):
             return False
+        root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
+        if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i:
+            return False  # an imperative: "Check out my new studio"
         content = [t for t in self.tokens if not t.is_stop and not t.is_punct and t.pos_ in
                    ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV") and t.lower_ not in FIRST]
         has_verb = any(t.pos_ in ("VERB", "AUX") for t in self.tokens)
