@@ -20,6 +20,7 @@ from . import Bounds, Doc
 
 DIM = 384
 BATCH = 32  # small batches, so a query embedding never waits long behind a landing
+faiss.omp_set_num_threads(1)  # one end user's flat index is small: OpenMP start-up costs more than it saves
 
 
 class Embedder:
@@ -119,6 +120,7 @@ class MeaningIndex:
         rows = self._db.execute(
             "SELECT s.sid, s.doc, v.vec FROM segments s JOIN vectors v ON v.thash = s.thash").fetchall()
         self._doc_of: dict[int, str] = {}
+        self._type_of: dict[str, str] = dict(self._db.execute("SELECT id, type FROM docs").fetchall())
         if rows:
             ids = np.array([r[0] for r in rows], dtype="int64")
             vecs = np.vstack([np.frombuffer(r[2], dtype="float32") for r in rows])
@@ -176,6 +178,9 @@ class MeaningIndex:
                 self._index.remove_ids(np.array(gone, dtype="int64"))
                 for sid in gone:
                     self._doc_of.pop(sid, None)
+            for doc_id in deletes:
+                self._type_of.pop(doc_id, None)
+            self._type_of.update({d.id: d.type for d in upserts})
             if added:
                 fresh = {h: vecs[i] for i, h in enumerate(missing)}
                 rows = []
@@ -211,7 +216,8 @@ class MeaningIndex:
             self._load()
 
     def _allowed(self, bounds: Bounds) -> np.ndarray | None:
-        if bounds.open:
+        """Segment ids inside scope and dates; None when only the type narrows (checked after the search)."""
+        if not (bounds.scope or bounds.before or bounds.after):
             return None
         where, args = [], []
         if bounds.scope:
@@ -238,7 +244,7 @@ class MeaningIndex:
             total = self._index.ntotal if allowed is None else len(allowed)
             if total == 0:
                 return []
-            k = min(total, max(limit * 8, 64))
+            k = min(total, max(limit * 8, 64) if allowed is not None or not bounds.type else 2000)
             params = None
             if allowed is not None:
                 params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed))
@@ -248,6 +254,8 @@ class MeaningIndex:
                 if sid < 0 or score < floor:
                     continue
                 doc = self._doc_of.get(int(sid))
+                if bounds.type and self._type_of.get(doc) != bounds.type:
+                    continue
                 if doc is not None and doc not in best:
                     best[doc] = float(score)
             top = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
