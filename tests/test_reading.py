@@ -295,3 +295,38 @@ def test_outcome_defaults():
     assert Outcome([], 0).failed is None
     assert date.fromisoformat(finish(conversation(), [Draft(kind="state", text="x y z", subject="Caroline",
                                                             turns=["D1:1"])])[0].said) == T0.date()
+
+
+def test_an_answer_cut_off_by_its_token_limit_keeps_the_records_it_finished():
+    one = json.loads(good_answer("a1"))["records"][0]
+    cut = json.dumps({"records": [one, one | {"text": "Alice likes fado"}]})[:-30]
+    assert [d.text for d in parse(cut)] == ["Alice moved to Lisbon"]
+    with pytest.raises(ValueError):
+        parse('{"records": [{"kind": "ev')
+
+
+def test_a_copy_of_the_prompt_is_not_a_record():
+    window = window_for_finishing()
+    echo = json.loads(good_answer("a1"))
+    echo["records"][0]["text"] = "[a1] READ · Thu 01 Oct 2026 · Alice Chen (user): I moved to Lisbon last week."
+    with pytest.raises(ValueError):
+        parse(json.dumps(echo))
+    complete, _ = scripted(json.dumps(echo), json.dumps(echo))
+    assert ask(window, complete).failed
+
+
+@pytest.mark.parametrize("text, attribute, value", [
+    ("I've just moved to Denver with my sister.", "home_city", "Denver"),
+    ("I'm originally from Toronto, Canada.", "hometown", "Toronto"),
+    ("I'm a nurse at the city hospital.", "job", "nurse"),
+    ("I'm working at Google these days.", "employer", "Google"),
+    ("I'm single again after a long relationship.", "relationship_status", "single"),
+    ("I just turned 32 and had a party.", "age", "32"),
+    ("I've got two kids who love soccer.", "children", "two"),
+    ("My favorite book is Dune by Frank Herbert.", "favorite_book", "Dune by Frank Herbert"),
+    ("We adopted a puppy named Shadow last month.", "pet", "puppy named Shadow"),
+])
+def test_rules_reader_fills_attributes_of_common_states(text, attribute, value):
+    turn = Turn("x1", "message", text, T0, "user", "Dana")
+    records = RulesReader().read(Window(THREAD, [turn], ["x1"], {})).records
+    assert [(r.attribute, r.value) for r in records] == [(attribute, value)]

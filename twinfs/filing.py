@@ -6,6 +6,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timezone
 
+from .errors import Unavailable
 from .index import Doc
 from .ledger import dump_records, load_records, records_path
 from .models import Phase, Record
@@ -77,7 +78,11 @@ class Reading:
                 return  # reading waits for the next UTC day; landing and search go on
             if space.pending():
                 return  # new adds land first (the pipeline comes back here after): searchable beats read
-            self.read_thread(space, thread)
+            try:
+                self.read_thread(space, thread)
+            except Unavailable as exc:  # the reader's endpoint is down: items stay landed, the ticker retries
+                log.warning("reading %s waits: %s", thread, exc.message)
+                return
 
     def read_thread(self, space: Space, thread: str) -> int:
         entries = space.thread_items(thread)

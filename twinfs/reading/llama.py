@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import atexit
 import importlib.util
+import json
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Any
 
 from ..errors import Invalid
-from .prompts import MAX_RECORDS, ask
+from .prompts import LENGTHS, MAX_RECORDS, ask
 from .records import Outcome
 from .windows import Window
 
@@ -67,6 +69,32 @@ def load(path: Path, n_ctx: int, n_threads: int) -> tuple[Any, threading.Lock]:
         return _models[key]
 
 
+def gbnf(schema: dict) -> str:
+    """The schema as a llama.cpp grammar, each text field bounded by a flat `char{0,N}`: the converter's own
+    bound nests a rule per character, which makes sampling cost grow with the string's length."""
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    gbnf = json_schema_to_gbnf(json.dumps(schema))
+    lines = gbnf.splitlines()
+    extra = []
+    for name, limit in LENGTHS.items():
+        heads = (f"records-item-{name}-kv ::=", f"records-item-{name} ::=")
+        hit = False
+        for i, line in enumerate(lines):
+            if line.startswith(heads) and re.search(r"\bstring\b", line):
+                lines[i] = re.sub(r"\bstring\b", f"{name}-string", line)
+                hit = True
+        if hit:
+            extra.append(f'{name}-string ::= "\\"" char{{0,{limit}}} "\\"" space')
+    return "\n".join(lines + extra)
+
+
+def grammar(schema: dict) -> Any:
+    from llama_cpp.llama_grammar import LlamaGrammar
+
+    return LlamaGrammar.from_string(gbnf(schema), verbose=False)
+
+
 class LlamaReader:
     """Reads windows with a GGUF model in this process."""
 
@@ -86,7 +114,7 @@ class LlamaReader:
             try:
                 out = llm.create_chat_completion(
                     messages=messages, temperature=self.temperature, max_tokens=self.max_tokens,
-                    response_format={"type": "json_object", "schema": schema},
+                    grammar=grammar(schema),
                 )
             except ValueError as e:  # llama-cpp-python raises ValueError when the prompt exceeds the context
                 raise TooLong(f"the window does not fit the reader's context ({self.n_ctx} tokens): {e}") from e

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Callable
 
 from pydantic import BaseModel, Field, ValidationError
@@ -31,24 +32,43 @@ Each record:
 Skip greetings, thanks, questions and small talk. Do not repeat these instructions. Answer with JSON only."""
 
 
+# How render_window marks a turn; a record holding this is the prompt copied back (small models do this)
+ECHO = re.compile(r"\b(?:READ|CONTEXT) · |· (?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2} \w{3} \d{4} ·")
+
+
 class Answer(BaseModel):
     records: list[Draft] = Field(max_length=MAX_RECORDS)
 
 
 def _inline(schema: dict) -> dict:
-    """The schema with its `$defs` references inlined: simpler for grammar converters of small servers."""
+    """The schema with `$defs` inlined (simpler for small servers' grammar converters) and no string lengths:
+    llama.cpp's converter nests one optional rule per character, which slows sampling to seconds a token deep
+    inside a long string. Lengths are still checked on parsing (`Draft`); `max_tokens` bounds the answer."""
     defs = schema.pop("$defs", {})
 
     def walk(node):
         if isinstance(node, dict):
             if "$ref" in node:
                 return walk(copy.deepcopy(defs[node["$ref"].split("/")[-1]]))
-            return {k: walk(v) for k, v in node.items() if k not in ("title", "default")}
+            return {k: walk(v) for k, v in node.items() if k not in ("title", "default", "maxLength", "minLength")}
         if isinstance(node, list):
             return [walk(v) for v in node]
         return node
 
     return walk(schema)
+
+
+def _lengths() -> dict[str, int]:
+    props = Draft.model_json_schema()["properties"]
+    found = {}
+    for name, prop in props.items():
+        for option in [prop, *prop.get("anyOf", [])]:
+            if "maxLength" in option:
+                found[name] = option["maxLength"]
+    return found
+
+
+LENGTHS = _lengths()  # the longest each text field of a draft may be, for backends that can bound it cheaply
 
 
 def schema(window: Window, max_records: int = MAX_RECORDS) -> dict:
@@ -82,17 +102,43 @@ def messages(window: Window) -> list[dict]:
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
+def complete_records(text: str) -> list | None:
+    """The records an answer cut off by its token limit had finished, if any: `{"records": [{…}, {…}, {…` -> 2."""
+    start = re.match(r'\s*\{\s*"records"\s*:\s*\[\s*', text)
+    if not start:
+        return None
+    decoder = json.JSONDecoder(strict=False)
+    items: list = []
+    at = start.end()
+    while True:
+        try:
+            item, at = decoder.raw_decode(text, at)
+        except json.JSONDecodeError:
+            return items or None
+        items.append(item)
+        sep = re.match(r"\s*,\s*", text[at:])
+        if not sep:
+            return items
+        at += sep.end()
+
+
 def parse(text: str) -> list[Draft]:
     """The drafts in an answer. Raises ValueError when the answer is not the JSON asked for."""
     try:
         data = json.loads(text, strict=False)  # a raw newline inside a string is still meant
     except json.JSONDecodeError as e:
-        raise ValueError(f"not JSON ({e.msg} at {e.pos})") from None
+        finished = complete_records(text)
+        if finished is None:
+            raise ValueError(f"not JSON ({e.msg} at {e.pos})") from None
+        data = {"records": finished}
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):
         raise ValueError("no 'records' list in the answer")
     drafts: list[Draft] = []
     problems: list[str] = []
     for raw in data["records"]:
+        if isinstance(raw, dict) and ECHO.search(str(raw.get("text", ""))):
+            problems.append("a copy of the prompt, not a record")
+            continue
         try:
             drafts.append(Draft.model_validate(raw))
         except ValidationError as e:

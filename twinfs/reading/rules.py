@@ -2,8 +2,9 @@
 
 Each informative first-person sentence a person says becomes a record in the third person with the speaker as
 subject: "I went to a support group yesterday" said by Caroline -> "Caroline went to a support group" (event,
-happened the day before). Questions, greetings, thanks and talk about the listener ("you") are skipped, and so
-are an assistant's own turns: they are suggestions, not facts about the person.
+happened the day before). Questions, greetings, thanks, imperatives and what is said about the listener (a
+clause with "you") are left out, and so are an assistant's own turns: they are suggestions, not facts about the
+person. Kinds, attributes and time phrases come from spaCy's parse and entities and a few word lists.
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ SECOND = {"you", "your", "yours", "yourself", "yourselves", "ya", "u"}
 OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "oh", "ooh", "hey", "hi", "hello", "thanks", "thank", "haha",
            "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok", "okay", "sure",
            "totally", "absolutely", "definitely", "aww", "aw", "omg", "ugh", "um", "uh", "hmm", "gosh", "man", "dude",
-           "honestly", "actually", "plus", "oh,", "ah", "yay", "cool", "great", "awesome", "nice", "right", "true",
+           "honestly", "actually", "plus", "ah", "yay", "cool", "great", "awesome", "nice", "right", "true",
            "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what"}
 SMALL_TALK = re.compile(
     r"^(?:i(?:'m| am)? (?:so |really |totally |just )*(?:glad|happy|sorry|thankful|grateful) (?:to hear|for you|that you)"
@@ -56,9 +57,6 @@ SMALL_TALK = re.compile(
 PREFER_WORDS = {"love", "like", "enjoy", "prefer", "adore", "favorite", "favourite", "fan", "hate", "dislike",
                 "passionate", "fond", "obsessed"}
 OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opinion", "find", "consider", "wonder"}
-PLAN_WORDS = {"plan", "planning", "intend", "aim", "hope", "want", "wanna", "gonna", "going", "will", "'ll", "shall",
-              "upcoming", "soon", "tomorrow", "next", "future", "goal", "dream", "hoping", "considering", "thinking",
-              "keen", "looking", "wait", "about", "decide", "decided", "schedule", "scheduled"}
 KIN = {"husband", "wife", "partner", "spouse", "kid", "kids", "child", "children", "son", "sons", "daughter",
        "daughters", "mom", "mother", "mum", "dad", "father", "parent", "parents", "sister", "brother", "sibling",
        "siblings", "family", "friend", "friends", "boyfriend", "girlfriend", "fiance", "fiancé", "fiancee",
@@ -77,7 +75,7 @@ JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counse
         "actor", "actress", "dancer", "singer", "filmmaker", "screenwriter", "author", "editor", "streamer",
         "gamer", "vet", "veterinarian", "surgeon", "paramedic", "social worker", "owner", "founder", "ceo", "tutor",
         "guard", "shooting guard", "point guard", "model", "blogger", "youtuber", "influencer", "producer",
-        "director", "programmer", "mom", "dad"} - {"mom", "dad"}
+        "director"}
 STATUS = {"single": "single", "married": "married", "divorced": "divorced", "engaged": "engaged",
           "widowed": "widowed", "separated": "separated"}
 _WORD_NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
@@ -236,20 +234,25 @@ class Sentence:
 
     def attribute(self) -> tuple[str | None, str | None]:
         """A lasting fact the sentence states, as (attribute, value)."""
-        text = "".join(t.text_with_ws for t in self.tokens).strip()
+        # one space between tokens, so "I'm" reads "I 'm" and "I've" reads "I 've" in the patterns below
+        text = re.sub(r" ([,.!?;:])", r"\1", " ".join(t.text for t in self.tokens))
         low = text.lower()
-        ents = {e.label_: e.text for e in self.span.ents}
-        m = re.search(r"\b(?:i|we)(?: just)?(?: '?(?:ve|m|re)| have| am| are)?(?: just| recently| finally)?"
+        ents: dict[str, str] = {}
+        for ent in self.span.ents:
+            ents.setdefault(ent.label_, ent.text)
+        m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: just| recently| finally)?"
                       r" (?:live|lived|living|moved|moving|relocated|relocating) (?:in|to) ([A-Z][\w .'-]+)", text,
                       re.I)
         if m and ents.get("GPE"):
             return "home_city", ents["GPE"]
-        m = re.search(r"\bi(?: 'm| am) (?:originally )?from ([A-Z][\w .'-]+)", text)
+        m = re.search(r"\b[Ii](?: 'm| am) (?:originally )?from ([A-Z][\w .'-]+)", text)
         if m and ents.get("GPE"):
             return "hometown", ents["GPE"]
-        m = re.search(r"\b(?:i|we) (?:work|worked|'m working|am working) (?:as|at|for) (?:an? |the )?([\w '-]+)", low)
+        m = re.search(r"\b(?:i|we) (?:'m |am )?(?:work|worked|working) (?:as|at|for) (?:an? |the )?([\w '-]+)", low)
         if m:
-            return ("job" if re.search(r" as ", m.group(0)) else "employer"), self._phrase_from(m.start(1), text)
+            if " as " in m.group(0):
+                return "job", self._phrase_from(m.start(1), text)
+            return "employer", ents.get("ORG") or self._phrase_from(m.start(1), text)
         m = re.search(r"\bi(?: 'm| am| was| became) (?:now )?(?:an? )([\w -]+)", low)
         if m:
             words = m.group(1).split()
@@ -267,7 +270,7 @@ class Sentence:
         m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b", low)
         if m and 0 < int(m.group(1)) < 120 and "%" not in low:
             return "age", m.group(1)
-        m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) (\d+|" + "|".join(_WORD_NUMBERS) +
+        m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (\d+|" + "|".join(_WORD_NUMBERS) +
                       r") (kids|children|sons|daughters)\b", low)
         if m:
             return "children", m.group(1)
