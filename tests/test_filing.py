@@ -109,15 +109,42 @@ def test_full_windows_are_read_at_once_and_the_newest_part_after_a_quiet_spell(t
         memory.close()
 
 
+def test_an_item_edited_into_another_conversation_moves_with_its_records(tmp_path, embedder, user):
+    reader, clock = Scripted(), Clock(T0 + timedelta(hours=5))
+    memory = open_memory(tmp_path, embedder, reader, clock)
+    try:
+        memory.add(user, AddRequest(items=chat("c1", LINES[:3], start=T0), wait=True))
+        memory.idle(30)
+        moved = chat("c9", LINES[:3], start=T0)
+        memory.add(user, AddRequest(items=moved, wait=True))
+        memory.idle(30)
+        root = memory.home / "users" / user.dirname
+        assert len(list(root.glob("items/*/m00.json"))) == 1  # the item lives in one thread only
+        assert len(list(root.glob("passages/**/*.md"))) == 1
+        records = list(root.glob("records/*.json"))
+        assert len(records) == 1 and len(json.loads(records[0].read_text())) == 3
+        assert memory.space(user).words.count() == memory.space(user).meaning.count() == 4  # 1 passage, 3 records
+    finally:
+        memory.close()
+
+
 def test_a_spent_budget_holds_reading_until_the_next_utc_day(tmp_path, embedder, user):
     reader, clock = Scripted(tokens_per_turn=10), Clock(datetime(2026, 10, 1, 23, 0, tzinfo=timezone.utc))
     memory = open_memory(tmp_path, embedder, reader, clock, daily_read_tokens=150)
     try:
         memory.add(user, AddRequest(items=chat("c1", LINES[:24], start=T0), wait=True))
-        memory.add(user, AddRequest(items=chat("c2", LINES[:24], start=T0), wait=True))
+        memory.add(user, AddRequest(items=chat("c2", [(f"n{i}", r, t) for i, (_, r, t) in enumerate(LINES[:24])],
+                                               start=T0), wait=True))
         memory.idle(30)
         assert len(reader.calls) == 2  # 120 tokens, then 240 > 150: the third window waits
         assert memory.reading.waiting("acme")
+        status = memory.status(user, StatusRequest(ids=["m00", "m23"]))
+        assert status.notes and "waiting on the daily budget until 2026-10-02 00:00 UTC" in status.notes[0]
+        from twinfs.models import SearchRequest
+
+        brief = memory.search(user, SearchRequest(query="topic 3", fast=True))
+        assert any("waiting on the daily budget" in n for n in brief.notes)
+        assert brief.hits  # landing and search keep working while reading waits
         assert sorted(set(phases(memory, user, ["m00", "m23"]).values())) != [Phase.read]
         clock.now = datetime(2026, 10, 2, 0, 1, tzinfo=timezone.utc)
         assert not memory.reading.waiting("acme")

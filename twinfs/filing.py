@@ -47,6 +47,15 @@ def index_records(space: Space, thread: str, records: list[Record]) -> None:
     space.meaning.apply(changed, drops)
 
 
+def drop_records(space: Space, thread: str) -> None:
+    """A thread whose items all left it: its records, their index entries and its read windows go too."""
+    if space.vault.path(records_path(thread)).exists():
+        space.vault.delete(records_path(thread))
+        space.vault.commit(f"read: 0 records from {thread} (its items moved away)", [records_path(thread)])
+    index_records(space, thread, [])
+    space.state.drop_windows(thread)
+
+
 def sources_of(space: Space, thread: str) -> dict[str, str]:
     """turn id -> the passage that holds it (its first piece, for a long turn)."""
     out: dict[str, str] = {}

@@ -75,9 +75,12 @@ def land_event(space: Space, event: str) -> list[str]:
     by_thread: dict[str, list[dict]] = defaultdict(list)
     for e in entries:
         by_thread[e["thread"]].append(e)
+        if e.get("moved_from"):
+            space.vault.delete(space.item_path(e["moved_from"], e["id"]))
+            by_thread.setdefault(e["moved_from"], [])
+        stored = {k: v for k, v in e.items() if k not in ("hash", "moved_from")}
         space.vault.write(space.item_path(e["thread"], e["id"]),
-                          json.dumps({k: v for k, v in e.items() if k != "hash"}, indent=1, ensure_ascii=False) + "\n",
-                          durable=False)
+                          json.dumps(stored, indent=1, ensure_ascii=False) + "\n", durable=False)
     docs: list[Doc] = []
     drops: list[str] = []
     for thread in by_thread:
@@ -88,6 +91,11 @@ def land_event(space: Space, event: str) -> list[str]:
     threads = sorted(by_thread)
     where = threads[0] if len(threads) == 1 else f"{len(threads)} threads ({', '.join(threads[:3])}…)"
     space.vault.commit(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''} to {where}")
+    for thread in threads:
+        if not space.thread_items(thread):
+            from .filing import drop_records  # a thread left with no items keeps nothing read from them
+
+            drop_records(space, thread)
     space.state.set_phase([(e["id"], e["hash"]) for e in entries], Phase.landed)
     space.drop_inbox(event)
     return threads

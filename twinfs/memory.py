@@ -133,6 +133,7 @@ class Memory:
         ids = [item.id for item in request.items]
         with space.accept_lock:
             known = space.state.item_hashes(ids)
+            was_in = space.state.item_threads([i for i in ids if i in known])
             entries, rows = [], []
             for item in request.items:
                 h = item_hash(item)
@@ -141,6 +142,8 @@ class Memory:
                 thread = thread_of(user, item)
                 entry = stored_item(item, thread, added_stamp())
                 entry["hash"] = h
+                if was_in.get(item.id, thread) != thread:
+                    entry["moved_from"] = was_in[item.id]  # an edit that moves it to another conversation
                 entries.append(entry)
                 rows.append((item.id, thread, h))
             if entries:
@@ -178,7 +181,13 @@ class Memory:
         space = self.space(user)
         if not space.exists:
             return StatusResult(phases={i: Phase.unknown for i in request.ids})
-        return StatusResult(phases=space.state.phases(request.ids))
+        phases = space.state.phases(request.ids)
+        notes = None
+        if self.reading and self.reading.waiting(user.org) and space.state.has_phase("landed"):
+            until = self.reading.budget.resumes_at(user.org).strftime("%Y-%m-%d %H:%M UTC")
+            notes = [f"Reading is waiting on the daily budget until {until}: landed items are searchable, "
+                     "and are read then."]
+        return StatusResult(phases=phases, notes=notes)
 
     def search(self, user: EndUser, request: SearchRequest, limit: int = searching.HITS) -> SearchResult:
         space = self._existing(user)

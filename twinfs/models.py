@@ -153,6 +153,7 @@ class StatusRequest(Strict):
 
 class StatusResult(BaseModel):
     phases: dict[str, Phase]
+    notes: list[str] | None = Field(None, description="e.g. that reading waits on the daily budget")
 
 
 def parse_day(value: str | date | datetime | None, field: str) -> datetime | None:

@@ -63,6 +63,13 @@ class State:
                 out[row[0]] = (row[1], row[2])
         return out
 
+    def item_threads(self, ids: list[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            out.update(self._rows(f"SELECT id, thread FROM items WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+        return out
+
     def accept(self, event: str, items: list[tuple[str, str, str]], all_ids: list[str]) -> None:
         """items: (id, thread, hash) now accepted under `event`; the event names every id of the add."""
         with self._lock:
@@ -153,6 +160,9 @@ class State:
         """Everything read so far is in the pages now."""
         with self._lock:
             self._db.execute("UPDATE items SET phase = 'folded' WHERE phase = 'read'")
+
+    def drop_windows(self, thread: str) -> None:
+        self._many("DELETE FROM windows WHERE thread = ?", [(thread,)])
 
     def unread_threads(self) -> list[str]:
         return [r[0] for r in self._rows("SELECT DISTINCT thread FROM items WHERE phase = 'landed'")]

@@ -210,11 +210,6 @@ class MeaningIndex:
             found[hashes[i]] = fresh[row]
         return np.vstack([found[h] for h in hashes]) if texts else np.zeros((0, DIM), dtype="float32")
 
-    def clear(self) -> None:
-        with self._lock:
-            self._db.executescript("DELETE FROM docs; DELETE FROM segments;")
-            self._load()
-
     def _allowed(self, bounds: Bounds) -> np.ndarray | None:
         """Segment ids inside scope and dates; None when only the type narrows (checked after the search)."""
         if not (bounds.scope or bounds.before or bounds.after):

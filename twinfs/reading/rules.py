@@ -306,12 +306,10 @@ class Sentence:
             named = self._subject_named = True
         agree: str | None = None  # "name" after a first "I" became the name, "plural" after "they"/"and others"
         start = self.span.start_char
-        skip_until = -1
         tokens = self.tokens
         for i, t in enumerate(tokens):
             at = t.idx - start
             if drop and drop[0] <= at < drop[1]:
-                skip_until = i
                 continue
             if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and (
                     (tokens[i + 1].head == t and t.pos_ == "ADP") or t.lower_ in ("around", "about", "roughly")):
