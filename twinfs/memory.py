@@ -46,7 +46,7 @@ class Memory:
             self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock)
             self.pipeline.steps += [self.reading, self.folding]
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
-        self._pages: dict[str, tuple[tuple, list]] = {}
+        self._pages: dict[str, tuple[tuple, tuple[list, list]]] = {}
         self._ticker: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -206,12 +206,12 @@ class Memory:
             context.reading_waits_until = self.reading.budget.resumes_at(org)
         if not request.fast and not (waiting and self.judge.name == "model"):
             context.judge = self.judge  # an LLM judge spends the budget; spent, the brief goes unfiltered
-        records = ledger.all_records(space)
+        records, pages = self._folded(space)
         before = request.before_at
         if before is not None:
             records = [r for r in records if r.said < before.date().isoformat()]
+            pages = folding.fold(records, self.embedder)
         if records:
-            pages = self._fold(space, records, cacheable=before is None)
             wanted = folding.relevant(pages, request.query, self.embedder)
             context.known = folding.known_lines(pages, wanted)
             chosen = {s for s, _ in wanted}
@@ -222,21 +222,21 @@ class Memory:
                     context.worked_out.append(line)
         return context
 
-    def _fold(self, space: Space, records: list, cacheable: bool) -> list:
-        """Pages as the records now stand; kept until a record file changes (searches ask often)."""
-        if not cacheable:
-            return folding.fold(records, self.embedder)
-        stamp = tuple(sorted((f.name, f.stat().st_mtime_ns) for f in space.root.glob("records/th_*.json")))
+    def _folded(self, space: Space) -> tuple[list, list]:
+        """The records and the pages they fold into, as the files now stand; kept until a record file
+        changes, since every brief asks."""
+        stamp = tuple(sorted((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in space.root.glob("records/th_*.json")))
         cached = self._pages.get(space.user.dirname)
         if cached and cached[0] == stamp:
             return cached[1]
-        pages = folding.fold(records, self.embedder)
-        self._pages[space.user.dirname] = (stamp, pages)
-        return pages
+        records = ledger.all_records(space)
+        folded = (records, folding.fold(records, self.embedder))
+        self._pages[space.user.dirname] = (stamp, folded)
+        return folded
 
     def history(self, user: EndUser, request: HistoryRequest) -> HistoryResult:
         space = self._existing(user)
-        rows = folding.history(ledger.all_records(space), request.subject, request.attribute, self.embedder)
+        rows = folding.history(self._folded(space)[0], request.subject, request.attribute, self.embedder)
         return HistoryResult(subject=request.subject, attribute=request.attribute,
                              values=[HistoryValue(**row) for row in rows])
 
