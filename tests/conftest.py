@@ -40,6 +40,14 @@ def alice():
 
 
 T0 = datetime(2026, 10, 1, 9, 30, tzinfo=timezone.utc)
+# the seeds' running example: Alice moves to Lisbon; a Porto trip plan two days later
+MOVE = [
+    ("msg-001", "user", "I just moved to Lisbon from Berlin, the flat is near the river."),
+    ("msg-002", "assistant", "Congratulations! How are you finding the city so far?"),
+    ("msg-003", "user", "I love the light here. My cat Miso hates the tram noise though."),
+]
+PORTO = {"id": "doc-porto", "kind": "document", "title": "Porto trip plan", "at": "2026-10-03T08:00:00Z",
+         "text": "Day 1: train from Lisbon to Porto at 08:00.\n\nDay 2: a boat tour on the Douro and port cellars."}
 
 
 def chat(conversation: str, lines: list[tuple[str, str, str]], start: datetime = T0, step: int = 40) -> list[dict]:

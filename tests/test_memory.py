@@ -6,17 +6,10 @@ import subprocess
 
 import pytest
 
-from conftest import chat
+from conftest import MOVE, PORTO, chat
 from twinfs import Invalid, NotFound, Phase
 from twinfs.models import AddRequest, GrepRequest, SearchRequest, StatusRequest
 
-MOVE = [
-    ("msg-001", "user", "I just moved to Lisbon from Berlin, the flat is near the river."),
-    ("msg-002", "assistant", "Congratulations! How are you finding the city so far?"),
-    ("msg-003", "user", "I love the light here. My cat Miso hates the tram noise though."),
-]
-DOC = {"id": "doc-porto", "kind": "document", "title": "Porto trip plan", "at": "2026-10-03T08:00:00Z",
-       "text": "Day 1: train from Lisbon to Porto at 08:00.\n\nDay 2: a boat tour on the Douro and port cellars."}
 
 
 def add(memory, user, items, wait=True):
@@ -50,7 +43,7 @@ def test_add_lands_commits_and_is_found_by_words_and_meaning(memory, alice):
 
 
 def test_the_lanes_fuse(memory, alice):
-    add(memory, alice, chat("c1", MOVE) + [DOC])
+    add(memory, alice, chat("c1", MOVE) + [PORTO])
     space = memory.space(alice)
     from twinfs.index import Bounds
     from twinfs.search import fuse, lanes
@@ -62,7 +55,7 @@ def test_the_lanes_fuse(memory, alice):
 
 
 def test_scope_after_and_before(memory, alice):
-    add(memory, alice, chat("c1", MOVE) + [DOC])
+    add(memory, alice, chat("c1", MOVE) + [PORTO])
     scoped = memory.search(alice, SearchRequest(query="Porto", scope="passages/memory/documents"))
     assert scoped.found == 1 and scoped.hits[0].path.startswith("passages/memory/documents/")
     assert scoped.known is None and scoped.filtered is None  # a ranked list, not a brief
@@ -103,7 +96,7 @@ def test_status_of_items_events_and_unknowns(memory, alice):
 
 
 def test_grep_and_read(memory, alice):
-    add(memory, alice, chat("c1", MOVE) + [DOC])
+    add(memory, alice, chat("c1", MOVE) + [PORTO])
     g = memory.grep(alice, GrepRequest(pattern="lisbon"))
     assert g.found >= 2 and all(line.path.startswith("passages/") for line in g.lines)
     assert any("moved to Lisbon" in line.text for line in g.lines)
@@ -129,7 +122,7 @@ def test_read_refuses_paths_that_leave_memory(memory, alice, bad):
 
 
 def test_reindex_rebuilds_from_files_and_embeds_only_what_changed(memory, alice):
-    add(memory, alice, chat("c1", MOVE) + [DOC])
+    add(memory, alice, chat("c1", MOVE) + [PORTO])
     space = memory.space(alice)
     again = memory.reindex(alice)
     assert again["passages"] == 2 and again["changed"] == 0 and again["embedded"] == 0

@@ -15,17 +15,11 @@ import httpx
 import pytest
 
 from conftest import chat
+from conftest import MOVE, PORTO
 from twinfs.keys import Keys
 from twinfs.models import AddRequest, GrepRequest, ReadRequest, SearchRequest, StatusRequest
 
 ROOT = Path(__file__).resolve().parents[1]
-MOVE = [
-    ("msg-001", "user", "I just moved to Lisbon from Berlin, the flat is near the river."),
-    ("msg-002", "assistant", "Congratulations! How are you finding the city so far?"),
-    ("msg-003", "user", "I love the light here. My cat Miso hates the tram noise though."),
-]
-PORTO = {"id": "doc-porto", "kind": "document", "title": "Porto trip plan", "at": "2026-10-03T08:00:00Z",
-         "text": "Day 1: train from Lisbon to Porto at 08:00.\n\nDay 2: a boat tour on the Douro and port cellars."}
 HIT_KEYS = {"id", "path", "thread", "text", "content", "roles", "turns"}
 PASSAGE = re.compile(r"^passages/memory/(messages|documents)/(th_[0-9a-f]{16})/p_(\d{4})\.md$")
 
