@@ -150,3 +150,18 @@ def test_many_turns_make_many_passages_and_each_is_found(memory, alice):
     assert len(list(memory.space(alice).root.glob("passages/memory/messages/*/*.md"))) >= 2
     hits = memory.search(alice, SearchRequest(query="code word for box 45", fast=True)).hits
     assert "t45" in hits[0].turns
+
+
+def test_read_before_a_day_shows_the_file_as_git_held_it(memory, alice, monkeypatch):
+    from twinfs.models import ReadRequest
+
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-01-01T12:00:00+00:00")
+    add(memory, alice, chat("c1", MOVE))
+    monkeypatch.delenv("GIT_COMMITTER_DATE")
+    add(memory, alice, chat("c1", MOVE + [("msg-004", "assistant", "Try earplugs for the tram.")]))
+    path = memory.search(alice, SearchRequest(query="tram", fast=True)).hits[0].path
+    now = memory.read(alice, ReadRequest(path=path)).content
+    then = memory.read(alice, ReadRequest(path=path, before="2026-06-01")).content
+    assert "msg-004" in now and "msg-004" not in then and "msg-003" in then
+    with pytest.raises(NotFound, match="before 2025-12-01"):
+        memory.read(alice, ReadRequest(path=path, before="2025-12-01"))

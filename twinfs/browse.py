@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import regex
 
@@ -52,8 +53,9 @@ def grep(space: Space, req: GrepRequest) -> GrepResult:
     return GrepResult(pattern=req.pattern, found=len(lines), lines=lines, truncated=truncated)
 
 
-def read(space: Space, path: str) -> ReadResult:
-    """A passage, a record file or one record (`records/<thread>.json#3`), a page or an item, as stored."""
+def read(space: Space, path: str, before: datetime | None = None) -> ReadResult:
+    """A passage, a record file or one record (`records/<thread>.json#3`), a page or an item, as stored;
+    with `before`, as the vault held it then (its git history)."""
     rel, _, fragment = path.partition("#")
     rel = clean_relpath(rel, "path")
     if rel.split("/")[0] not in VAULT_TOPS:
@@ -61,9 +63,15 @@ def read(space: Space, path: str) -> ReadResult:
     target = (space.root / rel).resolve()
     if not target.is_relative_to(space.root.resolve()):
         raise Invalid(f"path '{path}' leaves the vault", "path")
-    if not target.is_file():
+    if before is not None:
+        rev = space.vault.rev_before(before)
+        content = space.vault.show(rel, rev) if rev else None
+        if content is None:
+            raise NotFound(f"no file at '{rel}' in this memory before {before.date().isoformat()}")
+    elif not target.is_file():
         raise NotFound(f"no file at '{rel}' in this memory")
-    content = target.read_text(encoding="utf-8", errors="replace")
+    else:
+        content = target.read_text(encoding="utf-8", errors="replace")
     if not fragment:
         return ReadResult(path=rel, content=content)
     if not rel.startswith("records/") or not fragment.isdigit():

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from .errors import Invalid, TwinError
 from .models import (AddRequest, CorrectRequest, EndUser, GrepRequest, HistoryRequest, Item, LineageRequest,
-                     SearchRequest, StatusRequest)
+                     ReadRequest, SearchRequest, StatusRequest)
 from .settings import Settings
 
 BATCH = 500
@@ -125,7 +125,7 @@ def cmd_grep(args) -> None:
 
 def cmd_read(args) -> None:
     with _memory(args) as memory:
-        sys.stdout.write(memory.read(_user(args), args.path).content)
+        sys.stdout.write(memory.read(_user(args), ReadRequest(path=args.path, before=args.before)).content)
 
 
 def cmd_reindex(args) -> None:
@@ -228,6 +228,7 @@ def parser() -> argparse.ArgumentParser:
 
     c = user_cmd("read", "a file of the vault: a passage, records/<thread>.json[#N], a page", cmd_read)
     c.add_argument("path")
+    c.add_argument("--before", help="the file as the vault held it before this day (git history)")
 
     c = user_cmd("history", "every value of a subject (or one attribute) over time", cmd_history)
     c.add_argument("subject")

@@ -7,17 +7,16 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from . import browse, landing
+from . import browse, folding, landing, ledger
 from . import search as searching
 from .errors import NotFound, Unavailable
-from .index.meaning import Embedder, shared_embedder
-from . import folding, ledger
 from .filing import Reading, index_records
 from .filtering import Filter, make_filter
+from .index.meaning import Embedder, shared_embedder
 from .jobs import Pipeline
 from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, GrepRequest, GrepResult,
-                     HistoryRequest, HistoryResult, HistoryValue, LineageRequest, LineageResult, Phase, ReadRequest, ReadResult,
-                     SearchRequest, SearchResult, StatusRequest, StatusResult)
+                     HistoryRequest, HistoryResult, HistoryValue, LineageRequest, LineageResult, Phase, ReadRequest,
+                     ReadResult, SearchRequest, SearchResult, StatusRequest, StatusResult, parse_day)
 from .pages import Folding
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
@@ -225,7 +224,8 @@ class Memory:
     def _folded(self, space: Space) -> tuple[list, list]:
         """The records and the pages they fold into, as the files now stand; kept until a record file
         changes, since every brief asks."""
-        stamp = tuple(sorted((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in space.root.glob("records/th_*.json")))
+        stamp = tuple(sorted((f.name, f.stat().st_mtime_ns, f.stat().st_size)
+                             for f in space.root.glob("records/th_*.json")))
         cached = self._pages.get(space.user.dirname)
         if cached and cached[0] == stamp:
             return cached[1]
@@ -262,8 +262,10 @@ class Memory:
         return browse.grep(self._existing(user), request)
 
     def read(self, user: EndUser, request: ReadRequest | str) -> ReadResult:
-        path = request.path if isinstance(request, ReadRequest) else request
-        return browse.read(self._existing(user), path)
+        if isinstance(request, str):
+            request = ReadRequest(path=request)
+        before = parse_day(request.before, "before") if request.before else None
+        return browse.read(self._existing(user), request.path, before)
 
     # upkeep
     def reindex(self, user: EndUser, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:

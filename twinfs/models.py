@@ -273,6 +273,13 @@ class GrepResult(BaseModel):
 
 class ReadRequest(Strict):
     path: str = Field(min_length=1, max_length=MAX_SCOPE)
+    before: str | None = Field(None, description="the file as the memory held it before this day (from git history)")
+
+    @field_validator("before")
+    @classmethod
+    def _day(cls, v: str | None) -> str | None:
+        parse_day(v, "before")
+        return v
 
 
 class ReadResult(BaseModel):

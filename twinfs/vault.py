@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import tempfile
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import git
@@ -118,6 +119,11 @@ class Vault:
         kwargs = {"paths": rel} if rel else {}
         return [Commit(c.hexsha, c.message.strip(), c.committed_datetime.isoformat(), c.author.name)
                 for c in self.repo.iter_commits("HEAD", max_count=limit, **kwargs)]
+
+    def rev_before(self, when: datetime) -> str | None:
+        """The last commit made before `when` (None when the vault is younger)."""
+        out = self.repo.git.rev_list("-1", f"--before={when.isoformat()}", "HEAD")
+        return out.strip() or None
 
     def show(self, rel: str, rev: str) -> str | None:
         """The file as it stood at a commit (None when it did not exist there)."""
