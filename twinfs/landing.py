@@ -5,7 +5,6 @@ twice (after a crash between commit and inbox removal) changes nothing and index
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -76,11 +75,9 @@ def land_event(space: Space, event: str) -> list[str]:
     for e in entries:
         by_thread[e["thread"]].append(e)
         if e.get("moved_from"):
-            space.vault.delete(space.item_path(e["moved_from"], e["id"]))
+            space.drop_item(e["moved_from"], e["id"])
             by_thread.setdefault(e["moved_from"], [])
-        stored = {k: v for k, v in e.items() if k not in ("hash", "moved_from")}
-        space.vault.write(space.item_path(e["thread"], e["id"]),
-                          json.dumps(stored, indent=1, ensure_ascii=False) + "\n", durable=False)
+        space.put_item(e["thread"], {k: v for k, v in e.items() if k not in ("hash", "moved_from")})
     docs: list[Doc] = []
     drops: list[str] = []
     for thread in by_thread:
@@ -103,6 +100,7 @@ def land_event(space: Space, event: str) -> list[str]:
 
 def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
     """Rebuild .twin/ from the files: both lanes, phases and cuts. Unchanged passages are not embedded again."""
+    space.forget_cache()
     root: Path = space.root
     files = sorted(root.glob("passages/**/*.md"))
     docs = []

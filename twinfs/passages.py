@@ -119,7 +119,7 @@ def _context(kind: str, source: str, first: Turn) -> str:
 def cut(thread: str, kind: str, source: str, turns: list[Turn]) -> list[Passage]:
     """Whole turns in order, at most ~MAX_CHARS a passage; a long pause starts a new one; a long turn is cut."""
     passages: list[Passage] = []
-    blocks: list[tuple[Turn, str]] = []
+    blocks: list[tuple[Turn, str, str]] = []  # (turn, piece, its rendered line)
 
     def close() -> None:
         if not blocks:
@@ -127,24 +127,27 @@ def cut(thread: str, kind: str, source: str, turns: list[Turn]) -> list[Passage]
         first = blocks[0][0]
         ids: list[str] = []
         roles: list[str] = []
-        for turn, _ in blocks:
+        for turn, _, _ in blocks:
             if turn.id not in ids:
                 ids.append(turn.id)
             if turn.role and turn.role not in roles:
                 roles.append(turn.role)
-        body = _context(kind, source, first) + "\n\n" + "\n".join(_turn_block(t, p) for t, p in blocks)
+        body = _context(kind, source, first) + "\n\n" + "\n".join(line for _, _, line in blocks)
         passages.append(Passage(thread, len(passages) + 1, kind, source, ids, roles,
                                 first.at, blocks[-1][0].at, body))
         blocks.clear()
 
+    size = head = 0
     for turn in turns:
         for piece in split_text(turn.text, PIECE_CHARS):
-            size = sum(len(_turn_block(t, p)) + 1 for t, p in blocks)
-            head = len(_context(kind, source, blocks[0][0] if blocks else turn)) + 2
+            line = _turn_block(turn, piece)
             paused = blocks and turn.at - blocks[-1][0].at > PAUSE
-            if blocks and (paused or head + size + len(_turn_block(turn, piece)) > MAX_CHARS):
+            if blocks and (paused or head + size + len(line) > MAX_CHARS):
                 close()
-            blocks.append((turn, piece))
+            if not blocks:
+                size, head = 0, len(_context(kind, source, turn)) + 2
+            blocks.append((turn, piece, line))
+            size += len(line) + 1
     close()
     return passages
 

@@ -63,6 +63,7 @@ class Space:
         self.writer = threading.Lock()  # the one writer of files, git and indexes
         self.landed = threading.Condition()
         self.rebuilding = False
+        self._threads: dict[str, dict[str, dict]] = {}  # thread -> item id -> stored item (the writer's cache)
 
     @property
     def exists(self) -> bool:
@@ -127,16 +128,34 @@ class Space:
         return f"items/{thread}/{item_filename(item_id)}"
 
     def thread_items(self, thread: str) -> list[dict]:
-        folder = self.root / "items" / thread
-        if not folder.is_dir():
-            return []
-        out = []
-        for f in folder.glob("*.json"):
-            try:
-                out.append(json.loads(f.read_text(encoding="utf-8")))
-            except (OSError, ValueError):
-                continue  # a file broken by hand is skipped, not fatal; the watcher reports it
-        return out
+        """A thread's stored items. Read from the files once, then kept up to date by the one writer (a long
+        conversation would otherwise be read whole for every message added to it)."""
+        cached = self._threads.get(thread)
+        if cached is None:
+            folder = self.root / "items" / thread
+            cached = {}
+            for f in folder.glob("*.json") if folder.is_dir() else []:
+                try:
+                    entry = json.loads(f.read_text(encoding="utf-8"))
+                    cached[entry["id"]] = entry
+                except (OSError, ValueError, KeyError, TypeError):
+                    continue  # a file broken by hand is skipped, not fatal
+            self._threads[thread] = cached
+        return list(cached.values())
+
+    def put_item(self, thread: str, entry: dict) -> None:
+        self.vault.write(self.item_path(thread, entry["id"]),
+                         json.dumps(entry, indent=1, ensure_ascii=False) + "\n", durable=False)
+        if thread in self._threads:
+            self._threads[thread][entry["id"]] = entry
+
+    def drop_item(self, thread: str, item_id: str) -> None:
+        self.vault.delete(self.item_path(thread, item_id))
+        self._threads.get(thread, {}).pop(item_id, None)
+
+    def forget_cache(self) -> None:
+        """Files changed behind the writer's back (reindex, a hand edit): read them again."""
+        self._threads.clear()
 
     def threads(self) -> list[str]:
         folder = self.root / "items"
