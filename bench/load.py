@@ -142,11 +142,16 @@ class Landings:
         self.stop.set()
 
 
-def searcher(url: str, token: str, users: int, until: float, tally: Tally, seed: int) -> int:
+def searcher(url: str, token: str, users: int, until: float, tally: Tally, seed: int, every: float = 0.0) -> int:
+    """Searches as fast as answers come back, or one each `every` seconds (a paced client)."""
     rng = random.Random(seed)
     done = 0
+    due = time.monotonic() + rng.random() * every
     with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=30) as c:
         while time.monotonic() < until:
+            if every:
+                time.sleep(max(0.0, due - time.monotonic()))
+                due += every
             query = f"{' '.join(rng.choice(WORDS) for _ in range(rng.randint(2, 6)))} {rng.randint(0, 10**6)}"
             t = time.perf_counter()
             r = c.post("/v1/memory/search", json={"query": query, "fast": True},
@@ -167,12 +172,15 @@ def main() -> None:
     p.add_argument("--add-rate", type=float, default=1.0, help="adds per second, all end users together (default 1)")
     p.add_argument("--adders", type=int, default=4, help="most adds in flight at once (default 4)")
     p.add_argument("--searchers", type=int, default=4, help="concurrent search clients (default 4)")
+    p.add_argument("--search-rate", type=float, default=0.0,
+                   help="searches per second, all searchers together (default 0: each searches back to back)")
     p.add_argument("--torch-threads", type=int, default=None,
                    help="OMP_NUM_THREADS for the server (default: unset, torch uses every core per call)")
     p.add_argument("--seconds", type=float, default=30, help="length of the mixed phase; the search-only phase "
                                                              "takes half of it (default 30)")
     args = p.parse_args()
     if not (1 <= args.users <= 1000 and 1 <= args.items <= 1000 and 0 < args.add_rate <= 50
+            and 0 <= args.search_rate <= 500
             and 1 <= args.adders <= 64 and 0 <= args.searchers <= 64 and 1 <= args.seconds <= 600):
         p.error("out of bounds: users 1-1000, items 1-1000, add-rate 0-50, adders 1-64, searchers 0-64, "
                 "seconds 1-600")
@@ -185,7 +193,8 @@ def main() -> None:
         print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  torch threads: "
               f"{args.torch_threads or 'default'}")
         print(f"cores: {os.cpu_count()}  users: {args.users}  items/add: {args.items}  add rate: {args.add_rate}/s  "
-              f"adders: {args.adders}  searchers: {args.searchers}  seconds: {args.seconds:g}", flush=True)
+              f"adders: {args.adders}  searchers: {args.searchers}  search rate: {args.search_rate or 'unpaced'}  "
+              f"seconds: {args.seconds:g}", flush=True)
         server = start_server(home, port, args.torch_threads)
         try:
             run(url, token, args)
@@ -234,7 +243,9 @@ def run(url: str, token: str, args: argparse.Namespace) -> None:
     start = time.monotonic()
     until = start + args.seconds
     with ThreadPoolExecutor(args.searchers or 1) as searchers, ThreadPoolExecutor(args.adders) as adders:
-        found = [searchers.submit(searcher, url, token, args.users, until, tally, n) for n in range(args.searchers)]
+        every = args.searchers / args.search_rate if args.search_rate else 0.0
+        found = [searchers.submit(searcher, url, token, args.users, until, tally, n, every)
+                 for n in range(args.searchers)]
         batch = 0
         while time.monotonic() < until:
             batch += 1
@@ -254,7 +265,7 @@ def run(url: str, token: str, args: argparse.Namespace) -> None:
     with ThreadPoolExecutor(args.searchers or 1) as searchers:
         until = time.monotonic() + seconds
         alone_searches = sum(f.result() for f in [searchers.submit(searcher, url, token, args.users, until, alone,
-                                                                   100 + n) for n in range(args.searchers)])
+                                                                   100 + n, every) for n in range(args.searchers)])
     alone_seconds = time.perf_counter() - t
 
     ms = 1000.0
