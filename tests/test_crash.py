@@ -63,3 +63,27 @@ def _turns(f: Path) -> list[str]:
     from twinfs.passages import parse
 
     return parse(f.read_text()).turns
+
+
+def test_an_inbox_event_without_its_phases_still_lands_and_reads_as_landed(tmp_path: Path, embedder):
+    """The crash window between the inbox fsync and the phases table: the event is adopted when it lands."""
+    import json
+
+    from twinfs.models import AddRequest, Item
+    from twinfs.space import added_stamp, item_hash, stored_item, thread_of
+
+    home = tmp_path / "home"
+    user = EndUser(org="acme", project="app", account="gap")
+    with Memory(Settings(home=home, reading=False), embedder=embedder) as memory:
+        memory.add(user, AddRequest(items=[{"id": "first", "kind": "message", "text": "hello",
+                                            "at": "2026-10-01T09:00:00Z"}], wait=True))
+        space = memory.space(user)
+        item = Item(id="lost", kind="message", text="the locker code is 4242", at="2026-10-01T09:05:00Z")
+        entry = stored_item(item, thread_of(user, item), added_stamp()) | {"hash": item_hash(item)}
+        (space.inbox / "ev_00000000000000ffdeadbeef.json").write_text(
+            json.dumps({"event": "ev_00000000000000ffdeadbeef", "items": [entry]}))
+    with Memory(Settings(home=home, reading=False), embedder=embedder) as memory:
+        assert memory.idle(60)
+        phases = memory.status(user, StatusRequest(ids=["lost", "ev_00000000000000ffdeadbeef"])).phases
+        assert phases == {"lost": Phase.landed, "ev_00000000000000ffdeadbeef": Phase.landed}
+        assert "4242" in memory.search(user, SearchRequest(query="locker code", fast=True)).hits[0].text

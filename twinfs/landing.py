@@ -71,6 +71,7 @@ def index_docs(space: Space, docs: list[Doc], drops: list[str]) -> None:
 def land_event(space: Space, event: str) -> list[str]:
     """File one inbox event. Returns the threads it touched."""
     entries = space.take_inbox(event)
+    space.state.adopt(event, [(e["id"], e["thread"], e["hash"]) for e in entries])
     by_thread: dict[str, list[dict]] = defaultdict(list)
     for e in entries:
         by_thread[e["thread"]].append(e)

@@ -85,6 +85,15 @@ class State:
                 self._db.execute("ROLLBACK")
                 raise
 
+    def adopt(self, event: str, items: list[tuple[str, str, str]]) -> None:
+        """An inbox event found without its rows (a crash between the fsync and this table): take it in."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR IGNORE INTO items VALUES (?, ?, ?, 'accepted', ?)",
+                                 [(i, t, h, event) for i, t, h in items])
+            self._db.execute("INSERT OR IGNORE INTO events VALUES (?, ?)", (event, json.dumps([i for i, _, _ in items])))
+            self._db.execute("COMMIT")
+
     def restore(self, items: list[tuple[str, str, str]], landed: set[str]) -> None:
         """Items found on disk but not here (after .twin/ was deleted): landed if a passage holds them."""
         self._many("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, NULL)",
