@@ -1,0 +1,86 @@
+"""A Python client for a twinfs server: the HTTP API with the library's own models and errors.
+
+    from twinfs.client import TwinClient
+    with TwinClient("http://127.0.0.1:8765", key="tm_…", account="alice") as memory:
+        memory.add([{"id": "m1", "kind": "message", "role": "user", "text": "I moved to Lisbon", "at": "…"}], wait=True)
+        brief = memory.search("Where does Alice live?")
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from pydantic import BaseModel
+
+from .errors import BadRequest, Forbidden, Invalid, NotFound, TooLarge, TwinError, Unauthorized, Unavailable
+from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, GrepRequest, GrepResult, HistoryRequest,
+                     HistoryResult, LineageRequest, LineageResult, ReadRequest, ReadResult, SearchRequest,
+                     SearchResult, StatusRequest, StatusResult)
+
+ERRORS: dict[int, type[TwinError]] = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound,
+                                      413: TooLarge, 422: Invalid, 503: Unavailable}
+
+
+class TwinClient:
+    def __init__(self, url: str, key: str, account: str | None = None, timeout: float = 30.0,
+                 transport: httpx.BaseTransport | None = None):
+        self.account = account
+        self._http = httpx.Client(base_url=url.rstrip("/"), timeout=timeout, transport=transport,
+                                  headers={"Authorization": f"Bearer {key}"})
+
+    def __enter__(self) -> "TwinClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _post(self, route: str, body: BaseModel, answer: type[BaseModel], account: str | None) -> Any:
+        """Validated here first (a bad request fails before it is sent), then answered as the library's model."""
+        who = account or self.account
+        headers = {"X-Twin-Account": who} if who else {}
+        r = self._http.post(f"/v1/memory/{route}", content=body.model_dump_json(exclude_none=True),
+                            headers={**headers, "Content-Type": "application/json"})
+        if r.status_code >= 400:
+            try:
+                message = r.json()["error"]["message"]
+            except (ValueError, KeyError, TypeError):
+                message = r.text[:500]
+            error = ERRORS.get(r.status_code)
+            if error is Unavailable:
+                raise Unavailable(message, retry_after=int(r.headers.get("Retry-After", "1")))
+            if error is not None:
+                raise error(message)
+            raise TwinError(f"{r.status_code}: {message}")
+        return answer.model_validate(r.json())
+
+    def health(self) -> dict:
+        return self._http.get("/v1/health").json()
+
+    def add(self, items: list[dict], wait: bool = False, account: str | None = None) -> AddResult:
+        return self._post("add", AddRequest(items=items, wait=wait), AddResult, account)
+
+    def status(self, ids: list[str], account: str | None = None) -> StatusResult:
+        return self._post("status", StatusRequest(ids=ids), StatusResult, account)
+
+    def search(self, query: str, account: str | None = None, **options: Any) -> SearchResult:
+        """options: before, after, scope, fast."""
+        return self._post("search", SearchRequest(query=query, **options), SearchResult, account)
+
+    def grep(self, pattern: str, account: str | None = None, **options: Any) -> GrepResult:
+        """options: regex, scope, before, after."""
+        return self._post("grep", GrepRequest(pattern=pattern, **options), GrepResult, account)
+
+    def read(self, path: str, before: str | None = None, account: str | None = None) -> ReadResult:
+        return self._post("read", ReadRequest(path=path, before=before), ReadResult, account)
+
+    def history(self, subject: str, attribute: str | None = None, account: str | None = None) -> HistoryResult:
+        return self._post("history", HistoryRequest(subject=subject, attribute=attribute), HistoryResult, account)
+
+    def correct(self, id: str, reason: str, value: str | None = None, account: str | None = None) -> CorrectResult:
+        return self._post("correct", CorrectRequest(id=id, reason=reason, value=value), CorrectResult, account)
+
+    def lineage(self, id: str, account: str | None = None) -> LineageResult:
+        return self._post("lineage", LineageRequest(id=id), LineageResult, account)
