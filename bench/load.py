@@ -28,6 +28,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from twinfs.client import nodelay_transport  # noqa: E402
 from twinfs.keys import Keys  # noqa: E402
 
 WORDS = ("Lisbon Porto Berlin river tram cat dog Miso train boat tour cellar flat light noise friend sister "
@@ -114,7 +115,7 @@ class Landings:
             self.waiting.setdefault(user, {})[event] = sent
 
     def run(self) -> None:
-        with httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {self.token}"}, timeout=30) as c:
+        with httpx.Client(base_url=self.url, transport=nodelay_transport(), headers={"Authorization": f"Bearer {self.token}"}, timeout=30) as c:
             while not self.stop.is_set() or self.waiting:
                 with self.lock:
                     todo = {u: list(evs) for u, evs in self.waiting.items() if evs}
@@ -147,7 +148,7 @@ def searcher(url: str, token: str, users: int, until: float, tally: Tally, seed:
     rng = random.Random(seed)
     done = 0
     due = time.monotonic() + rng.random() * every
-    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=30) as c:
+    with httpx.Client(base_url=url, transport=nodelay_transport(), headers={"Authorization": f"Bearer {token}"}, timeout=30) as c:
         while time.monotonic() < until:
             if every:
                 time.sleep(max(0.0, due - time.monotonic()))
@@ -208,7 +209,8 @@ def run(url: str, token: str, args: argparse.Namespace) -> None:
     t = time.perf_counter()
 
     def seed(user: int) -> None:
-        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=60) as c:
+        with httpx.Client(base_url=url, transport=nodelay_transport(), headers={"Authorization": f"Bearer {token}"},
+                          timeout=60) as c:
             r = c.post("/v1/memory/add", json={"items": items(user, 0, args.items, random.Random(user)), "wait": True},
                        headers={"X-Twin-Account": f"user_{user}"})
             assert r.status_code == 202, r.text
@@ -229,7 +231,8 @@ def run(url: str, token: str, args: argparse.Namespace) -> None:
 
     def add(user: int, batch: int) -> None:
         if not hasattr(local, "client"):
-            local.client = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=60)
+            local.client = httpx.Client(base_url=url, transport=nodelay_transport(),
+                                        headers={"Authorization": f"Bearer {token}"}, timeout=60)
             clients.append(local.client)
         body = {"items": items(user, batch, args.items, random.Random(batch))}
         sent = time.perf_counter()

@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import httpx
@@ -17,6 +18,12 @@ from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, GrepR
                      HistoryResult, LineageRequest, LineageResult, ReadRequest, ReadResult, SearchRequest,
                      SearchResult, StatusRequest, StatusResult)
 
+def nodelay_transport() -> httpx.HTTPTransport:
+    """httpx leaves Nagle on: a small POST body then waits for the server's delayed ACK, ~20 ms a request on
+    loopback (measured: search p50 30 ms, 10.8 ms with TCP_NODELAY)."""
+    return httpx.HTTPTransport(socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
+
+
 ERRORS: dict[int, type[TwinError]] = {400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound,
                                       413: TooLarge, 422: Invalid, 503: Unavailable}
 
@@ -25,7 +32,8 @@ class TwinClient:
     def __init__(self, url: str, key: str, account: str | None = None, timeout: float = 30.0,
                  transport: httpx.BaseTransport | None = None):
         self.account = account
-        self._http = httpx.Client(base_url=url.rstrip("/"), timeout=timeout, transport=transport,
+        self._http = httpx.Client(base_url=url.rstrip("/"), timeout=timeout,
+                                  transport=transport or nodelay_transport(),
                                   headers={"Authorization": f"Bearer {key}"})
 
     def __enter__(self) -> "TwinClient":

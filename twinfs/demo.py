@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from .client import nodelay_transport
 from .keys import Keys
 from .memory import Memory
 from .models import AddRequest, EndUser, Item, StatusRequest
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     thread.start()
     base = f"http://127.0.0.1:{port}"
     headers = {"Authorization": f"Bearer {token}", "X-Twin-Account": user.account}
-    with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
+    with httpx.Client(base_url=base, headers=headers, timeout=60, transport=nodelay_transport()) as client:
         for _ in range(200):
             try:
                 if client.get("/v1/health").status_code == 200:

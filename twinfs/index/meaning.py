@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 import sqlite3
 import threading
 from functools import lru_cache
@@ -121,6 +122,7 @@ class MeaningIndex:
             "SELECT s.sid, s.doc, v.vec FROM segments s JOIN vectors v ON v.thash = s.thash").fetchall()
         self._doc_of: dict[int, str] = {}
         self._type_of: dict[str, str] = dict(self._db.execute("SELECT id, type FROM docs").fetchall())
+        self._types = Counter(self._type_of.values())
         if rows:
             ids = np.array([r[0] for r in rows], dtype="int64")
             vecs = np.vstack([np.frombuffer(r[2], dtype="float32") for r in rows])
@@ -181,6 +183,7 @@ class MeaningIndex:
             for doc_id in deletes:
                 self._type_of.pop(doc_id, None)
             self._type_of.update({d.id: d.type for d in upserts})
+            self._types = Counter(self._type_of.values())
             if added:
                 fresh = {h: vecs[i] for i, h in enumerate(missing)}
                 rows = []
@@ -233,6 +236,8 @@ class MeaningIndex:
 
     def search(self, text: str, bounds: Bounds, limit: int = 50, floor: float = 0.0) -> list[tuple[str, str, float]]:
         """(doc id, path, cosine of its best segment) best first; docs below `floor` are left out."""
+        if bounds.type and not self._types.get(bounds.type):
+            return []  # nothing of that type yet (no records before reading): no need to embed or search
         query = self.embedder.query(text)
         with self._lock:
             allowed = self._allowed(bounds)
