@@ -115,7 +115,8 @@ class Landings:
             self.waiting.setdefault(user, {})[event] = sent
 
     def run(self) -> None:
-        with httpx.Client(base_url=self.url, transport=nodelay_transport(), headers={"Authorization": f"Bearer {self.token}"}, timeout=30) as c:
+        with httpx.Client(base_url=self.url, transport=nodelay_transport(),
+                          headers={"Authorization": f"Bearer {self.token}"}, timeout=30) as c:
             while not self.stop.is_set() or self.waiting:
                 with self.lock:
                     todo = {u: list(evs) for u, evs in self.waiting.items() if evs}
@@ -148,7 +149,8 @@ def searcher(url: str, token: str, users: int, until: float, tally: Tally, seed:
     rng = random.Random(seed)
     done = 0
     due = time.monotonic() + rng.random() * every
-    with httpx.Client(base_url=url, transport=nodelay_transport(), headers={"Authorization": f"Bearer {token}"}, timeout=30) as c:
+    with httpx.Client(base_url=url, transport=nodelay_transport(), headers={"Authorization": f"Bearer {token}"},
+                      timeout=30) as c:
         while time.monotonic() < until:
             if every:
                 time.sleep(max(0.0, due - time.monotonic()))
