@@ -87,3 +87,27 @@ def test_an_inbox_event_without_its_phases_still_lands_and_reads_as_landed(tmp_p
         phases = memory.status(user, StatusRequest(ids=["lost", "ev_00000000000000ffdeadbeef"])).phases
         assert phases == {"lost": Phase.landed, "ev_00000000000000ffdeadbeef": Phase.landed}
         assert "4242" in memory.search(user, SearchRequest(query="locker code", fast=True)).hits[0].text
+
+
+def test_a_landing_that_fails_before_indexing_indexes_everything_when_retried(tmp_path: Path, embedder):
+    from twinfs.models import AddRequest
+
+    user = EndUser(org="acme", project="app", account="retry")
+    with Memory(Settings(home=tmp_path / "home", reading=False), embedder=embedder) as memory:
+        space = memory.space(user, create=True)
+        real = space.meaning.apply
+        calls = []
+
+        def flaky(docs, drops):
+            calls.append(len(docs))
+            if len(calls) == 1:
+                raise OSError("disk hiccup")  # after the passages were written, before they were indexed
+            return real(docs, drops)
+
+        space.meaning.apply = flaky
+        memory.add(user, AddRequest(items=[{"id": "m1", "kind": "message", "text": "the locker code is 4242",
+                                            "at": "2026-10-01T09:00:00Z"}]))
+        assert memory.idle(60)
+        assert calls == [1, 1]  # tried again, and the passage was indexed the second time
+        assert memory.status(user, StatusRequest(ids=["m1"])).phases["m1"] == Phase.landed
+        assert "4242" in memory.search(user, SearchRequest(query="what is the locker code", fast=True)).hits[0].text

@@ -9,7 +9,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+from .filing import drop_records, record_docs
 from .index import Doc
+from .ledger import load_records
 from .models import Item, Phase
 from .passages import Passage, content_hash, cut, parse, render, segments_of
 from .space import Space, item_hash, turns_of
@@ -35,15 +37,16 @@ def cut_thread(thread: str, entries: list[dict]) -> list[Passage]:
     return cut(thread, first["kind"], first.get("source", "memory"), turns_of(entries))
 
 
-def recut(space: Space, thread: str) -> tuple[list[Doc], list[str]]:
-    """Cut a thread anew from its items; write the passages whose cut changed. -> (docs to index, ids to drop)."""
+def recut(space: Space, thread: str) -> tuple[list[Doc], list[str], dict[str, str]]:
+    """Cut a thread anew from its items; write the passages whose cut changed.
+    -> (docs to index, ids to drop, the new cuts: record them with `set_cuts` only once indexed, so a crash in
+    between leaves the old cuts and the next landing indexes those passages again)."""
     entries = space.thread_items(thread)
     before = space.state.cuts(thread)
     if not entries:
         for path in before:
             space.vault.delete(path)
-        space.state.set_cuts(thread, {})
-        return [], [_id_from_path(p) for p in before]
+        return [], [_id_from_path(p) for p in before], {}
     passages = cut_thread(thread, entries)
     now: dict[str, str] = {}
     docs: list[Doc] = []
@@ -59,8 +62,7 @@ def recut(space: Space, thread: str) -> tuple[list[Doc], list[str]]:
     gone = [path for path in before if path not in now]
     for path in gone:
         space.vault.delete(path)
-    space.state.set_cuts(thread, now)
-    return docs, [_id_from_path(p) for p in gone]
+    return docs, [_id_from_path(p) for p in gone], now
 
 
 def index_docs(space: Space, docs: list[Doc], drops: list[str]) -> None:
@@ -81,19 +83,20 @@ def land_event(space: Space, event: str) -> list[str]:
         space.put_item(e["thread"], {k: v for k, v in e.items() if k not in ("hash", "moved_from")})
     docs: list[Doc] = []
     drops: list[str] = []
+    cuts: dict[str, dict[str, str]] = {}
     for thread in by_thread:
-        d, g = recut(space, thread)
+        d, g, cuts[thread] = recut(space, thread)
         docs += d
         drops += g
     index_docs(space, docs, drops)
+    for thread, now in cuts.items():
+        space.state.set_cuts(thread, now)
     threads = sorted(by_thread)
     where = threads[0] if len(threads) == 1 else f"{len(threads)} threads ({', '.join(threads[:3])}…)"
     space.vault.commit(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''} to {where}")
     for thread in threads:
         if not space.thread_items(thread):
-            from .filing import drop_records  # a thread left with no items keeps nothing read from them
-
-            drop_records(space, thread)
+            drop_records(space, thread)  # a thread left with no items keeps nothing read from them
     space.state.set_phase([(e["id"], e["hash"]) for e in entries], Phase.landed)
     space.drop_inbox(event)
     return threads
@@ -110,9 +113,6 @@ def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
         docs.append(passage_doc(rel, f.read_text(encoding="utf-8")))
         if progress:
             progress(n, len(files))
-    from .filing import record_docs
-    from .ledger import load_records
-
     n_passages = len(docs)
     for f in sorted(root.glob("records/*.json")):
         try:
@@ -153,6 +153,8 @@ def _rebuild_state(space: Space) -> None:
         if all(r[0] in in_passages for r in rows):
             space.state.set_cuts(thread, {p.path: content_hash(render(p)) for p in cut_thread(thread, entries)})
             continue
-        index_docs(space, *recut(space, thread))  # items filed but never cut (a crash, a hand-added file)
+        docs, drops, now = recut(space, thread)  # items filed but never cut (a crash, a hand-added file)
+        index_docs(space, docs, drops)
+        space.state.set_cuts(thread, now)
         space.state.set_phase([(r[0], r[2]) for r in rows], Phase.landed)
         space.vault.commit(f"land: {thread} (reindex)")
