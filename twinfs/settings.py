@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import Invalid
@@ -32,7 +32,6 @@ class Settings:
     reading: bool = True  # False: land only (benchmarks of the lanes, tests of the spine)
     max_pending: int = 2000  # add events queued per end user before add answers 503
     workers: int = 2  # end users worked on at once by the background pipeline
-    extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "home", Path(self.home))

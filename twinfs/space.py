@@ -102,11 +102,6 @@ class Space:
                 self._meaning.close()
             self._state = self._words = self._meaning = None
 
-    def reset_indexes(self) -> None:
-        """Forget the open index objects (after .twin/ was cleared) so they reopen from disk."""
-        self.close()
-
-    # the inbox: adds accepted (durable) but not yet filed
     def put_inbox(self, event: str, entries: list[dict]) -> None:
         atomic_write(self.inbox / f"{event}.json", json.dumps({"event": event, "items": entries}, ensure_ascii=False))
 
@@ -181,6 +176,3 @@ def stored_item(item: Item, thread: str, added: int) -> dict:
     data["thread"] = thread
     data["added"] = added
     return data
-
-
-
