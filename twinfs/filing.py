@@ -111,13 +111,12 @@ class Reading:
                 break
             outcome = self.reader.read(window)
             self.budget.spend(space.user.org, outcome.tokens)
+            earlier = done.get(window.position, ("", [], None))[1]  # the records this window gave last time
             if outcome.failed:
                 log.warning("window %d of %s failed to read: %s", window.position, thread, outcome.failed)
-                space.state.set_window(thread, window.position, window.hash, done.get(window.position,
-                                                                                     ("", [], None))[1],
-                                       outcome.failed)
+                space.state.set_window(thread, window.position, window.hash, earlier, outcome.failed)
                 continue
-            for old in done.get(window.position, ("", [], None))[1]:
+            for old in earlier:
                 records.pop(old, None)  # a window read again (it grew, or an item in it was edited) replaces its records
             for record in outcome.records:
                 kept = records.get(record.id)
@@ -127,14 +126,13 @@ class Reading:
             read_ids += window.new
         if not read_ids:
             return 0
-        ordered = sorted(records.values(), key=lambda r: (r.said, _turn_rank(turns, r.turns), r.id))
+        order = {t.id: n for n, t in enumerate(turns)}
+        ordered = sorted(records.values(),
+                         key=lambda r: (r.said, min((order.get(c, len(order)) for c in r.turns), default=len(order)),
+                                        r.id))
         space.vault.write(records_path(thread), dump_records(ordered), durable=False)
         index_records(space, thread, ordered)
         space.vault.commit(f"read: {filed} record{'s' if filed != 1 else ''} from {thread}", [records_path(thread)])
         space.state.set_thread_phase(thread, Phase.read, read_ids)
         return filed
 
-
-def _turn_rank(turns, cited: list[str]) -> int:
-    order = {t.id: n for n, t in enumerate(turns)}
-    return min((order.get(c, 1 << 30) for c in cited), default=1 << 30)

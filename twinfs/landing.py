@@ -13,7 +13,7 @@ from .filing import drop_records, record_docs
 from .index import Doc
 from .ledger import load_records
 from .models import Item, Phase
-from .passages import Passage, content_hash, cut, parse, render, segments_of
+from .passages import Passage, content_hash, cut, parse, passage_id, render, segments_of
 from .space import Space, item_hash, turns_of
 
 Progress = Callable[[int, int], None]
@@ -21,14 +21,9 @@ Progress = Callable[[int, int], None]
 
 def passage_doc(path: str, text: str) -> Doc:
     """A passage file as both lanes index it, from its text on disk (hand edits included)."""
-    p = parse(text, fallback_id=_id_from_path(path))
+    p = parse(text, fallback_id=passage_id(path))
     return Doc(id=p.id, path=path, thread=p.thread, type="passage", text=p.body, start=p.start, end=p.end,
                hash=content_hash(text), segments=tuple(segments_of(p.body)))
-
-
-def _id_from_path(path: str) -> str:
-    parts = path.split("/")
-    return f"{parts[-2]}/{parts[-1].removesuffix('.md')}" if len(parts) >= 2 else path
 
 
 def cut_thread(thread: str, entries: list[dict]) -> list[Passage]:
@@ -46,7 +41,7 @@ def recut(space: Space, thread: str) -> tuple[list[Doc], list[str], dict[str, st
     if not entries:
         for path in before:
             space.vault.delete(path)
-        return [], [_id_from_path(p) for p in before], {}
+        return [], [passage_id(p) for p in before], {}
     passages = cut_thread(thread, entries)
     now: dict[str, str] = {}
     docs: list[Doc] = []
@@ -62,7 +57,7 @@ def recut(space: Space, thread: str) -> tuple[list[Doc], list[str], dict[str, st
     gone = [path for path in before if path not in now]
     for path in gone:
         space.vault.delete(path)
-    return docs, [_id_from_path(p) for p in gone], now
+    return docs, [passage_id(p) for p in gone], now
 
 
 def index_docs(space: Space, docs: list[Doc], drops: list[str]) -> None:

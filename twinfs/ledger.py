@@ -6,7 +6,6 @@ from datetime import datetime, timezone
 
 from .errors import Invalid, NotFound
 from .models import THREAD_ID, Record
-from .paths import item_filename
 from .space import Space
 
 
@@ -99,12 +98,7 @@ def lineage(space: Space, record_id: str) -> dict:
     record = records[i]
     thread = thread_of_record(record_id)
     rel = records_path(thread)
-    items = {}
-    for folder in (space.root / "items").glob("th_*"):
-        for turn in record.turns:
-            f = folder / item_filename(turn)
-            if turn not in items and f.is_file():
-                items[turn] = json.loads(f.read_text(encoding="utf-8"))
+    items = {e["id"]: e for e in space.thread_items(thread)}
     turns = [{"id": t, "role": items[t].get("role"), "name": items[t].get("name"), "at": items[t].get("at"),
               "text": items[t].get("text")} if t in items else {"id": t, "text": None} for t in record.turns]
     try:

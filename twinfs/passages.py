@@ -67,6 +67,12 @@ def passage_path(source: str, kind: str, thread: str, number: int) -> str:
     return f"passages/{source}/{kind}s/{thread}/p_{number:04d}.md"
 
 
+def passage_id(path: str) -> str:
+    """`passages/memory/messages/th_…/p_0001.md` -> `th_…/p_0001`."""
+    parts = path.removesuffix(".md").split("/")
+    return "/".join(parts[-2:])
+
+
 def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 

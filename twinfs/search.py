@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 from .filing import record_segment
 from .filtering import Candidate, Filter
 from .index import Bounds
-from .models import Fact, Hit, Record, SearchRequest, SearchResult
-from .passages import MAX_CHARS, parse, segments_of
+from .models import Fact, Hit, Record, SearchRequest, SearchResult, iso
+from .passages import MAX_CHARS, parse, passage_id, segments_of
 from .space import Space
 
 RRF_K = 60  # reciprocal-rank fusion's damping constant (Cormack et al.), kept for comparison in the bench
@@ -65,22 +65,18 @@ def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
         source = f.record.source
         if not source.startswith(bounds.scope or ""):
             continue
-        doc = "/".join(source.removesuffix(".md").split("/")[-2:])
+        doc = passage_id(source)
         path, score = scored.get(doc, (source, 0.0))
         scored[doc] = (path, score + boost * f.score)
     hits = []
     for doc, (path, score) in sorted(scored.items(), key=lambda kv: -kv[1][1]):
         hit = hit_of(space, doc, path, score)
-        if hit is None or (bounds.before and hit.said and hit.said >= _iso(bounds.before)):
+        if hit is None or (bounds.before and hit.said and hit.said >= iso(bounds.before)):
             continue
         hits.append(hit)
         if len(hits) >= limit:
             break
     return hits
-
-
-def _iso(at: datetime) -> str:
-    return at.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def hit_of(space: Space, doc: str, path: str, score: float) -> Hit | None:
@@ -90,7 +86,7 @@ def hit_of(space: Space, doc: str, path: str, score: float) -> Hit | None:
     except (FileNotFoundError, IsADirectoryError):
         return None
     p = parse(text, fallback_id=doc)
-    said = p.end.isoformat().replace("+00:00", "Z") if p.end else None
+    said = iso(p.end) if p.end else None
     return Hit(id=p.id, path=path, thread=p.thread, text=p.body[:MAX_CHARS], roles=p.roles, turns=p.turns,
                said=said, score=round(score, 6))
 

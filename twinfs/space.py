@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .index.meaning import Embedder, MeaningIndex
 from .index.words import WordIndex
-from .models import EndUser, Item, as_utc
+from .models import EndUser, Item, as_utc, iso
 from .passages import Turn
 from .paths import item_filename, thread_id
 from .state import State
@@ -172,7 +172,7 @@ def turns_of(entries: list[dict]) -> list[Turn]:
 
 def stored_item(item: Item, thread: str, added: int) -> dict:
     data = item.model_dump(mode="json", exclude_none=True)
-    data["at"] = data["at"].replace("+00:00", "Z")
+    data["at"] = iso(item.at)
     data["thread"] = thread
     data["added"] = added
     return data

@@ -53,22 +53,20 @@ class State:
                 raise
 
     # items and events
+    def _items_by_id(self, columns: str, ids: list[str]) -> list[tuple]:
+        """`SELECT id, <columns>` for these ids, 500 at a time (SQLite bounds the number of parameters)."""
+        rows: list[tuple] = []
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            rows += self._rows(f"SELECT id, {columns} FROM items WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+        return rows
+
     def item_hashes(self, ids: list[str]) -> dict[str, tuple[str, str]]:
         """id -> (hash, phase) for the known ones."""
-        out: dict[str, tuple[str, str]] = {}
-        for i in range(0, len(ids), 500):
-            chunk = ids[i:i + 500]
-            for row in self._rows(f"SELECT id, hash, phase FROM items WHERE id IN ({','.join('?' * len(chunk))})",
-                                  chunk):
-                out[row[0]] = (row[1], row[2])
-        return out
+        return {i: (h, p) for i, h, p in self._items_by_id("hash, phase", ids)}
 
     def item_threads(self, ids: list[str]) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for i in range(0, len(ids), 500):
-            chunk = ids[i:i + 500]
-            out.update(self._rows(f"SELECT id, thread FROM items WHERE id IN ({','.join('?' * len(chunk))})", chunk))
-        return out
+        return dict(self._items_by_id("thread", ids))
 
     def accept(self, event: str, items: list[tuple[str, str, str]], all_ids: list[str]) -> None:
         """items: (id, thread, hash) now accepted under `event`; the event names every id of the add."""
