@@ -145,20 +145,13 @@ class MeaningIndex:
         for d in upserts:
             for seg in d.segments:
                 todo.setdefault(_text_hash(seg), seg)
-        known = set()
-        hashes = list(todo)
-        for i in range(0, len(hashes), 500):
-            chunk = hashes[i:i + 500]
-            known.update(r[0] for r in self._db.execute(
-                f"SELECT thash FROM vectors WHERE thash IN ({','.join('?' * len(chunk))})", chunk))
-        missing = [h for h in todo if h not in known]
-        vecs = self.embedder.encode([todo[h] for h in missing])
+        vectors, missing = self._vectors(todo)
         with self._lock:
             db = self._db
             db.execute("BEGIN")
             try:
                 db.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)",
-                               [(h, vecs[i].tobytes()) for i, h in enumerate(missing)])
+                               [(h, vectors[h].tobytes()) for h in missing])
                 gone: list[int] = []
                 for doc_id in [*deletes, *(d.id for d in upserts)]:
                     gone += [r[0] for r in db.execute("SELECT sid FROM segments WHERE doc = ?", (doc_id,))]
@@ -185,33 +178,33 @@ class MeaningIndex:
             self._type_of.update({d.id: d.type for d in upserts})
             self._types = Counter(self._type_of.values())
             if added:
-                fresh = {h: vecs[i] for i, h in enumerate(missing)}
-                rows = []
-                for sid, doc_id, h in added:
-                    vec = fresh.get(h)
-                    if vec is None:
-                        vec = np.frombuffer(db.execute("SELECT vec FROM vectors WHERE thash = ?", (h,)).fetchone()[0],
-                                            dtype="float32")
-                    rows.append(vec)
+                for sid, doc_id, _ in added:
                     self._doc_of[sid] = doc_id
-                self._index.add_with_ids(np.vstack(rows).astype("float32"),
+                self._index.add_with_ids(np.vstack([vectors[h] for _, _, h in added]).astype("float32"),
                                          np.array([a[0] for a in added], dtype="int64"))
         return len(missing)
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        """Vectors for texts, from those stored when they were indexed; only new texts are embedded."""
-        hashes = [_text_hash(t) for t in texts]
+    def _vectors(self, texts: dict[str, str]) -> tuple[dict[str, np.ndarray], list[str]]:
+        """text hash -> vector for these texts: those stored already, the rest embedded now (their hashes
+        returned as the second value, for the caller to store)."""
+        hashes = list(texts)
         found: dict[str, np.ndarray] = {}
         for i in range(0, len(hashes), 500):
             chunk = hashes[i:i + 500]
             for h, blob in self._db.execute(
                     f"SELECT thash, vec FROM vectors WHERE thash IN ({','.join('?' * len(chunk))})", chunk):
                 found[h] = np.frombuffer(blob, dtype="float32")
-        missing = [i for i, h in enumerate(hashes) if h not in found]
-        fresh = self.embedder.encode([texts[i] for i in missing])
-        for row, i in enumerate(missing):
-            found[hashes[i]] = fresh[row]
-        return np.vstack([found[h] for h in hashes]) if texts else np.zeros((0, DIM), dtype="float32")
+        missing = [h for h in hashes if h not in found]
+        found.update(zip(missing, self.embedder.encode([texts[h] for h in missing])))
+        return found, missing
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Vectors for texts, from those stored when they were indexed; only new texts are embedded."""
+        if not texts:
+            return np.zeros((0, DIM), dtype="float32")
+        hashes = [_text_hash(t) for t in texts]
+        found, _ = self._vectors(dict(zip(hashes, texts)))
+        return np.vstack([found[h] for h in hashes])
 
     def _allowed(self, bounds: Bounds) -> np.ndarray | None:
         """Segment ids inside scope and dates; None when only the type narrows (checked after the search)."""
