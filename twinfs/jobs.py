@@ -84,10 +84,6 @@ class Pipeline:
             with space.landed:
                 space.landed.notify_all()
 
-    def busy(self, space: Space) -> bool:
-        with self._lock:
-            return space.user.dirname in self._busy
-
     def wait_idle(self, timeout: float | None = None) -> bool:
         with self._lock:
             return self._idle.wait_for(lambda: not self._busy, timeout)

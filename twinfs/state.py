@@ -111,9 +111,6 @@ class State:
                  if (chosen is None or i in chosen) and p != "accepted" and rank.get(p, 0) < rank[phase.value]]
         self._many("UPDATE items SET phase = ? WHERE id = ?", moves)
 
-    def forget_items(self, ids: list[str]) -> None:
-        self._many("DELETE FROM items WHERE id = ?", [(i,) for i in ids])
-
     def phases(self, ids: list[str]) -> dict[str, Phase]:
         """Each id, as an item or an event, -> its phase; an event is as far as its least advanced item."""
         found = {i: Phase(p) for i, (_, p) in self.item_hashes(ids).items()}
@@ -134,13 +131,6 @@ class State:
             out[ident] = min((Phase(p) for _, p in members.values()), key=PHASE_ORDER.index)
         return out
 
-    def thread_items(self, thread: str) -> list[tuple[str, str]]:
-        return self._rows("SELECT id, phase FROM items WHERE thread = ?", (thread,))
-
-    def count_phases(self) -> dict[str, int]:
-        return dict(self._rows("SELECT phase, count(*) FROM items GROUP BY phase"))
-
-    # the passages last cut from each thread, by their computed hash (to leave hand edits of others alone)
     def cuts(self, thread: str) -> dict[str, str]:
         return dict(self._rows("SELECT path, hash FROM cuts WHERE thread = ?", (thread,)))
 
