@@ -4,7 +4,7 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from twinfs.reading.dates import find, phrases, resolve
+from twinfs.reading.dates import find, phrases, resolve, windows
 
 MONDAY = date(2023, 5, 8)  # LoCoMo's first session: "1:56 pm on 8 May, 2023", a Monday
 
@@ -75,3 +75,34 @@ def test_find_takes_the_first_phrase_that_names_a_day():
         ("next month", date(2023, 6, 8))
     assert find("May I ask you something?", MONDAY) is None
     assert phrases("I ran a race last Saturday and rested on Sunday") == ["last Saturday", "on Sunday"]
+
+
+NOW = date(2026, 11, 30)
+
+
+@pytest.mark.parametrize("question, first, last, every_year", [
+    ("What did Caroline paint on October 13, 2023?", date(2023, 10, 12), date(2023, 10, 14), False),
+    ("What did John host for the veterans in May 2023?", date(2023, 5, 1), date(2023, 5, 31), False),
+    ("Which tournament did Nate win at the beginning of November 2022?", date(2022, 11, 1), date(2022, 11, 30), False),
+    ("What charity event did John organise in 2024?", date(2024, 1, 1), date(2024, 12, 31), False),
+    ("When did Melanie go camping in June?", date(2026, 6, 1), date(2026, 6, 30), True),
+    ("What did I eat last week?", date(2026, 11, 20), date(2026, 11, 26), False),
+    ("Where was I yesterday?", date(2026, 11, 28), date(2026, 11, 30), False),
+])
+def test_a_question_names_the_days_it_asks_about(question, first, last, every_year):
+    (window,) = windows(question, NOW)
+    assert (window.first, window.last, window.every_year) == (first, last, every_year)
+
+
+def test_questions_that_name_no_time():
+    assert windows("Where does Alice live?", NOW) == []
+    assert windows("Has she lived there for five years?", NOW) == []
+    assert windows("What did she do recently?", NOW) == []
+
+
+def test_a_window_without_a_year_holds_in_every_year():
+    (june,) = windows("What did we do in June?", NOW)
+    assert june.holds(date(2019, 6, 15)) and not june.holds(date(2019, 7, 1))
+    (may,) = windows("What happened in May 2023?", NOW)
+    assert may.meets(date(2023, 4, 30), date(2023, 5, 1)) and not may.meets(date(2024, 5, 3), date(2024, 5, 3))
+    assert may.meets(date(2023, 4, 1), date(2023, 6, 1))  # said over a span that holds the whole month

@@ -67,6 +67,18 @@ def test_scope_after_and_before(memory, alice):
     assert memory.search(alice, SearchRequest(query="Lisbon", before="2026-09-01", fast=True)).found == 0
 
 
+def test_a_time_the_question_names_lifts_what_was_said_then(memory, alice):
+    from datetime import datetime, timezone
+    june = datetime(2023, 6, 10, 18, 0, tzinfo=timezone.utc)
+    march = datetime(2024, 3, 2, 18, 0, tzinfo=timezone.utc)
+    add(memory, alice, chat("spring", [("s1", "user", "We went hiking in the hills and the view was great.")], march)
+        + chat("summer", [("j1", "user", "We went hiking by the lake, it rained all day.")], june))
+    for question, turns in (("Where did we go hiking in June 2023?", ["j1"]), ("Where did we go hiking in June?", ["j1"]),
+                            ("Where did we go hiking on 2 March 2024?", ["s1"])):
+        found = memory.search(alice, SearchRequest(query=question, fast=True))
+        assert [h.turns for h in found.hits] == [turns, [t for t in ("s1", "j1") if t not in turns]], question
+
+
 def test_an_edit_supersedes_and_is_accepted_until_it_lands(memory, alice):
     add(memory, alice, chat("c1", MOVE))
     edited = chat("c1", MOVE)[2:]

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import date, datetime, time, timedelta, timezone
 
 from .filing import record_segment
 from .filtering import Candidate, Filter
 from .index import Bounds
 from .models import Fact, Hit, Record, SearchRequest, SearchResult, iso
 from .passages import MAX_CHARS, parse, passage_id, segments_of
+from .reading.dates import Window, as_day, windows
 from .space import Space
 
 RRF_K = 60  # reciprocal-rank fusion's damping constant (Cormack et al.), kept for comparison in the bench
@@ -19,6 +20,7 @@ MEANING_FLOOR = 0.2  # a meaning-lane candidate below this cosine is unrelated t
 HITS = 10  # passages in an unfiltered answer
 FACTS = 15  # facts in an answer (facts are short: 15 cost about what one passage does)
 FACT_BOOST = 0.25  # how much a found fact lifts the passage it was read from (bench/locomo_recall.py --brief)
+DATE_BOOST = 0.2  # how much being said (or having happened) inside a time the question names lifts a doc
 
 
 def fuse(lanes: list[list[tuple[str, str, float]]], k: int = RRF_K) -> list[tuple[str, str, float]]:
@@ -54,13 +56,54 @@ def lanes(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> 
             space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR)]
 
 
+def dated_lanes(space: Space, query: str, bounds: Bounds, times: list[Window]) -> list[list[tuple[str, str, float]]]:
+    """The lanes, and each lane again inside every dated window the question names, so a passage said then is
+    a candidate even when the whole memory holds fifty closer ones."""
+    found = lanes(space, query, bounds)
+    for w in times:
+        if w.every_year:
+            continue  # "in June" of any year is no one range
+        after = datetime.combine(w.first, time(), tzinfo=timezone.utc)
+        before = datetime.combine(w.last + timedelta(days=1), time(), tzinfo=timezone.utc)
+        after, before = max(after, bounds.after or after), min(before, bounds.before or before)
+        if after < before:
+            inside = lanes(space, query, Bounds(bounds.scope, before, after, bounds.type))
+            found = [lane + extra for lane, extra in zip(found, inside)]
+    if len(times) == 0:
+        return found
+    return [sorted({doc: (doc, path, score) for doc, path, score in sorted(lane, key=lambda r: r[2])}.values(),
+                   key=lambda r: -r[2]) for lane in found]
+
+
+def dated(space: Space, ranked: list[tuple[str, str, float]], times: list[Window]) -> list[tuple[str, str, float]]:
+    """Passages said inside a time the question names ("in June 2023", "last week") move up by DATE_BOOST."""
+    if not times or not ranked:
+        return ranked
+    spans = space.words.spans("passage", [doc for doc, _, _ in ranked])
+    out = []
+    for doc, path, score in ranked:
+        span = spans.get(doc)
+        if span and any(w.meets(as_day(span[0]), as_day(span[1])) for w in times):
+            score += DATE_BOOST
+        out.append((doc, path, score))
+    return sorted(out, key=lambda r: -r[2])
+
+
+def question_times(query: str, bounds: Bounds) -> list[Window]:
+    """The times a question names, relative ones ("last week") as of its `before` day or now."""
+    return windows(query, bounds.before or datetime.now(timezone.utc))
+
+
 def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
-                  facts: list[FoundFact] | None = None, boost: float = FACT_BOOST) -> list[Hit]:
-    """Passages by both lanes; a passage that a found fact was read from gains `boost` x that fact's score,
-    since a record states in plain words what its turns said in passing."""
-    scored: dict[str, tuple[str, float]] = {
-        doc: (path, score)
-        for doc, path, score in blend(lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage")))}
+                  facts: list[FoundFact] | None = None, boost: float = FACT_BOOST,
+                  times: list[Window] | None = None) -> list[Hit]:
+    """Passages by both lanes, lifted when said inside a time the question names; a passage that a found fact
+    was read from gains `boost` x that fact's score, since a record states in plain words what its turns said
+    in passing."""
+    if times is None:
+        times = question_times(query, bounds)
+    ranked = blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"), times))
+    scored: dict[str, tuple[str, float]] = {doc: (path, score) for doc, path, score in dated(space, ranked, times)}
     for f in facts or []:
         source = f.record.source
         if not source.startswith(bounds.scope or ""):
@@ -98,7 +141,21 @@ class FoundFact:
     score: float
 
 
-def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS) -> list[FoundFact]:
+def _days(*values: str | None) -> list[date]:
+    out = []
+    for value in values:
+        try:
+            out.append(date.fromisoformat((value or "")[:10]))
+        except ValueError:
+            pass  # no day, or a hand edit that is not one: nothing to match
+    return out
+
+
+def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
+               times: list[Window] | None = None) -> list[FoundFact]:
+    """Records by both lanes over their text, lifted when said or happened inside a time the question names."""
+    if times is None:
+        times = question_times(query, bounds)
     files: dict[str, list] = {}
     found = []
     for doc, path, score in blend(lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "record"))):
@@ -114,11 +171,13 @@ def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS) -> 
         record = Record.model_validate(rows[int(n) - 1])
         if record.retracted:
             continue
+        if any(w.holds(day) for w in times for day in _days(record.said, record.happened)):
+            score += DATE_BOOST
         found.append(FoundFact(Fact(id=record.id, path=path, thread=record.id.split("#")[0], source=record.source,
                                     text=record.render()), record, score))
-        if len(found) >= limit:
-            break
-    return found
+        if len(found) >= limit and not times:
+            break  # best first already: nothing below can move up
+    return sorted(found, key=lambda f: -f.score)[:limit]
 
 
 @dataclass
@@ -133,9 +192,10 @@ class Context:
 
 def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context | None = None) -> SearchResult:
     bounds = Bounds(scope=req.scope or None, before=req.before_at, after=req.after_at)
-    found = rank_facts(space, req.query, bounds)
+    times = question_times(req.query, bounds)
+    found = rank_facts(space, req.query, bounds, times=times)
     facts = [f.fact for f in found]
-    hits = rank_passages(space, req.query, bounds, limit, found)
+    hits = rank_passages(space, req.query, bounds, limit, found, times=times)
     if req.ranked:
         return SearchResult(query=req.query, found=len(hits), hits=hits, facts=facts or None)
     context = context or Context()

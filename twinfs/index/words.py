@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import datetime, timezone
 from pathlib import Path
 
 from whoosh import index as whoosh_index
@@ -104,6 +105,17 @@ class WordIndex:
         with self.ix(bounds.type or "passage").searcher(weighting=BM25F()) as s:
             results = s.search(q, limit=limit, filter=self._filter(bounds))
             return [(r["id"], r["path"], float(r.score)) for r in results]
+
+    def spans(self, type: str, ids: list[str]) -> dict[str, tuple[datetime, datetime]]:
+        """id -> (first, last) time said, for these docs of one type."""
+        out = {}
+        with self.ix(type).searcher() as s:
+            for doc_id in ids:
+                fields = s.document(id=doc_id)
+                if fields and fields.get("start", FAR_PAST) != FAR_PAST:
+                    out[doc_id] = (datetime.fromtimestamp(fields["start"], timezone.utc),
+                                   datetime.fromtimestamp(fields.get("end", fields["start"]), timezone.utc))
+        return out
 
     def count(self) -> int:
         return sum(self.ix(type).doc_count() for type in TYPES)

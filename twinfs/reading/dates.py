@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Literal
 
@@ -47,6 +48,7 @@ _FIND_RE = re.compile(
     rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+(?:19|20)\d\d)?"
     rf"|in\s+{_MONTH}(?:\s+(?:19|20)\d\d)?"
+    rf"|{_MONTH}\s+(?:19|20)\d\d"
     r"|(?:in|since|back in)\s+(?:19|20)\d\d"
     r")\b",
     re.I,
@@ -159,3 +161,86 @@ def find(text: str, base: date | datetime, prefer: Prefer = "past") -> tuple[str
 def phrases(text: str) -> list[str]:
     """Every candidate time phrase in `text`, in order."""
     return [m.group(0) for m in _FIND_RE.finditer(text)]
+
+
+@dataclass(frozen=True)
+class Window:
+    """The days a time phrase in a question covers: "on 3 June 2023" (that day, a day either side for time
+    zones), "in June 2023" (the month), "last week", "in 2023". A phrase without a year that names no
+    relative time ("in June", "on 3 June") holds in every year."""
+
+    phrase: str
+    first: date
+    last: date
+    every_year: bool = False
+
+    def holds(self, day: date) -> bool:
+        if self.every_year:
+            return (self.first.month, self.first.day) <= (day.month, day.day) <= (self.last.month, self.last.day)
+        return self.first <= day <= self.last
+
+    def meets(self, start: date, end: date) -> bool:
+        """Whether something said from `start` to `end` was said inside this window."""
+        if self.holds(start) or self.holds(end):
+            return True
+        return not self.every_year and start <= self.first <= end
+
+
+_SPAN_DAYS = {"day": 1, "week": 3}  # either side of the day the phrase resolves to
+_date_data = None
+_MONTH_RE = re.compile(rf"\b{_MONTH}\b", re.I)
+
+
+def _period(text: str) -> str | None:
+    """How long a time phrase spans, as dateparser reads it: day, week, month or year."""
+    global _date_data
+    if _YEAR_RE.match(text):
+        return "year"
+    if _WEEKEND_RE.match(text) or _TODAY_RE.match(text) or _OTHER_DAY_RE.match(text):
+        return "day"
+    if _SEASON_RE.match(text):
+        return "season"
+    with _lock:
+        if _date_data is None:
+            from dateparser.date import DateDataParser
+
+            _date_data = DateDataParser(languages=["en"])
+        parser = _date_data
+    try:
+        return parser.get_date_data(text).period
+    except Exception:  # as in resolve(): an unreadable phrase names no time
+        return None
+
+
+def windows(text: str, now: date | datetime) -> list[Window]:
+    """The time windows a question names. Relative phrases resolve against the first day the question names
+    outright ("last weekend, as said on 10 April 2023"), or else against `now`."""
+    found = phrases(text)
+    base = next((day for phrase in found if not _RELATIVE_RE.search(phrase)
+                 and (day := resolve(phrase, now)) is not None and re.search(r"\b(?:19|20)\d\d\b", phrase)), now)
+    out = []
+    for phrase in found:
+        day = resolve(phrase, base if _RELATIVE_RE.search(phrase) else now)
+        if day is None:
+            continue
+        core = " ".join(phrase.strip().split())
+        while (stripped := _FILLER_RE.sub("", core).strip()) != core:
+            core = stripped
+        period = _period(core)
+        every_year = period in ("day", "month") and bool(_MONTH_RE.search(core)) \
+            and not re.search(r"\b(?:19|20)\d\d\b", core) and not _RELATIVE_RE.search(core)
+        if period in _SPAN_DAYS:
+            days = _SPAN_DAYS[period] + (1 if _WEEKEND_RE.match(core) else 0)
+            first, last = day - timedelta(days=_SPAN_DAYS[period]), day + timedelta(days=days)
+        elif period == "month":
+            first = day.replace(day=1)
+            last = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+        elif period == "season":
+            first = day.replace(day=1)
+            last = (first + timedelta(days=95)).replace(day=1) - timedelta(days=1)
+        elif period == "year":
+            first, last = date(day.year, 1, 1), date(day.year, 12, 31)
+        else:
+            continue
+        out.append(Window(phrase, first, last, every_year))
+    return out
