@@ -51,7 +51,7 @@ class MeaningFilter:
     name = "meaning"
 
     def __init__(self, embedder: Embedder, margin: float = 0.3, floor: float = 0.3, held_at: float = 0.45,
-                 max_passages: int = 3, max_facts: int = 15):
+                 max_passages: int = 3, max_facts: int = 30):
         self.embedder, self.margin, self.floor, self.held_at = embedder, margin, floor, held_at
         self.max_passages, self.max_facts = max_passages, max_facts
 
