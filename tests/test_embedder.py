@@ -52,3 +52,14 @@ def test_without_onnx_runtime_torch_embeds_questions(tmp_path, monkeypatch, fp32
     monkeypatch.setattr(broken, "_load_onnx", lambda: (_ for _ in ()).throw(ImportError("no onnxruntime")))
     assert broken.runtime == "torch"
     assert float(broken.query("Where is the flat?")[0] @ fp32.query("Where is the flat?")[0]) > 0.9999
+
+
+def test_short_texts_are_embedded_once(monkeypatch):
+    embedder = Embedder(bf16=False, onnx=False)
+    first = embedder.encode(["home city", "diet", "A longer turn that is not kept: " + "words " * 20])
+    seen = []
+    real = embedder._encode
+    monkeypatch.setattr(embedder, "_encode", lambda texts: seen.append(list(texts)) or real(texts))
+    again = embedder.encode(["diet", "home city", "pets"])
+    assert seen == [["pets"]]  # only the new short text was embedded
+    assert np.allclose(again[0], first[1]) and np.allclose(again[1], first[0])

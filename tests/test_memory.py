@@ -177,3 +177,18 @@ def test_read_before_a_day_shows_the_file_as_git_held_it(memory, alice, monkeypa
     assert "msg-004" in now and "msg-004" not in then and "msg-003" in then
     with pytest.raises(NotFound, match="before 2025-12-01"):
         memory.read(alice, ReadRequest(path=path, before="2025-12-01"))
+
+
+def test_the_words_index_keeps_few_segments_and_loses_nothing(tmp_path):
+    from twinfs.index import Bounds, Doc
+    from twinfs.index.words import MAX_SEGMENTS, WordIndex
+
+    index = WordIndex(tmp_path)
+    for i in range(12):  # one commit a landing
+        index.apply([Doc(id=f"p{i}", path=f"passages/p{i}.md", thread="th", type="passage",
+                         text=f"the tram to Belem number {i}", start=None, end=None, hash=str(i))], [])
+        with index.ix("passage").reader() as reader:
+            assert len(reader.leaf_readers()) <= MAX_SEGMENTS
+    index.apply([], ["p3"])
+    found = {doc for doc, _, _ in index.search("tram Belem", Bounds(type="passage"))}
+    assert found == {f"p{i}" for i in range(12)} - {"p3"}

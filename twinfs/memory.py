@@ -12,6 +12,7 @@ from . import search as searching
 from .errors import NotFound, Unavailable
 from .filing import Reading, index_records
 from .filtering import Filter, make_filter
+from .index import Bounds
 from .index.embedder import Embedder, shared_embedder
 from .jobs import Pipeline
 from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, GrepRequest, GrepResult,
@@ -107,8 +108,9 @@ class Memory:
         return space
 
     def warm(self) -> None:
-        """Load the embedder now rather than on the first search."""
+        """Load the embedder and the date parser now rather than on the first search."""
         self.embedder.query("warm up")
+        searching.question_times("What did we do on 3 June 2023?", Bounds())
 
     def _existing(self, user: EndUser) -> Space:
         space = self.space(user)

@@ -14,6 +14,7 @@ import logging
 import os
 import threading
 import warnings
+from collections import OrderedDict
 from contextlib import nullcontext
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +26,7 @@ log = logging.getLogger("twinfs.embedder")
 DIM = 384
 BATCH = 32  # bf16 runs best at 32; small enough that a landing never holds a core for long
 MAX_TOKENS = 256  # what sentence-transformers reads of a text for this model
+SHORT, SHORT_KEPT = 64, 20_000  # texts up to 64 characters are kept, the 20,000 last used (~30 MB)
 
 
 def default_cache() -> Path:
@@ -69,6 +71,8 @@ class Embedder:
         self._load_lock = threading.Lock()
         self._batch_lock = threading.Lock()
         self._tokenizer_lock = threading.Lock()
+        self._short: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._short_lock = threading.Lock()
 
     # -- torch, for batches -------------------------------------------------------------------------------
 
@@ -88,9 +92,26 @@ class Embedder:
             return self._model
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        """Unit vectors, float32, one row a text. Bulk work takes turns batch by batch."""
+        """Unit vectors, float32, one row a text. Short texts (names of attributes and subjects, which the
+        brief compares with every question) are kept and not embedded twice."""
         if not texts:
             return np.zeros((0, DIM), dtype="float32")
+        short = [t for t in dict.fromkeys(texts) if len(t) <= SHORT]
+        with self._short_lock:
+            known = {t: self._short[t] for t in short if t in self._short}
+            for t in known:
+                self._short.move_to_end(t)
+        todo = [t for t in dict.fromkeys(texts) if t not in known]
+        fresh = dict(zip(todo, self._encode(todo))) if todo else {}
+        with self._short_lock:
+            for t in short:
+                if t in fresh:
+                    self._short[t] = fresh[t]
+            while len(self._short) > SHORT_KEPT:
+                self._short.popitem(last=False)
+        return np.vstack([known[t] if t in known else fresh[t] for t in texts])
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
         model = self.model
         import torch
 
