@@ -126,27 +126,28 @@ class Memory:
     def add(self, user: EndUser, request: AddRequest) -> AddResult:
         """Durable before it returns: the items are in the end user's inbox, fsync'd. Landing follows."""
         space = self.space(user)
-        if len(space.pending()) >= self.settings.max_pending:
+        if space.pending_count() >= self.settings.max_pending:
             raise Unavailable(f"the landing queue of end user '{user.account}' is full "
                               f"({self.settings.max_pending} adds waiting); try again shortly", retry_after=2)
         space = self.space(user, create=True)
         event = new_event_id()
         ids = [item.id for item in request.items]
         with space.accept_lock:
-            known = space.state.item_hashes(ids)
-            was_in = space.state.item_threads([i for i in ids if i in known])
+            known = space.state.item_rows(ids)
             entries, rows = [], []
+            phases = {i: Phase(known[i][1]) for i in ids if i in known}
             for item in request.items:
                 h = item_hash(item)
-                if known.get(item.id, ("", ""))[0] == h:
+                if known.get(item.id, ("",))[0] == h:
                     continue  # the same content again: nothing to do, its phase stands
                 thread = thread_of(user, item)
                 entry = stored_item(item, thread, added_stamp())
                 entry["hash"] = h
-                if was_in.get(item.id, thread) != thread:
-                    entry["moved_from"] = was_in[item.id]  # an edit that moves it to another conversation
+                if item.id in known and known[item.id][2] != thread:
+                    entry["moved_from"] = known[item.id][2]  # an edit that moves it to another conversation
                 entries.append(entry)
                 rows.append((item.id, thread, h))
+                phases[item.id] = Phase.accepted
             if entries:
                 space.put_inbox(event, entries)
             space.state.accept(event, rows, ids)
@@ -154,7 +155,8 @@ class Memory:
             self.pipeline.wake(space)
         if request.wait and entries:
             self._wait_landed(space, ids, WAIT_SECONDS)
-        return AddResult(event=event, ids=ids, phases=space.state.phases(ids))
+            phases = space.state.phases(ids)
+        return AddResult(event=event, ids=ids, phases=phases)
 
     def _wait_landed(self, space: Space, ids: list[str], timeout: float) -> bool:
         deadline = time.monotonic() + timeout

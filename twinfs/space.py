@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import threading
 import time
@@ -110,6 +111,13 @@ class Space:
         if not self.inbox.is_dir():
             return []
         return sorted(p.stem for p in self.inbox.glob("ev_*.json"))
+
+    def pending_count(self) -> int:
+        try:
+            with os.scandir(self.inbox) as entries:
+                return sum(1 for e in entries if e.name.startswith("ev_") and e.name.endswith(".json"))
+        except FileNotFoundError:
+            return 0
 
     def take_inbox(self, event: str) -> list[dict]:
         return json.loads((self.inbox / f"{event}.json").read_text(encoding="utf-8"))["items"]

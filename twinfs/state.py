@@ -65,8 +65,9 @@ class State:
         """id -> (hash, phase) for the known ones."""
         return {i: (h, p) for i, h, p in self._items_by_id("hash, phase", ids)}
 
-    def item_threads(self, ids: list[str]) -> dict[str, str]:
-        return dict(self._items_by_id("thread", ids))
+    def item_rows(self, ids: list[str]) -> dict[str, tuple[str, str, str]]:
+        """id -> (hash, phase, thread) for the known ones: what an add needs, in one query."""
+        return {i: (h, p, t) for i, h, p, t in self._items_by_id("hash, phase, thread", ids)}
 
     def accept(self, event: str, items: list[tuple[str, str, str]], all_ids: list[str]) -> None:
         """items: (id, thread, hash) now accepted under `event`; the event names every id of the add."""
