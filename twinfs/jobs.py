@@ -7,11 +7,11 @@ reading on went from 1.1 s to under 1 s at 50 items/s)."""
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from .background import LAND_NICE, LATER_NICE, lower_priority
 from .landing import land_event
 from .space import Space
 
@@ -19,15 +19,7 @@ log = logging.getLogger("twinfs.jobs")
 Step = Callable[[Space], None]
 MAX_TRIES = 3
 LAND, LATER = "land", "later"
-NICE = {LAND: 10, LATER: 15}  # searches run at 0
-
-
-def _lower_priority(nice: int) -> None:
-    """Background work yields the CPU to searches: on 2 cores this halved search p95 during landings."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
-    except (AttributeError, OSError):
-        pass  # not Linux, or not allowed: the work still runs, only at the same priority
+NICE = {LAND: LAND_NICE, LATER: LATER_NICE}
 
 
 class Pipeline:
@@ -59,7 +51,7 @@ class Pipeline:
 
     def _drain(self, space: Space, lane: str) -> None:
         key = (lane, space.user.dirname)
-        _lower_priority(NICE[lane])
+        lower_priority(NICE[lane])
         while True:
             try:
                 with space.writer:

@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+from .background import side
 from .filing import drop_records, record_docs
 from .index import Doc
 from .ledger import load_records
@@ -60,9 +61,15 @@ def recut(space: Space, thread: str) -> tuple[list[Doc], list[str], dict[str, st
     return docs, [passage_id(p) for p in gone], now
 
 
-def index_docs(space: Space, docs: list[Doc], drops: list[str]) -> None:
-    space.words.apply(docs, drops)
-    space.meaning.apply(docs, drops)
+def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Callable[[], None] | None = None) -> None:
+    """Both lanes; the meaning lane embeds on a side thread while the words lane (and `meanwhile`) run here."""
+    meaning = side.submit(space.meaning.apply, docs, drops)
+    try:
+        space.words.apply(docs, drops)
+        if meanwhile:
+            meanwhile()
+    finally:
+        meaning.result()
 
 
 def land_event(space: Space, event: str) -> list[str]:
@@ -83,12 +90,13 @@ def land_event(space: Space, event: str) -> list[str]:
         d, g, cuts[thread] = recut(space, thread)
         docs += d
         drops += g
-    index_docs(space, docs, drops)
-    for thread, now in cuts.items():
-        space.state.set_cuts(thread, now)
     threads = sorted(by_thread)
     where = threads[0] if len(threads) == 1 else f"{len(threads)} threads ({', '.join(threads[:3])}…)"
-    space.vault.commit(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''} to {where}")
+    index_docs(space, docs, drops,  # the commit needs no index: it runs while the turns are embedded
+               meanwhile=lambda: space.vault.commit(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''}"
+                                                    f" to {where}"))
+    for thread, now in cuts.items():
+        space.state.set_cuts(thread, now)
     for thread in threads:
         if not space.thread_items(thread):
             drop_records(space, thread)  # a thread left with no items keeps nothing read from them

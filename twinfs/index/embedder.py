@@ -115,12 +115,14 @@ class Embedder:
         model = self.model
         import torch
 
-        out = []
+        # longest first, so each batch holds texts of about one length and little padding is computed
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        vectors = np.empty((len(texts), DIM), dtype="float32")
         for i in range(0, len(texts), BATCH):
+            chunk = order[i:i + BATCH]
             with self._batch_lock, (torch.autocast("cpu", dtype=torch.bfloat16) if self.bf16 else nullcontext()):
-                out.append(model.encode(texts[i:i + BATCH], batch_size=BATCH, normalize_embeddings=True,
-                                        convert_to_numpy=True, show_progress_bar=False))
-        vectors = np.ascontiguousarray(np.vstack(out), dtype="float32")
+                vectors[chunk] = model.encode([texts[j] for j in chunk], batch_size=BATCH, normalize_embeddings=True,
+                                              convert_to_numpy=True, show_progress_bar=False)
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True).clip(min=1e-12)  # unit after bf16 too
 
     # -- ONNX Runtime, for questions ------------------------------------------------------------------------
