@@ -20,7 +20,7 @@ MEANING_FLOOR = 0.2  # a meaning-lane candidate below this cosine is unrelated t
 HITS = 10  # passages in an unfiltered answer
 FACTS = 30  # facts in an answer: short and dated, 30 cost about what two passages do, and a question whose
 # answer is spread over many sessions finds it in them (LoCoMo brief recall 0.816 with 15 -> 0.857 with 30)
-FACT_BOOST = 0.25  # how much a found fact lifts the passage it was read from (bench/locomo_recall.py --brief)
+FACT_BOOST = 0.1  # how much a found fact lifts the passage it was read from (bench/locomo_recall.py --brief)
 DATE_BOOST = 0.2  # how much being said (or having happened) inside a time the question names lifts a doc
 
 
