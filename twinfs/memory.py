@@ -108,8 +108,10 @@ class Memory:
         return space
 
     def warm(self) -> None:
-        """Load the embedder and the date parser now rather than on the first search."""
+        """Load both embedder runtimes and the date parser now rather than on the first search (the brief
+        embeds names in batches; landing does too)."""
         self.embedder.query("warm up")
+        self.embedder.encode(["warm up"])
         searching.question_times("What did we do on 3 June 2023?", Bounds())
 
     def _existing(self, user: EndUser) -> Space:
