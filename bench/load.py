@@ -1,6 +1,6 @@
 """Load on the HTTP server: N concurrent clients on loopback adding and searching across many end users.
 
-    ./run bench load [--users 50] [--items 100] [--add-rate 1] [--searchers 4] [--seconds 30]
+    ./run bench load [--users 50] [--items 100] [--add-rate 0.5] [--search-rate 20] [--searchers 4] [--seconds 60]
 
 Starts `twin serve` in a temporary home (its own process, as in production), seeds every end user with one
 landed add, then for --seconds runs adds at a fixed rate (open loop, so a slow landing shows as latency
@@ -172,15 +172,17 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--users", type=int, default=50, help="end users (default 50)")
     p.add_argument("--items", type=int, default=100, help="items per add (default 100)")
-    p.add_argument("--add-rate", type=float, default=1.0, help="adds per second, all end users together (default 1)")
+    p.add_argument("--add-rate", type=float, default=0.5,
+                   help="adds per second, all end users together (default 0.5: 50 items/s)")
     p.add_argument("--adders", type=int, default=4, help="most adds in flight at once (default 4)")
     p.add_argument("--searchers", type=int, default=4, help="concurrent search clients (default 4)")
-    p.add_argument("--search-rate", type=float, default=0.0,
-                   help="searches per second, all searchers together (default 0: each searches back to back)")
+    p.add_argument("--search-rate", type=float, default=20.0,
+                   help="searches per second, all searchers together (default 20; 0: each searches back to back, "
+                        "a stress run that saturates the cores)")
     p.add_argument("--torch-threads", type=int, default=None,
                    help="OMP_NUM_THREADS for the server (default: unset, torch uses every core per call)")
-    p.add_argument("--seconds", type=float, default=30, help="length of the mixed phase; the search-only phase "
-                                                             "takes half of it (default 30)")
+    p.add_argument("--seconds", type=float, default=60, help="length of the mixed phase; the search-only phase "
+                                                             "takes half of it (default 60)")
     args = p.parse_args()
     if not (1 <= args.users <= 1000 and 1 <= args.items <= 1000 and 0 < args.add_rate <= 50
             and 0 <= args.search_rate <= 500
