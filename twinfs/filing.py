@@ -39,7 +39,7 @@ def record_docs(thread: str, records: list[Record]) -> list[Doc]:
 def index_records(space: Space, thread: str, records: list[Record]) -> None:
     """Bring both lanes in line with a thread's record file: changed ones replaced, vanished ones dropped."""
     docs = record_docs(thread, records)
-    known = {i: h for i, h in space.meaning.hashes().items() if i.startswith(f"{thread}#")}
+    known = {i: h for i, h in space.meaning.hashes(thread).items() if i.startswith(f"{thread}#")}
     wanted = {d.id for d in docs}
     changed = [d for d in docs if known.get(d.id) != d.hash]
     drops = [i for i in known if i not in wanted]

@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, hash TEXT, path TEXT, thre
                                  start INTEGER, end INTEGER);
 CREATE TABLE IF NOT EXISTS segments (sid INTEGER PRIMARY KEY AUTOINCREMENT, doc TEXT, thash TEXT);
 CREATE INDEX IF NOT EXISTS segments_doc ON segments(doc);
+CREATE INDEX IF NOT EXISTS docs_thread ON docs(thread);
 CREATE TABLE IF NOT EXISTS vectors (thash TEXT PRIMARY KEY, vec BLOB);
 """
 
@@ -66,8 +67,12 @@ class MeaningIndex:
     def close(self) -> None:
         self._db.close()
 
-    def hashes(self) -> dict[str, str]:
-        return dict(self._db.execute("SELECT id, hash FROM docs").fetchall())
+    def hashes(self, thread: str | None = None) -> dict[str, str]:
+        """id -> content hash of the docs indexed (of one thread's only, when given)."""
+        with self._lock:
+            if thread is None:
+                return dict(self._db.execute("SELECT id, hash FROM docs").fetchall())
+            return dict(self._db.execute("SELECT id, hash FROM docs WHERE thread = ?", (thread,)).fetchall())
 
     def count(self) -> int:
         return self._db.execute("SELECT count(*) FROM docs").fetchone()[0]
