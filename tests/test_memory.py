@@ -73,7 +73,8 @@ def test_a_time_the_question_names_lifts_what_was_said_then(memory, alice):
     march = datetime(2024, 3, 2, 18, 0, tzinfo=timezone.utc)
     add(memory, alice, chat("spring", [("s1", "user", "We went hiking in the hills and the view was great.")], march)
         + chat("summer", [("j1", "user", "We went hiking by the lake, it rained all day.")], june))
-    for question, turns in (("Where did we go hiking in June 2023?", ["j1"]), ("Where did we go hiking in June?", ["j1"]),
+    for question, turns in (("Where did we go hiking in June 2023?", ["j1"]),
+                            ("Where did we go hiking in June?", ["j1"]),
                             ("Where did we go hiking on 2 March 2024?", ["s1"])):
         found = memory.search(alice, SearchRequest(query=question, fast=True))
         assert [h.turns for h in found.hits] == [turns, [t for t in ("s1", "j1") if t not in turns]], question

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from . import browse, folding, landing, ledger
+from . import browse, folding, landing, ledger, worked
 from . import search as searching
 from .errors import NotFound, Unavailable
 from .filing import Reading, index_records
@@ -220,9 +220,9 @@ class Memory:
             wanted = folding.relevant(pages, request.query, self.embedder)
             context.known = folding.known_lines(pages, wanted)
             chosen = {s for s, _ in wanted}
-            context.worked_out = folding.conflicts([p for p in pages if p.subject in chosen])
+            context.worked_out = worked.conflicts([p for p in pages if p.subject in chosen])
             today = (before.date().isoformat() if before else self.clock().date().isoformat())
-            for line in (folding.count_line(records, request.query), folding.span_line(records, request.query, today)):
+            for line in (worked.count_line(records, request.query), worked.span_line(records, request.query, today)):
                 if line:
                     context.worked_out.append(line)
         return context
