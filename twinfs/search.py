@@ -58,8 +58,8 @@ def lanes(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> 
 
 
 def dated_lanes(space: Space, query: str, bounds: Bounds, times: list[Window]) -> list[list[tuple[str, str, float]]]:
-    """The lanes, and each lane again inside every dated window the question names, so a passage said then is
-    a candidate even when the whole memory holds fifty closer ones."""
+    """The lanes, and each lane again inside every dated window the question names, so a passage (or a fact)
+    said then is a candidate even when the whole memory holds fifty closer ones."""
     found = lanes(space, query, bounds)
     for w in times:
         if w.every_year:
@@ -70,7 +70,7 @@ def dated_lanes(space: Space, query: str, bounds: Bounds, times: list[Window]) -
         if after < before:
             inside = lanes(space, query, Bounds(bounds.scope, before, after, bounds.type))
             found = [lane + extra for lane, extra in zip(found, inside)]
-    if len(times) == 0:
+    if not times:
         return found
     return [sorted({doc: (doc, path, score) for doc, path, score in sorted(lane, key=lambda r: r[2])}.values(),
                    key=lambda r: -r[2]) for lane in found]
@@ -159,7 +159,8 @@ def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
         times = question_times(query, bounds)
     files: dict[str, list] = {}
     found = []
-    for doc, path, score in blend(lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "record"))):
+    for doc, path, score in blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "record"),
+                                              times)):
         rel, _, n = path.partition("#")
         if rel not in files:
             try:
