@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -152,4 +153,30 @@ def test_a_spent_budget_holds_reading_until_the_next_utc_day(tmp_path, embedder,
         memory.idle(30)
         assert len(reader.calls) == 4
     finally:
+        memory.close()
+
+
+def test_an_add_lands_while_another_end_user_is_being_read(tmp_path, embedder, user):
+    """Landing has workers of its own: with one worker, an add still lands while a slow read holds the other."""
+    started, release = threading.Event(), threading.Event()
+
+    class Slow(Scripted):
+        def read(self, window):
+            started.set()
+            release.wait(60)
+            return super().read(window)
+
+    other = EndUser(org="acme", project="app", account="other")
+    memory = open_memory(tmp_path, embedder, Slow(), Clock(T0 + timedelta(hours=1)), workers=1)
+    try:
+        memory.add(user, AddRequest(items=chat("c1", LINES[:12], start=T0)))  # one full window: read at once
+        assert started.wait(30)
+        added = memory.add(other, AddRequest(items=chat("c2", LINES[:3], start=T0), wait=True))
+        assert set(added.phases.values()) == {Phase.landed}  # landed while the read is still held
+        assert phases(memory, user, ["m00"]) == {"m00": Phase.landed}
+        release.set()
+        assert memory.idle(60)
+        assert phases(memory, user, ["m00"]) == {"m00": Phase.folded}
+    finally:
+        release.set()
         memory.close()
