@@ -15,6 +15,7 @@ from typing import Any, Iterable
 import yaml
 
 from .models import Record, parse_day
+from .text import SPELLING, STOP, norm, stem, stems_of, words_of
 
 MAX_SLUG = 60
 # Cosine of humanised attribute names: on 26 synonym and 24 non-synonym pairs measured with MiniLM, every
@@ -53,56 +54,6 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 _WEAK_CUES = {"where": "home"}  # "where" leans to home, but "where does she work?" must still go to work
 
-STOP = frozenset("""a an the and or but of to in on at for with by from as about into than then so if not no
-is are was were be been being am do does did done have has had having will would shall should can could may might
-must i me my we us our you your he him his she her they them their it its this that these those there here
-what when where who whom whose which why how many much often times time ever still now currently already just
-really also very s t ago since long until till before after last first total far all any some each every
-one get got go goes going went gone make made take took anyone someone everyone anybody somebody""".split())
-_LIGHT = frozenset({"go", "do", "have", "get", "make", "take", "be", "come", "use"})
-
-_IRREGULAR = dict(pair.split(":") for pair in """ran:run went:go gone:go ate:eat eaten:eat saw:see seen:see met:meet
-took:take taken:take bought:buy made:make wrote:write written:write gave:give given:give got:get had:have did:do
-done:do flew:fly flown:fly swam:swim drove:drive rode:ride came:come left:leave won:win lost:lose found:find
-taught:teach caught:catch thought:think brought:bring sold:sell told:tell spent:spend sent:send built:build
-kept:keep slept:sleep felt:feel held:hold sang:sing sung:sing drew:draw grew:grow knew:know wore:wear spoke:speak
-chose:choose broke:break fell:fall forgot:forget paid:pay sat:sit stood:stand began:begin drank:drink
-children:child people:person mice:mouse women:woman men:man""".split())
-_WORD = re.compile(r"[^\W_]+")
-_POSSESSIVE = re.compile(r"['’]s\b")
-_SPELLING = {"favourite": "favorite", "colour": "color", "neighbour": "neighbor", "organisation": "organization"}
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(_POSSESSIVE.sub("", text.casefold()))
-
-
-def _stem(word: str) -> str:
-    """Stemming-lite: enough that "moved", "moving" and "move" meet, and "went" meets "go"."""
-    word = _IRREGULAR.get(word, word)
-    word = _SPELLING.get(word, word)
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            word = word[:-len(suffix)]
-            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
-                word = word[:-1]  # running -> run, shopped -> shop
-            break
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]
-    return word
-
-
-def _stems(text: str, drop: Iterable[str] = STOP) -> set[str]:
-    dropped = set(drop)
-    return {_stem(w) for w in _words(text) if w not in dropped}
-
-
-def _norm(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
 def _human(attribute: str) -> str:
     return attribute.replace("_", " ").strip()
 
@@ -112,7 +63,7 @@ def slug(subject: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", subject).encode("ascii", "ignore").decode().casefold()
     base = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")[:MAX_SLUG].strip("-")
     # a name with no Latin letters still needs a file of its own
-    return base or "subject-" + hashlib.sha256(_norm(subject).encode()).hexdigest()[:8]
+    return base or "subject-" + hashlib.sha256(norm(subject).encode()).hexdigest()[:8]
 
 
 def _sub_name(short: list[str], long: list[str]) -> bool:
@@ -144,15 +95,15 @@ def resolve_subjects(records: list[Record]) -> dict[str, str]:
     """Every subject string -> its canonical name: "Alice" folds into "Alice Chen" unless another Alice exists."""
     spellings: dict[str, Counter[str]] = defaultdict(Counter)
     for record in records:
-        spellings[_norm(record.subject)][" ".join(record.subject.split())] += 1
+        spellings[norm(record.subject)][" ".join(record.subject.split())] += 1
     root = _fold_names(spellings)
-    return {record.subject: _spelling(spellings[root[_norm(record.subject)]]) for record in records}
+    return {record.subject: _spelling(spellings[root[norm(record.subject)]]) for record in records}
 
 
-def _canonical_subject(name: str, canonicals: Iterable[str]) -> str | None:
+def canonical_subject(name: str, canonicals: Iterable[str]) -> str | None:
     """A name someone asks about -> the canonical subject it means, or None when unknown or ambiguous."""
-    by_key = {_norm(c): c for c in canonicals}
-    key = _norm(name)
+    by_key = {norm(c): c for c in canonicals}
+    key = norm(name)
     if key in by_key:
         return by_key[key]
     found = {c for k, c in by_key.items() if _sub_name(key.split(), k.split())}
@@ -160,9 +111,9 @@ def _canonical_subject(name: str, canonicals: Iterable[str]) -> str | None:
 
 
 def _attribute_key(name: str) -> str:
-    tokens = [_SPELLING.get(t, t) for t in re.split(r"[^a-z0-9]+", name.casefold()) if t]
+    tokens = [SPELLING.get(t, t) for t in re.split(r"[^a-z0-9]+", name.casefold()) if t]
     kept = [t for t in tokens if t not in ("current", "present", "my", "the")] or tokens
-    return "_".join(_stem(t) for t in kept)
+    return "_".join(stem(t) for t in kept)
 
 
 _CONCEPT_OF = {_attribute_key(n): c for c, (names, _) in CONCEPTS.items() for n in names}
@@ -241,7 +192,7 @@ def _newest_first(records: Iterable[Record]) -> list[Record]:
     return sorted(records, key=lambda r: (r.said, r.happened or "", r.id), reverse=True)
 
 
-def _live(records: Iterable[Record], before: str | None = None) -> list[Record]:
+def live_records(records: Iterable[Record], before: str | None = None) -> list[Record]:
     # records carry only the day they were said: one said on the day `before` falls in is left out
     at = parse_day(before, "before") if before else None
     cut = at.date().isoformat() if at else None
@@ -252,7 +203,7 @@ def _values(records: list[Record]) -> list[Value]:
     """One Value per distinct value, named as last stated; records is newest first."""
     by_value: dict[str, Value] = {}
     for record in records:
-        key = _norm(record.value or "")
+        key = norm(record.value or "")
         value = by_value.get(key)
         if value is None:
             by_value[key] = Value(value=" ".join((record.value or "").split()), said=record.said,
@@ -267,7 +218,7 @@ def _values(records: list[Record]) -> list[Value]:
 
 def fold(records: list[Record], embedder: Any = None, before: str | None = None) -> list[Page]:
     """Pages, one a subject: its attributes with every value as stated, newest said first, and all its records."""
-    live = _live(records, before)
+    live = live_records(records, before)
     subjects = resolve_subjects(live)
     attributes = resolve_attributes(live, embedder)
     about: dict[str, list[Record]] = defaultdict(list)
@@ -350,11 +301,11 @@ def render_page(page: Page, record_paths: dict[str, str]) -> str:
 
 
 def _find_page(pages: list[Page], subject: str) -> Page | None:
-    key = _norm(subject)
+    key = norm(subject)
     for page in pages:
-        if key == _norm(page.subject) or key in {_norm(a) for a in aliases(page)}:
+        if key == norm(page.subject) or key in {norm(a) for a in aliases(page)}:
             return page
-    name = _canonical_subject(subject, [p.subject for p in pages])
+    name = canonical_subject(subject, [p.subject for p in pages])
     return next((p for p in pages if p.subject == name), None)
 
 
@@ -382,13 +333,13 @@ def known_lines(pages: list[Page], wanted: list[tuple[str, str | None]]) -> list
     return ["Values as stated, newest said first:"] + lines if lines else []
 
 
-def _named(words: list[str], names: dict[str, list[str]]) -> tuple[set[str], set[int]]:
+def names_in(words: list[str], names: dict[str, list[str]]) -> tuple[set[str], set[int]]:
     """The subjects a question names (full names first, then a first or last name) and the word positions used."""
     found: set[str] = set()
     used: set[int] = set()
     for subject, spellings in names.items():
         for spelling in spellings:
-            tokens = _words(spelling)
+            tokens = words_of(spelling)
             for i in range(len(words) - len(tokens) + 1):
                 if tokens and words[i:i + len(tokens)] == tokens:
                     found.add(subject)
@@ -396,7 +347,7 @@ def _named(words: list[str], names: dict[str, list[str]]) -> tuple[set[str], set
     for i, word in enumerate(words):
         if i in used or word in STOP or len(word) < 2:
             continue
-        hits = {s for s, spellings in names.items() if any(word in _words(sp) for sp in spellings)}
+        hits = {s for s, spellings in names.items() if any(word in words_of(sp) for sp in spellings)}
         if hits:
             found |= hits
             used.add(i)
@@ -412,22 +363,22 @@ def _cues(question_words: str) -> dict[str, float]:
             if " " in cue and f" {cue} " in text:
                 scores[concept] += 1
                 text = text.replace(f" {cue} ", " ")
-    stems = {_stem(w) for w in text.split()}
+    stems = {stem(w) for w in text.split()}
     for concept, (_, cues) in CONCEPTS.items():
-        scores[concept] += len({_stem(c) for c in cues if " " not in c} & stems)
+        scores[concept] += len({stem(c) for c in cues if " " not in c} & stems)
     for word, concept in _WEAK_CUES.items():
-        if _stem(word) in stems:
+        if stem(word) in stems:
             scores[concept] += 0.4
     return scores
 
 
 def relevant(pages: list[Page], question: str, embedder: Any = None, limit: int = 5) -> list[tuple[str, str | None]]:
     """The (subject, attribute) pairs a question is about, best first."""
-    words = _words(question)
+    words = words_of(question)
     names = {p.subject: [p.subject] + aliases(p) for p in pages}
-    named, used = _named(words, names)
+    named, used = names_in(words, names)
     rest = " ".join(w for i, w in enumerate(words) if i not in used)
-    content = _stems(rest)
+    content = stems_of(rest)
     cues = _cues(rest)
     candidates = [(p, a) for p in pages if not named or p.subject in named for a in p.attributes]
     nearness = _nearness(embedder, question, sorted({a.name for _, a in candidates}))
@@ -435,8 +386,8 @@ def relevant(pages: list[Page], question: str, embedder: Any = None, limit: int 
     for page, attr in candidates:
         concept = _concept(attr.name)
         lexical = cues.get(concept, 0.0) if concept else 0.0
-        lexical += len(_stems(_human(attr.name)) & content)
-        lexical += max((len(_stems(v.value) & content) for v in attr.values), default=0)
+        lexical += len(stems_of(_human(attr.name)) & content)
+        lexical += max((len(stems_of(v.value) & content) for v in attr.values), default=0)
         near = nearness.get(attr.name, 0.0)
         newest = attr.values[0].said if attr.values else ""
         scored.append((lexical + (near if near >= NEAR_QUESTION else 0.0), lexical, near, newest, page, attr))
@@ -448,11 +399,11 @@ def relevant(pages: list[Page], question: str, embedder: Any = None, limit: int 
         chosen = scored  # a subject with no attribute asked about: its best guesses, nearest then newest
     else:
         return []
-    chosen.sort(key=lambda s: (-s[0], -s[2], _neg(s[3]), s[4].subject, s[5].name))
+    chosen.sort(key=lambda s: (-s[0], -s[2], newer_first(s[3]), s[4].subject, s[5].name))
     return [(page.subject, attr.name) for *_, page, attr in chosen[:limit]]
 
 
-def _neg(day: str) -> str:
+def newer_first(day: str) -> str:
     """Sort key that puts a newer YYYY-MM-DD first in an ascending sort."""
     return "".join(chr(0x7f - ord(c)) for c in day)
 
@@ -486,9 +437,9 @@ def _canonical_attribute(name: str, attributes: dict[str, str], embedder: Any) -
 def history(records: list[Record], subject: str, attribute: str | None = None,
             embedder: Any = None) -> list[dict]:
     """Every value over time of a subject, or of one of its attributes, oldest said first."""
-    live = _live(records)
+    live = live_records(records)
     subjects = resolve_subjects(live)
-    canonical = _canonical_subject(subject, set(subjects.values()))
+    canonical = canonical_subject(subject, set(subjects.values()))
     if canonical is None:
         return []
     attributes = resolve_attributes(live, embedder)
@@ -500,7 +451,7 @@ def history(records: list[Record], subject: str, attribute: str | None = None,
         name = attributes[record.attribute]
         if wanted is not None and name != wanted:
             continue
-        key = (name, _norm(record.value), record.said)
+        key = (name, norm(record.value), record.said)
         entry = entries.setdefault(key, {"subject": canonical, "attribute": name, "value": record.value,
                                          "said": record.said, "happened": record.happened, "records": [],
                                          "by": record.by})

@@ -9,9 +9,9 @@ import re
 from collections import defaultdict
 from datetime import date
 
-from .folding import (_IRREGULAR, _LIGHT, Page, _canonical_subject, _live, _named, _neg, _norm, _stems, _words,
-                      resolve_subjects)
+from .folding import Page, canonical_subject, live_records, names_in, newer_first, resolve_subjects
 from .models import Record
+from .text import IRREGULAR, LIGHT_VERBS, norm, stems_of, words_of
 
 
 def conflicts(pages: list[Page]) -> list[str]:
@@ -58,14 +58,14 @@ def _subject_names(live: list[Record]) -> tuple[dict[str, str], dict[str, list[s
 
 def _terms(phrase: str, names: dict[str, list[str]]) -> tuple[set[str], set[str]]:
     """The content stems of a phrase without the subjects it names, and those subjects."""
-    words = _words(phrase)
-    named, used = _named(words, names)
+    words = words_of(phrase)
+    named, used = names_in(words, names)
     kept = " ".join(w for i, w in enumerate(words) if i not in used)
-    return {t for t in _stems(kept) if t not in _LIGHT}, named
+    return {t for t in stems_of(kept) if t not in LIGHT_VERBS}, named
 
 
 def _record_stems(record: Record) -> set[str]:
-    return _stems(f"{record.text} {record.value or ''}", ())
+    return stems_of(f"{record.text} {record.value or ''}", ())
 
 
 def _gerund(verb: str) -> str:
@@ -78,11 +78,11 @@ def _count_what(phrase: str, names: dict[str, list[str]]) -> str:
     """"did Alice go to the gym" -> "Alice going to the gym"; anything else is quoted as asked."""
     words = phrase.strip().rstrip("?.! ").split()
     if len(words) >= 3 and words[0].casefold() in _AUXILIARY:
-        spellings = {_norm(s) for ss in names.values() for s in ss}
+        spellings = {norm(s) for ss in names.values() for s in ss}
         for n in (3, 2, 1):
             who = " ".join(words[1:1 + n])
-            if len(words) > 1 + n and (_norm(who) in spellings or _canonical_subject(who, names)):
-                verb = _IRREGULAR.get(words[1 + n].casefold(), words[1 + n].casefold())
+            if len(words) > 1 + n and (norm(who) in spellings or canonical_subject(who, names)):
+                verb = IRREGULAR.get(words[1 + n].casefold(), words[1 + n].casefold())
                 return " ".join([who, _gerund(verb)] + words[2 + n:])
     return f'"{" ".join(words)}"'
 
@@ -92,7 +92,7 @@ def count_line(records: list[Record], question: str) -> str | None:
     asked = _COUNT.search(question)
     if asked is None or re.search(_SPAN_COUNT, question, re.I):
         return None
-    live = _live(records)
+    live = live_records(records)
     subjects, names = _subject_names(live)
     terms, named = _terms(asked.group(1), names)
     if not terms:
@@ -126,13 +126,13 @@ def span_line(records: list[Record], question: str, today: str) -> str | None:
     if asked is None:
         return None
     now = today.strip()[:10]
-    live = [r for r in _live(records) if r.said <= now and r.happened]
+    live = [r for r in live_records(records) if r.said <= now and r.happened]
     subjects, names = _subject_names(live)
     terms, named = _terms(question[:asked.start()] + " " + question[asked.end():], names)
     if not terms:
         return None
     need = max(1, math.ceil(len(terms) / 2))
-    first = "first" in _words(question)
+    first = "first" in words_of(question)
     best: tuple | None = None
     for record in live:
         happened = record.happened or ""
@@ -141,7 +141,7 @@ def span_line(records: list[Record], question: str, today: str) -> str | None:
         hits = len(terms & _record_stems(record))
         if hits < need:
             continue
-        key = (-hits, record.kind == "plan", happened if first else _neg(happened), record.id)
+        key = (-hits, record.kind == "plan", happened if first else newer_first(happened), record.id)
         if best is None or key < best[0]:
             best = (key, record)
     if best is None:

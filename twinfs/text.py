@@ -1,0 +1,56 @@
+"""Words for matching a question with records: case folded, possessives off, plain stems ("moved", "moving" and
+"move" meet; "went" meets "go"). Shared by folding (which attribute a question is about) and worked (what a count
+counts)."""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+STOP = frozenset("""a an the and or but of to in on at for with by from as about into than then so if not no
+is are was were be been being am do does did done have has had having will would shall should can could may might
+must i me my we us our you your he him his she her they them their it its this that these those there here
+what when where who whom whose which why how many much often times time ever still now currently already just
+really also very s t ago since long until till before after last first total far all any some each every
+one get got go goes going went gone make made take took anyone someone everyone anybody somebody""".split())
+LIGHT_VERBS = frozenset({"go", "do", "have", "get", "make", "take", "be", "come", "use"})
+
+IRREGULAR = dict(pair.split(":") for pair in """ran:run went:go gone:go ate:eat eaten:eat saw:see seen:see met:meet
+took:take taken:take bought:buy made:make wrote:write written:write gave:give given:give got:get had:have did:do
+done:do flew:fly flown:fly swam:swim drove:drive rode:ride came:come left:leave won:win lost:lose found:find
+taught:teach caught:catch thought:think brought:bring sold:sell told:tell spent:spend sent:send built:build
+kept:keep slept:sleep felt:feel held:hold sang:sing sung:sing drew:draw grew:grow knew:know wore:wear spoke:speak
+chose:choose broke:break fell:fall forgot:forget paid:pay sat:sit stood:stand began:begin drank:drink
+children:child people:person mice:mouse women:woman men:man""".split())
+WORD = re.compile(r"[^\W_]+")
+POSSESSIVE = re.compile(r"['’]s\b")
+SPELLING = {"favourite": "favorite", "colour": "color", "neighbour": "neighbor", "organisation": "organization"}
+
+
+def words_of(text: str) -> list[str]:
+    return WORD.findall(POSSESSIVE.sub("", text.casefold()))
+
+
+def stem(word: str) -> str:
+    """Stemming-lite: enough that "moved", "moving" and "move" meet, and "went" meets "go"."""
+    word = IRREGULAR.get(word, word)
+    word = SPELLING.get(word, word)
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[:-len(suffix)]
+            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # running -> run, shopped -> shop
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def stems_of(text: str, drop: Iterable[str] = STOP) -> set[str]:
+    dropped = set(drop)
+    return {stem(w) for w in words_of(text) if w not in dropped}
+
+
+def norm(name: str) -> str:
+    return " ".join(name.split()).casefold()
