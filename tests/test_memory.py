@@ -80,6 +80,25 @@ def test_a_time_the_question_names_lifts_what_was_said_then(memory, alice):
         assert [h.turns for h in found.hits] == [turns, [t for t in ("s1", "j1") if t not in turns]], question
 
 
+def test_speakers_are_recorded_and_put_as_they_for_the_meaning_lane(memory, alice):
+    from twinfs.search import without_names
+
+    add(memory, alice, chat("c1", MOVE) + [PORTO])
+    space = memory.space(alice)
+    assert space.speakers() == ["Alice Chen", "Assistant"]  # from messages only; the document has no speaker
+    speakers = tuple(space.speakers())
+    assert without_names("Where does Alice live now?", speakers) == "Where does they live now?"
+    assert without_names("What is Alice Chen's cat called?", speakers) == "What is they cat called?"
+    assert without_names("What did the Assistant suggest?", speakers) == "What did the Assistant suggest?"
+    assert without_names("Is Alicetown far?", speakers) == "Is Alicetown far?"
+    found = memory.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True))
+    assert found.hits and "Miso" in found.hits[0].text
+
+    space.state._many("DELETE FROM speakers", [()])  # a vault landed before speakers were recorded
+    space._speakers_read = False
+    assert space.speakers() == ["Alice Chen", "Assistant"]  # read once from its passages
+
+
 def test_an_edit_supersedes_and_is_accepted_until_it_lands(memory, alice):
     add(memory, alice, chat("c1", MOVE))
     edited = chat("c1", MOVE)[2:]

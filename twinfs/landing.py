@@ -33,6 +33,11 @@ def cut_thread(thread: str, entries: list[dict]) -> list[Passage]:
     return cut(thread, first["kind"], first.get("source", "memory"), turns_of(entries))
 
 
+def speakers_of(entries: list[dict]) -> set[str]:
+    """The names messages are said under, as their passages show them."""
+    return {t.speaker for t in turns_of([e for e in entries if e.get("kind") == "message"])}
+
+
 def recut(space: Space, thread: str) -> tuple[list[Doc], list[str], dict[str, str]]:
     """Cut a thread anew from its items; write the passages whose cut changed.
     -> (docs to index, ids to drop, the new cuts: record them with `set_cuts` only once indexed, so a crash in
@@ -97,6 +102,7 @@ def land_event(space: Space, event: str) -> list[str]:
                                                     f" to {where}"))
     for thread, now in cuts.items():
         space.state.set_cuts(thread, now)
+    space.state.add_speakers(speakers_of(entries))
     for thread in threads:
         if not space.thread_items(thread):
             drop_records(space, thread)  # a thread left with no items keeps nothing read from them
@@ -149,6 +155,7 @@ def _rebuild_state(space: Space) -> None:
             continue
         rows = [(e["id"], thread, item_hash(Item(**{k: v for k, v in e.items() if k in Item.model_fields})))
                 for e in entries]
+        space.state.add_speakers(speakers_of(entries))
         known = space.state.item_hashes([r[0] for r in rows])
         fresh = [r for r in rows if r[0] not in known or known[r[0]][0] != r[2]]
         if fresh:

@@ -109,6 +109,9 @@ def split_text(text: str, limit: int) -> list[str]:
     return pieces
 
 
+TURN_LINE = re.compile(r"^\*\*(.+?)\*\* \d\d:\d\d · (.*)$", re.M)  # what _turn_block writes: speaker, text
+
+
 def _turn_block(turn: Turn, piece: str) -> str:
     if turn.kind == "document":
         return f"{piece} ^{turn.id}"
@@ -219,7 +222,7 @@ def segments_of(body: str) -> list[str]:
         line = re.sub(r"\s\^[A-Za-z0-9._:@-]+$", "", raw.strip())
         if not line or line.startswith("Context:"):
             continue
-        turn = re.match(r"^\*\*(.+?)\*\* \d\d:\d\d · (.*)$", line)
+        turn = TURN_LINE.match(line)
         if turn:
             units.append(f"{turn.group(1)}: {turn.group(2)}")
         elif units and len(units[-1]) + 1 + len(line) <= SEGMENT_CHARS:

@@ -14,7 +14,7 @@ from .index.embedder import Embedder
 from .index.meaning import MeaningIndex
 from .index.words import WordIndex
 from .models import EndUser, Item, as_utc, iso
-from .passages import Turn
+from .passages import TURN_LINE, Turn
 from .paths import item_filename, thread_id
 from .state import State
 from .vault import Vault, atomic_write, fsync_dir
@@ -66,6 +66,7 @@ class Space:
         self.landed = threading.Condition()
         self.rebuilding = False
         self._threads: dict[str, dict[str, dict]] = {}  # thread -> item id -> stored item (the writer's cache)
+        self._speakers_read = False
 
     @property
     def exists(self) -> bool:
@@ -95,6 +96,18 @@ class Space:
             if self._meaning is None:
                 self._meaning = MeaningIndex(self.root / ".twin" / "meaning", self._embedder)
             return self._meaning
+
+    def speakers(self) -> list[str]:
+        """The names turns are said under in this memory ("Alice Chen", "Assistant"). Landing records them; a
+        vault landed before they were recorded has them read once from its passages."""
+        names = self.state.speakers()
+        if not names and not self._speakers_read:
+            self._speakers_read = True
+            found = {m.group(1) for f in self.root.glob("passages/*/messages/*/p_*.md")
+                     for m in TURN_LINE.finditer(f.read_text(encoding="utf-8", errors="replace"))}
+            self.state.add_speakers(found)
+            names = sorted(found)
+        return names
 
     def close(self) -> None:
         with self._opened:

@@ -15,6 +15,7 @@ CREATE TABLE IF NOT EXISTS events (id TEXT PRIMARY KEY, ids TEXT);
 CREATE TABLE IF NOT EXISTS cuts (path TEXT PRIMARY KEY, thread TEXT, hash TEXT);
 CREATE INDEX IF NOT EXISTS cuts_thread ON cuts(thread);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS speakers (name TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS windows (thread TEXT, position INTEGER, hash TEXT, records TEXT, failed TEXT,
                                     PRIMARY KEY (thread, position));
 """
@@ -131,6 +132,12 @@ class State:
                 continue
             out[ident] = min((Phase(p) for _, p in members.values()), key=PHASE_ORDER.index)
         return out
+
+    def speakers(self) -> list[str]:
+        return [n for (n,) in self._rows("SELECT name FROM speakers ORDER BY name")]
+
+    def add_speakers(self, names: set[str]) -> None:
+        self._many("INSERT OR IGNORE INTO speakers VALUES (?)", [(n,) for n in sorted(names)])
 
     def cuts(self, thread: str) -> dict[str, str]:
         return dict(self._rows("SELECT path, hash FROM cuts WHERE thread = ?", (thread,)))

@@ -16,7 +16,6 @@ import threading
 import warnings
 from collections import OrderedDict
 from contextlib import nullcontext
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +26,7 @@ DIM = 384
 BATCH = 32  # bf16 runs best at 32; small enough that a landing never holds a core for long
 MAX_TOKENS = 256  # what sentence-transformers reads of a text for this model
 SHORT, SHORT_KEPT = 64, 20_000  # texts up to 64 characters are kept, the 20,000 last used (~30 MB)
+ASKED_KEPT = 512  # questions' vectors kept
 
 
 def default_cache() -> Path:
@@ -72,6 +72,7 @@ class Embedder:
         self._batch_lock = threading.Lock()
         self._tokenizer_lock = threading.Lock()
         self._short: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._asked: OrderedDict[str, np.ndarray] = OrderedDict()
         self._short_lock = threading.Lock()
 
     # -- torch, for batches -------------------------------------------------------------------------------
@@ -127,20 +128,34 @@ class Embedder:
 
     # -- ONNX Runtime, for questions ------------------------------------------------------------------------
 
-    @lru_cache(maxsize=512)  # noqa: B019 -- one embedder a process: caching on it leaks nothing
     def query(self, text: str) -> np.ndarray:
-        """A question's vector, shape (1, 384), read-only (it is cached)."""
-        session = self._onnx()
-        if session:
-            with self._tokenizer_lock:
-                encoding = self._tokenizer.encode(text)
-            vec = _pool(session, [encoding])
-        else:
-            vec = self.model.encode([text], normalize_embeddings=True, convert_to_numpy=True,
-                                    show_progress_bar=False)
-        vec = np.ascontiguousarray(vec, dtype="float32")
-        vec.setflags(write=False)
-        return vec
+        """A question's vector, shape (1, 384), read-only (the last 512 are kept)."""
+        return self.queries([text])[0]
+
+    def queries(self, texts: list[str]) -> list[np.ndarray]:
+        """Vectors for questions, each shape (1, 384): the ones not kept are embedded in one run."""
+        with self._short_lock:
+            kept = {t: self._asked[t] for t in texts if t in self._asked}
+            for t in kept:
+                self._asked.move_to_end(t)
+        todo = [t for t in dict.fromkeys(texts) if t not in kept]
+        if todo:
+            session = self._onnx()
+            if session:
+                with self._tokenizer_lock:
+                    encodings = [self._tokenizer.encode(t) for t in todo]
+                vectors = _pool(session, encodings)
+            else:
+                vectors = self.model.encode(todo, normalize_embeddings=True, convert_to_numpy=True,
+                                            show_progress_bar=False)
+            with self._short_lock:
+                for t, v in zip(todo, vectors):
+                    vec = np.ascontiguousarray(v.reshape(1, DIM), dtype="float32")
+                    vec.setflags(write=False)
+                    kept[t] = self._asked[t] = vec
+                while len(self._asked) > ASKED_KEPT:
+                    self._asked.popitem(last=False)
+        return [kept[t] for t in texts]
 
     @property
     def runtime(self) -> str:
