@@ -95,7 +95,7 @@ def test_speakers_are_recorded_and_put_as_they_for_the_meaning_lane(memory, alic
     assert found.hits and "Miso" in found.hits[0].text
 
     space.state._many("DELETE FROM speakers", [()])  # a vault landed before speakers were recorded
-    space._speakers_read = False
+    space._speakers = None
     assert space.speakers() == ["Alice Chen", "Assistant"]  # read once from its passages
 
 

@@ -102,7 +102,7 @@ def land_event(space: Space, event: str) -> list[str]:
                                                     f" to {where}"))
     for thread, now in cuts.items():
         space.state.set_cuts(thread, now)
-    space.state.add_speakers(speakers_of(entries))
+    space.add_speakers(speakers_of(entries))
     for thread in threads:
         if not space.thread_items(thread):
             drop_records(space, thread)  # a thread left with no items keeps nothing read from them
@@ -155,7 +155,7 @@ def _rebuild_state(space: Space) -> None:
             continue
         rows = [(e["id"], thread, item_hash(Item(**{k: v for k, v in e.items() if k in Item.model_fields})))
                 for e in entries]
-        space.state.add_speakers(speakers_of(entries))
+        space.add_speakers(speakers_of(entries))
         known = space.state.item_hashes([r[0] for r in rows])
         fresh = [r for r in rows if r[0] not in known or known[r[0]][0] != r[2]]
         if fresh:

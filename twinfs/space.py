@@ -66,7 +66,7 @@ class Space:
         self.landed = threading.Condition()
         self.rebuilding = False
         self._threads: dict[str, dict[str, dict]] = {}  # thread -> item id -> stored item (the writer's cache)
-        self._speakers_read = False
+        self._speakers: set[str] | None = None  # speakers(), once read
 
     @property
     def exists(self) -> bool:
@@ -98,16 +98,27 @@ class Space:
             return self._meaning
 
     def speakers(self) -> list[str]:
-        """The names turns are said under in this memory ("Alice Chen", "Assistant"). Landing records them; a
-        vault landed before they were recorded has them read once from its passages."""
-        names = self.state.speakers()
-        if not names and not self._speakers_read:
-            self._speakers_read = True
-            found = {m.group(1) for f in self.root.glob("passages/*/messages/*/p_*.md")
-                     for m in TURN_LINE.finditer(f.read_text(encoding="utf-8", errors="replace"))}
-            self.state.add_speakers(found)
-            names = sorted(found)
-        return names
+        """The names turns are said under in this memory ("Alice Chen", "Assistant"), kept in memory since every
+        search asks. Landing records them; a vault landed before they were recorded has them read once from its
+        passages."""
+        with self._opened:
+            known = self._speakers
+        if known is None:
+            known = set(self.state.speakers())
+            if not known:
+                known = {m.group(1) for f in self.root.glob("passages/*/messages/*/p_*.md")
+                         for m in TURN_LINE.finditer(f.read_text(encoding="utf-8", errors="replace"))}
+                self.state.add_speakers(known)
+            with self._opened:
+                self._speakers = known
+        return sorted(known)
+
+    def add_speakers(self, names: set[str]) -> None:
+        """New speakers seen by the writer: recorded, and known to searches at once."""
+        self.state.add_speakers(names)
+        with self._opened:
+            if self._speakers is not None:
+                self._speakers = self._speakers | names
 
     def close(self) -> None:
         with self._opened:
@@ -120,17 +131,19 @@ class Space:
     def put_inbox(self, event: str, entries: list[dict]) -> None:
         atomic_write(self.inbox / f"{event}.json", json.dumps({"event": event, "items": entries}, ensure_ascii=False))
 
-    def pending(self) -> list[str]:
-        if not self.inbox.is_dir():
-            return []
-        return sorted(p.stem for p in self.inbox.glob("ev_*.json"))
-
-    def pending_count(self) -> int:
+    def _inbox_events(self) -> list[str]:
         try:
             with os.scandir(self.inbox) as entries:
-                return sum(1 for e in entries if e.name.startswith("ev_") and e.name.endswith(".json"))
+                return [e.name[:-5] for e in entries if e.name.startswith("ev_") and e.name.endswith(".json")]
         except FileNotFoundError:
-            return 0
+            return []
+
+    def pending(self) -> list[str]:
+        """Inbox events in the order they were accepted (their ids sort by time)."""
+        return sorted(self._inbox_events())
+
+    def pending_count(self) -> int:
+        return len(self._inbox_events())
 
     def take_inbox(self, event: str) -> list[dict]:
         return json.loads((self.inbox / f"{event}.json").read_text(encoding="utf-8"))["items"]
