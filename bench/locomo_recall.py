@@ -19,7 +19,7 @@ from twinfs.index import Bounds  # noqa: E402
 from twinfs.ledger import all_records  # noqa: E402
 from twinfs.models import AddRequest, SearchRequest  # noqa: E402
 from twinfs.passages import parse  # noqa: E402
-from twinfs.search import MEANING_FLOOR, blend, fuse, rank_facts, rank_passages  # noqa: E402
+from twinfs.search import blend, fuse, lanes, rank_facts, rank_passages  # noqa: E402
 
 KS = (1, 3, 5, 10)
 
@@ -101,13 +101,12 @@ def main() -> None:
                 variants.setdefault("twinfs search (fast)" + (", with facts" if args.brief else ""), []).append(fused)
                 per_cat.setdefault(qa["category"], []).append(fused[5])
                 bounds = Bounds(type="passage")
-                words = space.words.search(q, bounds, 50)
-                meaning = space.meaning.search(q, bounds, 50, floor=MEANING_FLOOR)
+                words, meaning = lanes(space, q, bounds)
                 variants.setdefault("BM25 alone (baseline)", []).append(
                     recall([turns_of.get(d, []) for d, _, _ in words], gold))
                 variants.setdefault("meaning alone", []).append(
                     recall([turns_of.get(d, []) for d, _, _ in meaning], gold))
-                for w in (0.3, 0.5):
+                for w in (0.3, 0.4, 0.5):
                     variants.setdefault(f"score fusion, words {w}", []).append(
                         recall([turns_of.get(d, []) for d, _, _ in blend([words, meaning], w)], gold))
                 for k in args.rrf_k:

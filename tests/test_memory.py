@@ -80,23 +80,52 @@ def test_a_time_the_question_names_lifts_what_was_said_then(memory, alice):
         assert [h.turns for h in found.hits] == [turns, [t for t in ("s1", "j1") if t not in turns]], question
 
 
-def test_speakers_are_recorded_and_put_as_they_for_the_meaning_lane(memory, alice):
-    from twinfs.search import without_names
+def test_speakers_are_recorded_and_a_question_put_in_their_first_person(memory, alice):
+    from twinfs.search import first_person
 
     add(memory, alice, chat("c1", MOVE) + [PORTO])
     space = memory.space(alice)
     assert space.speakers() == ["Alice Chen", "Assistant"]  # from messages only; the document has no speaker
-    speakers = tuple(space.speakers())
-    assert without_names("Where does Alice live now?", speakers) == "Where does they live now?"
-    assert without_names("What is Alice Chen's cat called?", speakers) == "What is they cat called?"
-    assert without_names("What did the Assistant suggest?", speakers) == "What did the Assistant suggest?"
-    assert without_names("Is Alicetown far?", speakers) == "Is Alicetown far?"
+    speakers = (*space.speakers(), "Bob Stone")
+    alice_chen = frozenset({"Alice Chen"})
+    assert first_person("Where does Alice live now?", speakers) == ("Where does I live now?", alice_chen)
+    assert first_person("What is Alice Chen's cat called?", speakers) == ("What is my cat called?", alice_chen)
+    assert first_person("Did Chen say she liked her flat? Ask her.", speakers) == \
+        ("Did I say I liked my flat? Ask me.", alice_chen)
+    assert first_person("What did Alice tell Bob about his job?", speakers) == \
+        ("What did I tell I about his job?", frozenset({"Alice Chen", "Bob Stone"}))  # whose "his": not known
+    assert first_person("What did the Assistant suggest?", speakers) == ("What did the Assistant suggest?", frozenset())
+    assert first_person("Is Alicetown far? Ask her.", speakers) == ("Is Alicetown far? Ask her.", frozenset())
     found = memory.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True))
     assert found.hits and "Miso" in found.hits[0].text
+    assert memory.search(alice, SearchRequest(query="Where does Alice live?", fast=True)).hits[0].turns[0] == "msg-001"
 
     space.state._many("DELETE FROM speakers", [()])  # a vault landed before speakers were recorded
     space._speakers = None
     assert space.speakers() == ["Alice Chen", "Assistant"]  # read once from its passages
+
+
+def test_the_turns_of_whom_a_question_names_are_lifted_in_the_meaning_lane(memory, alice):
+    from twinfs.index import Bounds
+    from twinfs.search import SPEAKER_LIFT, first_person, meaning_lane
+
+    said = [("bob", "Bob Stone", "I've been learning to play the cello."),
+            ("alice", "Alice Chen", "I am learning the cello these days, on Thursday evenings.")]
+    add(memory, alice, [{"id": who, "kind": "message", "conversation": who, "role": "user", "name": name, "text": text,
+                         "at": f"2026-10-0{n}T10:00:00Z"} for n, (who, name, text) in enumerate(said, 1)])
+    space = memory.space(alice)
+    question = "What instrument is Alice learning?"
+    asked, named = first_person(question, tuple(space.speakers()))
+    assert named == {"Alice Chen"}
+    bounds = Bounds(type="passage")
+    plain = {space.vault.read(path).split("^")[-1].strip(): score
+             for _, path, score in space.meaning.search(asked, bounds, 10)}
+    assert plain["bob"] > plain["alice"]  # Bob's words are closer to the question
+    lifted = [(space.vault.read(path).split("^")[-1].strip(), score) for _, path, score in meaning_lane(space, question, bounds)]
+    assert [who for who, _ in lifted] == ["alice", "bob"]  # but it asks about Alice
+    assert dict(lifted) == pytest.approx({"alice": plain["alice"] + SPEAKER_LIFT, "bob": plain["bob"]})
+    assert memory.search(alice, SearchRequest(query=question, fast=True)).hits[0].turns == ["alice"]
+    assert memory.search(alice, SearchRequest(query="What instrument is Bob learning?", fast=True)).hits[0].turns == ["bob"]
 
 
 def test_an_edit_supersedes_and_is_accepted_until_it_lands(memory, alice):
@@ -212,3 +241,26 @@ def test_the_words_index_keeps_few_segments_and_loses_nothing(tmp_path):
     index.apply([], ["p3"])
     found = {doc for doc, _, _ in index.search("tram Belem", Bounds(type="passage"))}
     assert found == {f"p{i}" for i in range(12)} - {"p3"}
+
+
+def test_an_index_from_before_turns_knew_their_speaker_is_mended_at_start(settings, embedder, alice):
+    import sqlite3
+    from contextlib import closing
+
+    from twinfs import Memory
+    from twinfs.index import meaning
+
+    with Memory(settings, embedder=embedder) as m:
+        add(m, alice, chat("c1", MOVE))
+    folder = settings.home / "users" / alice.dirname / ".twin" / "meaning"
+    with closing(sqlite3.connect(folder / "vectors.sqlite")) as db:
+        db.execute("ALTER TABLE segments DROP COLUMN who")  # as the index was written before
+        db.commit()
+        vectors = db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+    assert meaning.outdated(folder)
+    with Memory(settings, embedder=embedder) as m:
+        assert not meaning.outdated(folder)
+        with closing(sqlite3.connect(folder / "vectors.sqlite")) as db:
+            assert {r[0] for r in db.execute("SELECT who FROM segments")} == {"Alice Chen", "Assistant"}
+            assert db.execute("SELECT count(*) FROM vectors").fetchone()[0] == vectors  # nothing embedded again
+        assert m.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True)).hits[0].turns[0] == "msg-001"

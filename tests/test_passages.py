@@ -69,6 +69,16 @@ def test_segments_are_turns_with_their_speaker():
     assert not any("^m" in s for s in segs)
 
 
+def test_each_segment_knows_who_said_it():
+    from twinfs.passages import spoken_segments
+
+    body = ("Context: messages (memory), 1 Oct 2026.\n\n**Alice Chen** 09:30 · I moved. ^m1\nThe flat is small. ^m1\n"
+            "**Assistant** 09:31 · Congratulations! ^m2")
+    assert spoken_segments(body) == [("Alice Chen", "Alice Chen: I moved. The flat is small."),
+                                     ("Assistant", "Assistant: Congratulations!")]
+    assert spoken_segments("Day 1: a train.\nDay 2: a boat. ^d1") == [(None, "Day 1: a train. Day 2: a boat.")]
+
+
 def test_split_text_never_exceeds_the_limit():
     text = "x" * 5000 + " end. " + "short sentence. " * 100
     pieces = split_text(text, 500)

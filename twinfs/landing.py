@@ -14,7 +14,7 @@ from .filing import drop_records, record_docs
 from .index import Doc
 from .ledger import load_records
 from .models import Item, Phase
-from .passages import Passage, content_hash, cut, parse, passage_id, render, segments_of
+from .passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
 from .space import Space, item_hash, turns_of
 
 Progress = Callable[[int, int], None]
@@ -23,8 +23,10 @@ Progress = Callable[[int, int], None]
 def passage_doc(path: str, text: str) -> Doc:
     """A passage file as both lanes index it, from its text on disk (hand edits included)."""
     p = parse(text, fallback_id=passage_id(path))
+    spoken = spoken_segments(p.body)
     return Doc(id=p.id, path=path, thread=p.thread, type="passage", text=p.body, start=p.start, end=p.end,
-               hash=content_hash(text), segments=tuple(segments_of(p.body)))
+               hash=content_hash(text), segments=tuple(text for _, text in spoken),
+               speakers=tuple(who for who, _ in spoken))
 
 
 def cut_thread(thread: str, entries: list[dict]) -> list[Passage]:

@@ -12,7 +12,7 @@ from . import search as searching
 from .errors import NotFound, Unavailable
 from .filing import Reading, index_records
 from .filtering import Filter, make_filter
-from .index import Bounds
+from .index import Bounds, meaning
 from .index.embedder import Embedder, shared_embedder
 from .jobs import Pipeline
 from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, GrepRequest, GrepResult,
@@ -56,7 +56,11 @@ class Memory:
         (self.home / "users").mkdir(parents=True, exist_ok=True)
         for dirname in self.users():
             org, project, account = dirname.split(".", 2)
-            space = self.space(EndUser(org=org, project=project, account=account))
+            user = EndUser(org=org, project=project, account=account)
+            space = self.space(user)
+            if meaning.outdated(space.root / ".twin" / "meaning"):
+                log.info("reindexing %s: the meaning lane learns who said each turn", dirname)
+                self.reindex(user)  # nothing is embedded again
             if space.pending() or (self.reading and space.state.unread_threads()):
                 self.pipeline.wake(space)
         if self.reading:

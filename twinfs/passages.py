@@ -217,16 +217,22 @@ def segments_of(body: str) -> list[str]:
     SEGMENT_CHARS), long ones cut. Pairs of turns lifted the meaning lane alone (LoCoMo recall@5 0.60 -> 0.65)
     but not the fused ranking (0.796 -> 0.798) at twice the embedding cost, so a segment is one turn.
     Read from the body, so a passage edited by hand is embedded as it now reads."""
-    units: list[str] = []
+    return [text for _, text in spoken_segments(body)]
+
+
+def spoken_segments(body: str) -> list[tuple[str | None, str]]:
+    """segments_of, each with who said it (None for a document's lines)."""
+    units: list[tuple[str | None, str]] = []
     for raw in body.split("\n"):
         line = re.sub(r"\s\^[A-Za-z0-9._:@-]+$", "", raw.strip())
         if not line or line.startswith("Context:"):
             continue
         turn = TURN_LINE.match(line)
         if turn:
-            units.append(f"{turn.group(1)}: {turn.group(2)}")
-        elif units and len(units[-1]) + 1 + len(line) <= SEGMENT_CHARS:
-            units[-1] += " " + line
+            units.append((turn.group(1), f"{turn.group(1)}: {turn.group(2)}"))
+        elif units and len(units[-1][1]) + 1 + len(line) <= SEGMENT_CHARS:
+            units[-1] = (units[-1][0], units[-1][1] + " " + line)  # a turn's next line, or a document's
         else:
-            units.append(line)
-    return [piece for unit in units for piece in split_text(unit, SEGMENT_CHARS)] or [body[:SEGMENT_CHARS]]
+            units.append((None, line))
+    return [(who, piece) for who, unit in units for piece in split_text(unit, SEGMENT_CHARS)] or \
+        [(None, body[:SEGMENT_CHARS])]

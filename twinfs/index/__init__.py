@@ -18,6 +18,7 @@ class Doc:
     end: datetime | None
     hash: str
     segments: tuple[str, ...] = field(default=(), compare=False)  # what the meaning lane embeds
+    speakers: tuple[str | None, ...] = field(default=(), compare=False)  # who said each segment, when known
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,18 @@
 """The meaning lane: sentence embeddings (all-MiniLM-L6-v2, shipped in a PyPI wheel) in a FAISS index.
 
 Each doc is embedded as segments (a turn, or a piece of a document) since MiniLM reads only ~256 word pieces;
-a doc scores as its best segment. Vectors live in SQLite under .twin/meaning/, so the FAISS index is rebuilt
-from them in milliseconds at open, and a segment whose text was embedded once is never embedded again.
+a doc scores as its best segment, and a segment knows who said it, so a question about someone can favour their
+words. Vectors live in SQLite under .twin/meaning/, so the FAISS index is rebuilt from them in milliseconds at
+open, and a segment whose text was embedded once is never embedded again.
 """
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 import sqlite3
 import threading
+from collections import Counter
+from contextlib import closing
+from itertools import zip_longest
 from pathlib import Path
 
 import faiss
@@ -32,11 +35,21 @@ def _ts(value) -> int | None:
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, hash TEXT, path TEXT, thread TEXT, type TEXT,
                                  start INTEGER, end INTEGER);
-CREATE TABLE IF NOT EXISTS segments (sid INTEGER PRIMARY KEY AUTOINCREMENT, doc TEXT, thash TEXT);
+CREATE TABLE IF NOT EXISTS segments (sid INTEGER PRIMARY KEY AUTOINCREMENT, doc TEXT, thash TEXT, who TEXT);
 CREATE INDEX IF NOT EXISTS segments_doc ON segments(doc);
 CREATE INDEX IF NOT EXISTS docs_thread ON docs(thread);
 CREATE TABLE IF NOT EXISTS vectors (thash TEXT PRIMARY KEY, vec BLOB);
 """
+
+
+def outdated(folder: Path) -> bool:
+    """Whether the index in this folder was written before segments knew who said them."""
+    path = folder / "vectors.sqlite"
+    if not path.exists():
+        return False
+    with closing(sqlite3.connect(path)) as db:
+        columns = {row[1] for row in db.execute("PRAGMA table_info(segments)")}
+    return bool(columns) and "who" not in columns
 
 
 class MeaningIndex:
@@ -47,14 +60,23 @@ class MeaningIndex:
         self._db = sqlite3.connect(folder / "vectors.sqlite", check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
+        self._migrate()
         self._lock = threading.RLock()
         self._load()
+
+    def _migrate(self) -> None:
+        """An index written before segments knew their speaker gains the column, and its passages read as
+        changed, so a reindex (Memory.start runs one) fills it in; their vectors are kept, nothing is embedded."""
+        if "who" not in {row[1] for row in self._db.execute("PRAGMA table_info(segments)")}:
+            self._db.execute("ALTER TABLE segments ADD COLUMN who TEXT")
+            self._db.execute("UPDATE docs SET hash = '' WHERE type = 'passage'")
 
     def _load(self) -> None:
         index = faiss.IndexIDMap2(faiss.IndexFlatIP(DIM))
         rows = self._db.execute(
-            "SELECT s.sid, s.doc, v.vec FROM segments s JOIN vectors v ON v.thash = s.thash").fetchall()
+            "SELECT s.sid, s.doc, v.vec, s.who FROM segments s JOIN vectors v ON v.thash = s.thash").fetchall()
         self._doc_of: dict[int, str] = {}
+        self._who_of: dict[int, str] = {int(r[0]): r[3] for r in rows if r[3]}
         self._type_of: dict[str, str] = dict(self._db.execute("SELECT id, type FROM docs").fetchall())
         self._types = Counter(self._type_of.values())
         if rows:
@@ -95,14 +117,14 @@ class MeaningIndex:
                     gone += [r[0] for r in db.execute("SELECT sid FROM segments WHERE doc = ?", (doc_id,))]
                     db.execute("DELETE FROM segments WHERE doc = ?", (doc_id,))
                     db.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
-                added: list[tuple[int, str, str]] = []
+                added: list[tuple[int, str, str, str | None]] = []
                 for d in upserts:
                     db.execute("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)",
                                (d.id, d.hash, d.path, d.thread, d.type, _ts(d.start), _ts(d.end)))
-                    for seg in d.segments:
+                    for seg, who in zip_longest(d.segments, d.speakers[:len(d.segments)]):
                         h = _text_hash(seg)
-                        cur = db.execute("INSERT INTO segments (doc, thash) VALUES (?, ?)", (d.id, h))
-                        added.append((cur.lastrowid, d.id, h))
+                        cur = db.execute("INSERT INTO segments (doc, thash, who) VALUES (?, ?, ?)", (d.id, h, who))
+                        added.append((cur.lastrowid, d.id, h, who))
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -111,14 +133,17 @@ class MeaningIndex:
                 self._index.remove_ids(np.array(gone, dtype="int64"))
                 for sid in gone:
                     self._doc_of.pop(sid, None)
+                    self._who_of.pop(sid, None)
             for doc_id in deletes:
                 self._type_of.pop(doc_id, None)
             self._type_of.update({d.id: d.type for d in upserts})
             self._types = Counter(self._type_of.values())
             if added:
-                for sid, doc_id, _ in added:
+                for sid, doc_id, _, who in added:
                     self._doc_of[sid] = doc_id
-                self._index.add_with_ids(np.vstack([vectors[h] for _, _, h in added]).astype("float32"),
+                    if who:
+                        self._who_of[sid] = who
+                self._index.add_with_ids(np.vstack([vectors[a[2]] for a in added]).astype("float32"),
                                          np.array([a[0] for a in added], dtype="int64"))
         return len(missing)
 
@@ -165,8 +190,10 @@ class MeaningIndex:
                                 args).fetchall()
         return np.array([r[0] for r in rows], dtype="int64")
 
-    def search(self, text: str, bounds: Bounds, limit: int = 50, floor: float = 0.0) -> list[tuple[str, str, float]]:
-        """(doc id, path, cosine of its best segment) best first; docs below `floor` are left out."""
+    def search(self, text: str, bounds: Bounds, limit: int = 50, floor: float = 0.0,
+               favour: frozenset[str] = frozenset(), lift: float = 0.0) -> list[tuple[str, str, float]]:
+        """(doc id, path, cosine of its best segment) best first; docs below `floor` are left out. A segment
+        said by someone in `favour` scores `lift` more."""
         if bounds.type and not self._types.get(bounds.type):
             return []  # nothing of that type yet (no records before reading): no need to embed or search
         query = self.embedder.query(text)
@@ -182,12 +209,16 @@ class MeaningIndex:
             scores, ids = self._index.search(query, k, params=params)
             best: dict[str, float] = {}
             for sid, score in zip(ids[0], scores[0]):
-                if sid < 0 or score < floor:
+                if sid < 0:
+                    continue
+                if favour and self._who_of.get(int(sid)) in favour:
+                    score += lift
+                if score < floor:
                     continue
                 doc = self._doc_of.get(int(sid))
                 if bounds.type and self._type_of.get(doc) != bounds.type:
                     continue
-                if doc is not None and doc not in best:
+                if doc is not None and score > best.get(doc, -2.0):
                     best[doc] = float(score)
             top = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
             if not top:
