@@ -19,7 +19,7 @@ from twinfs.index import Bounds  # noqa: E402
 from twinfs.ledger import all_records  # noqa: E402
 from twinfs.models import AddRequest, SearchRequest  # noqa: E402
 from twinfs.passages import parse  # noqa: E402
-from twinfs.search import blend, fuse, lanes, rank_facts, rank_passages  # noqa: E402
+from twinfs.search import blend, fuse, lanes  # noqa: E402
 
 KS = (1, 3, 5, 10)
 
@@ -85,10 +85,6 @@ def main() -> None:
                 latencies.append((time.perf_counter() - t0) * 1000)
                 fused = recall([h.turns for h in result.hits], gold)
                 if args.brief:
-                    found = rank_facts(space, q, Bounds())
-                    for b in (0.0, 0.1, 0.25):
-                        variants.setdefault(f"fast, fact boost {b:g}", []).append(
-                            recall([h.turns for h in rank_passages(space, q, Bounds(), 10, found, b)], gold))
                     t0 = time.perf_counter()
                     brief = memory.search(user, SearchRequest(query=q))
                     brief_ms.append((time.perf_counter() - t0) * 1000)
