@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .background import side
@@ -15,7 +16,7 @@ from .index import Doc
 from .ledger import load_records
 from .models import Item, Phase
 from .passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
-from .space import Space, item_hash, turns_of
+from .space import Space, item_hash, said_order, turns_of
 
 Progress = Callable[[int, int], None]
 
@@ -29,10 +30,13 @@ def passage_doc(path: str, text: str) -> Doc:
                speakers=tuple(who for who, _ in spoken))
 
 
-def cut_thread(thread: str, entries: list[dict]) -> list[Passage]:
-    """The passages a thread's stored items cut into; the first item names the kind and source."""
+def cut_thread(thread: str, entries: list[dict], tail: list[dict] | None = None, first_number: int = 1
+               ) -> list[Passage]:
+    """The passages a thread's stored items cut into (only those of `tail`, from passage `first_number` on,
+    when given); the thread's first item names the kind and source."""
     first = min(entries, key=lambda e: (e["at"], e.get("added", 0)))
-    return cut(thread, first["kind"], first.get("source", "memory"), turns_of(entries))
+    return cut(thread, first["kind"], first.get("source", "memory"), turns_of(entries if tail is None else tail),
+               first_number)
 
 
 def speakers_of(entries: list[dict]) -> set[str]:
@@ -40,20 +44,58 @@ def speakers_of(entries: list[dict]) -> set[str]:
     return {t.speaker for t in turns_of([e for e in entries if e.get("kind") == "message"])}
 
 
-def recut(space: Space, thread: str) -> tuple[list[Doc], list[str], dict[str, str]]:
-    """Cut a thread anew from its items; write the passages whose cut changed.
-    -> (docs to index, ids to drop, the new cuts: record them with `set_cuts` only once indexed, so a crash in
-    between leaves the old cuts and the next landing indexes those passages again)."""
+@dataclass(frozen=True)
+class Head:
+    """Where a passage begins: its number, its first turn's place in the thread, and whether that turn begins
+    there (a long turn cut in pieces may begin in the passage before)."""
+
+    number: int
+    order: tuple
+    whole: bool
+
+
+@dataclass
+class Cut:
+    """A thread cut anew: docs to index, ids to drop, every passage's path and hash, and where each begins.
+    Record it with `keep_cut` only once indexed, so a crash in between leaves the old cut and the next
+    landing indexes those passages again."""
+
+    docs: list[Doc]
+    drops: list[str]
+    paths: dict[str, str]
+    heads: list[Head]
+
+
+def keep_cut(space: Space, thread: str, done: Cut) -> None:
+    space.state.set_cuts(thread, done.paths)
+    space.heads[thread] = done.heads
+
+
+def recut(space: Space, thread: str, added_from: tuple | None = None) -> Cut:
+    """Cut a thread anew from its items; write the passages whose cut changed. `added_from`: the place in the
+    thread of the first of the turns just added, when all of them are new; the passages that end before it
+    stay as they are and only the tail is cut again (a long conversation is not re-rendered whole for every
+    message added to it)."""
     entries = space.thread_items(thread)
     before = space.state.cuts(thread)
     if not entries:
         for path in before:
             space.vault.delete(path)
-        return [], [passage_id(p) for p in before], {}
-    passages = cut_thread(thread, entries)
-    now: dict[str, str] = {}
+        return Cut([], [passage_id(p) for p in before], {}, [])
+    heads = _resume(space.heads.get(thread), before, added_from)
+    if heads is None:
+        heads, now = [], {}
+        passages = cut_thread(thread, entries)
+    else:
+        start = heads.pop()
+        now = {path: h for path, h in before.items() if _number(path) < start.number}
+        heads = [h for h in heads if h.number < start.number]
+        tail = [e for e in entries if said_order(e) >= start.order]
+        passages = cut_thread(thread, entries, tail, start.number)
     docs: list[Doc] = []
-    for p in passages:
+    for n, p in enumerate(passages):
+        order = said_order(space.thread_item(thread, p.turns[0]))
+        heads.append(Head(p.number, order, n == 0 or p.turns[0] != passages[n - 1].turns[-1]))
         text = render(p)
         h = content_hash(text)
         now[p.path] = h
@@ -65,7 +107,22 @@ def recut(space: Space, thread: str) -> tuple[list[Doc], list[str], dict[str, st
     gone = [path for path in before if path not in now]
     for path in gone:
         space.vault.delete(path)
-    return docs, [passage_id(p) for p in gone], now
+    return Cut(docs, [passage_id(p) for p in gone], now, heads)
+
+
+def _number(path: str) -> int:
+    return int(path.rsplit("_", 1)[-1].removesuffix(".md"))
+
+
+def _resume(heads: list[Head] | None, before: dict[str, str], added_from: tuple | None) -> list[Head] | None:
+    """The heads up to and including the passage to cut again from, or None: cut the whole thread."""
+    if heads is None or added_from is None or len(heads) != len(before) or \
+            sorted(_number(p) for p in before) != [h.number for h in heads]:
+        return None  # nothing known of the last cut (a restart, a hand edit), or an edit: cut it whole
+    for n in range(len(heads) - 1, -1, -1):
+        if heads[n].whole and heads[n].order < added_from:
+            return heads[:n + 1]
+    return None
 
 
 def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Callable[[], None] | None = None) -> None:
@@ -84,26 +141,35 @@ def land_event(space: Space, event: str) -> list[str]:
     entries = space.take_inbox(event)
     space.state.adopt(event, [(e["id"], e["thread"], e["hash"]) for e in entries])
     by_thread: dict[str, list[dict]] = defaultdict(list)
+    added_from: dict[str, tuple | None] = {}  # thread -> the first new turn's place, while all its turns are new
     for e in entries:
-        by_thread[e["thread"]].append(e)
+        thread = e["thread"]
+        stored = {k: v for k, v in e.items() if k not in ("hash", "moved_from")}
+        new = not e.get("moved_from") and space.thread_item(thread, e["id"]) is None
+        if new and (thread not in by_thread or added_from[thread] is not None):
+            added_from[thread] = min(said_order(stored), added_from.get(thread) or said_order(stored))
+        else:
+            added_from[thread] = None
+        by_thread[thread].append(e)
         if e.get("moved_from"):
             space.drop_item(e["moved_from"], e["id"])
             by_thread.setdefault(e["moved_from"], [])
-        space.put_item(e["thread"], {k: v for k, v in e.items() if k not in ("hash", "moved_from")})
+            added_from[e["moved_from"]] = None
+        space.put_item(thread, stored)
     docs: list[Doc] = []
     drops: list[str] = []
-    cuts: dict[str, dict[str, str]] = {}
+    cuts: dict[str, Cut] = {}
     for thread in by_thread:
-        d, g, cuts[thread] = recut(space, thread)
-        docs += d
-        drops += g
+        cuts[thread] = recut(space, thread, added_from.get(thread))
+        docs += cuts[thread].docs
+        drops += cuts[thread].drops
     threads = sorted(by_thread)
     where = threads[0] if len(threads) == 1 else f"{len(threads)} threads ({', '.join(threads[:3])}…)"
     index_docs(space, docs, drops,  # the commit needs no index: it runs while the turns are embedded
                meanwhile=lambda: space.vault.commit(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''}"
                                                     f" to {where}"))
-    for thread, now in cuts.items():
-        space.state.set_cuts(thread, now)
+    for thread, done in cuts.items():
+        keep_cut(space, thread, done)
     space.add_speakers(speakers_of(entries))
     for thread in threads:
         if not space.thread_items(thread):
@@ -165,8 +231,8 @@ def _rebuild_state(space: Space) -> None:
         if all(r[0] in in_passages for r in rows):
             space.state.set_cuts(thread, {p.path: content_hash(render(p)) for p in cut_thread(thread, entries)})
             continue
-        docs, drops, now = recut(space, thread)  # items filed but never cut (a crash, a hand-added file)
-        index_docs(space, docs, drops)
-        space.state.set_cuts(thread, now)
+        done = recut(space, thread)  # items filed but never cut (a crash, a hand-added file)
+        index_docs(space, done.docs, done.drops)
+        keep_cut(space, thread, done)
         space.state.set_phase([(r[0], r[2]) for r in rows], Phase.landed)
         space.vault.commit(f"land: {thread} (reindex)")

@@ -125,8 +125,10 @@ def _context(kind: str, source: str, first: Turn) -> str:
     return line
 
 
-def cut(thread: str, kind: str, source: str, turns: list[Turn]) -> list[Passage]:
-    """Whole turns in order, at most ~MAX_CHARS a passage; a long pause starts a new one; a long turn is cut."""
+def cut(thread: str, kind: str, source: str, turns: list[Turn], first_number: int = 1) -> list[Passage]:
+    """Whole turns in order, at most ~MAX_CHARS a passage; a long pause starts a new one; a long turn is cut.
+    Each passage begins afresh, so the turns from where one began on cut into the same passages again
+    (numbered from `first_number`): landing cuts only a thread's tail when turns are added at its end."""
     passages: list[Passage] = []
     blocks: list[tuple[Turn, str, str]] = []  # (turn, piece, its rendered line)
 
@@ -142,7 +144,7 @@ def cut(thread: str, kind: str, source: str, turns: list[Turn]) -> list[Passage]
             if turn.role and turn.role not in roles:
                 roles.append(turn.role)
         body = _context(kind, source, first) + "\n\n" + "\n".join(line for _, _, line in blocks)
-        passages.append(Passage(thread, len(passages) + 1, kind, source, ids, roles,
+        passages.append(Passage(thread, first_number + len(passages), kind, source, ids, roles,
                                 first.at, blocks[-1][0].at, body))
         blocks.clear()
 

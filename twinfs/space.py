@@ -66,6 +66,7 @@ class Space:
         self.landed = threading.Condition()
         self.rebuilding = False
         self._threads: dict[str, dict[str, dict]] = {}  # thread -> item id -> stored item (the writer's cache)
+        self.heads: dict[str, list] = {}  # thread -> where its passages begin, as landing last cut them
         self._speakers: set[str] | None = None  # speakers(), once read
 
     @property
@@ -173,6 +174,10 @@ class Space:
             self._threads[thread] = cached
         return list(cached.values())
 
+    def thread_item(self, thread: str, item_id: str) -> dict | None:
+        self.thread_items(thread)
+        return self._threads[thread].get(item_id)
+
     def put_item(self, thread: str, entry: dict) -> None:
         self.vault.write(self.item_path(thread, entry["id"]),
                          json.dumps(entry, indent=1, ensure_ascii=False) + "\n", durable=False)
@@ -186,19 +191,22 @@ class Space:
     def forget_cache(self) -> None:
         """Files changed behind the writer's back (reindex, a hand edit): read them again."""
         self._threads.clear()
+        self.heads.clear()
 
     def threads(self) -> list[str]:
         folder = self.root / "items"
         return sorted(p.name for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
 
 
-def turns_of(entries: list[dict]) -> list[Turn]:
-    """Stored items of a thread -> turns in the order said (ties: the order added)."""
-    def key(e: dict):
-        return (e["at"], e.get("added", 0), e["id"])
+def said_order(entry: dict) -> tuple:
+    """Where a stored item falls in its thread: the order said (ties: the order added)."""
+    return (entry["at"], entry.get("added", 0), entry["id"])
 
+
+def turns_of(entries: list[dict]) -> list[Turn]:
+    """Stored items of a thread -> turns in the order said."""
     turns = []
-    for e in sorted(entries, key=key):
+    for e in sorted(entries, key=said_order):
         at = as_utc(datetime.fromisoformat(e["at"].replace("Z", "+00:00")))
         turns.append(Turn(id=e["id"], kind=e["kind"], text=e["text"], at=at, role=e.get("role"),
                           name=e.get("name"), title=e.get("title")))

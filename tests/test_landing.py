@@ -1,0 +1,76 @@
+"""Landing a long conversation cuts only its tail, into the very passages a whole cut makes."""
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+from twinfs import landing
+from twinfs.models import AddRequest
+from twinfs.passages import render
+
+T0 = datetime(2026, 10, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def turn(n: int, at: datetime, text: str) -> dict:
+    return {"id": f"m{n:03d}", "kind": "message", "conversation": "long", "role": "user" if n % 2 else "assistant",
+            "name": "Alice Chen" if n % 2 else None, "text": text, "at": at.isoformat()}
+
+
+def whole_cut(space, thread: str) -> dict[str, str]:
+    return {p.path: render(p) for p in landing.cut_thread(thread, space.thread_items(thread))}
+
+
+def on_disk(space) -> dict[str, str]:
+    return {f.relative_to(space.root).as_posix(): f.read_text(encoding="utf-8")
+            for f in space.root.glob("passages/**/*.md")}
+
+
+def test_adds_at_the_end_cut_only_the_tail_into_the_passages_a_whole_cut_makes(memory, alice, monkeypatch):
+    rng = random.Random(7)
+    rendered = []
+    monkeypatch.setattr(landing, "render", lambda p: rendered.append(p.number) or render(p))
+    at, n = T0, 0
+    for batch in range(40):
+        items = []
+        for _ in range(rng.randint(1, 4)):
+            at += timedelta(hours=2) if rng.random() < 0.1 else timedelta(seconds=30)  # now and then a pause
+            words = rng.choice([8, 30, 300])  # a long turn is cut in pieces across passages
+            items.append(turn(n, at, " ".join(f"w{n}x{i}" for i in range(words))))
+            n += 1
+        space = memory.space(alice)
+        had = len(space.state.cuts(space.threads()[0])) if batch else 0
+        rendered.clear()
+        memory.add(alice, AddRequest(items=items, wait=True))
+        thread = space.threads()[0]
+        if batch:  # the tail: from the last passage that begins with a whole turn
+            assert rendered and min(rendered) >= had - 2, (had, rendered)
+    assert len(space.state.cuts(thread)) > 20
+    assert on_disk(space) == whole_cut(space, thread)
+
+    # an edit in the middle, and a turn said before the others, cut the thread whole and agree with it too
+    middle = dict(space.thread_item(thread, "m010"))
+    rendered.clear()
+    memory.add(alice, AddRequest(items=[{**turn(10, datetime.fromisoformat(middle["at"]), "edited words")},
+                                        turn(999, T0 - timedelta(days=1), "said first")], wait=True))
+    assert len(rendered) == len(space.state.cuts(thread))
+    assert on_disk(space) == whole_cut(space, thread)
+    assert "edited words" in "".join(on_disk(space).values())
+
+
+def test_after_a_restart_the_first_landing_cuts_whole_then_the_tail_again(settings, embedder, alice, monkeypatch):
+    from twinfs import Memory
+
+    with Memory(settings, embedder=embedder) as m:
+        m.add(alice, AddRequest(items=[turn(i, T0 + timedelta(seconds=30 * i), "word " * 60) for i in range(40)],
+                                wait=True))
+    rendered = []
+    monkeypatch.setattr(landing, "render", lambda p: rendered.append(p.number) or render(p))
+    with Memory(settings, embedder=embedder) as m:
+        space = m.space(alice)
+        total = len(space.state.cuts(space.threads()[0]))
+        m.add(alice, AddRequest(items=[turn(40, T0 + timedelta(seconds=30 * 40), "one more")], wait=True))
+        assert len(rendered) == total  # nothing known of the last cut: the whole thread
+        rendered.clear()
+        m.add(alice, AddRequest(items=[turn(41, T0 + timedelta(seconds=30 * 41), "and another")], wait=True))
+        assert len(rendered) <= 2
+        assert on_disk(space) == whole_cut(space, space.threads()[0])
