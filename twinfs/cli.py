@@ -185,6 +185,12 @@ def cmd_serve(args) -> None:
     serve(Settings.from_env(home=args.home), host=args.host, port=args.port)
 
 
+def cmd_mcp(args) -> None:
+    from server.mcp_server import serve
+
+    serve(Settings.from_env(home=args.home), _user(args))
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="twin", description="Local-first memory for LLM apps.")
     p.add_argument("--home", help="the twin home (default $TWIN_HOME or ./twin-home)")
@@ -263,6 +269,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--host", default="127.0.0.1")
     c.add_argument("--port", type=int, default=8765)
     c.set_defaults(fn=cmd_serve)
+
+    user_cmd("mcp", "serve one end user's memory to an MCP client over stdio (search, add, grep, read, status, "
+             "history)", cmd_mcp)
     return p
 
 
