@@ -82,14 +82,13 @@ def recut(space: Space, thread: str, added_from: tuple | None = None) -> Cut:
         for path in before:
             space.vault.delete(path)
         return Cut([], [passage_id(p) for p in before], {}, [])
-    heads = _resume(space.heads.get(thread), before, added_from)
-    if heads is None:
+    resumed = _resume(space.heads.get(thread), before, added_from)
+    if resumed is None:
         heads, now = [], {}
         passages = cut_thread(thread, entries)
     else:
-        start = heads.pop()
+        *heads, start = resumed
         now = {path: h for path, h in before.items() if _number(path) < start.number}
-        heads = [h for h in heads if h.number < start.number]
         tail = [e for e in entries if said_order(e) >= start.order]
         passages = cut_thread(thread, entries, tail, start.number)
     docs: list[Doc] = []
