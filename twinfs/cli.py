@@ -38,7 +38,7 @@ def describe(exc: ValidationError, prefix: str = "") -> str:
 def _memory(args):
     from .memory import Memory
 
-    return Memory(Settings.from_env(home=args.home)).start()
+    return Memory(Settings.from_env(home=args.home, watch=False)).start()  # one command: nothing to watch
 
 
 def _user(args) -> EndUser:

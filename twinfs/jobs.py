@@ -23,7 +23,7 @@ NICE = {LAND: LAND_NICE, LATER: LATER_NICE}
 
 
 class Pipeline:
-    def __init__(self, workers: int = 2, steps: list[Step] | None = None):
+    def __init__(self, workers: int = 2, steps: list[Step] | None = None, mend: Step | None = None):
         self._pools = {LAND: ThreadPoolExecutor(max_workers=workers, thread_name_prefix="twin-land"),
                        LATER: ThreadPoolExecutor(max_workers=1, thread_name_prefix="twin-later")}
         self._lock = threading.Lock()
@@ -32,6 +32,7 @@ class Pipeline:
         self._tries: dict[tuple[str, str], int] = {}
         self._idle = threading.Condition(self._lock)
         self.steps: list[Step] = list(steps or [])
+        self.mend = mend  # commits and indexes what was edited by hand, when the watcher saw some
         self.closed = False
 
     def wake(self, space: Space) -> None:
@@ -55,6 +56,9 @@ class Pipeline:
         while True:
             try:
                 with space.writer:
+                    if space.hand_edited and self.mend:
+                        space.hand_edited = False
+                        self.mend(space)
                     self._land_all(space)  # in the later lane too: what came in meanwhile lands first
                     if lane == LATER:
                         for step in self.steps:

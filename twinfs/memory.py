@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from . import browse, folding, landing, ledger, worked
+from . import browse, folding, landing, ledger, mending, worked
 from . import search as searching
 from .errors import NotFound, Unavailable
 from .filing import Reading, index_records
@@ -22,6 +22,7 @@ from .pages import Folding
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
+from .watching import Watcher
 
 log = logging.getLogger("twinfs")
 WAIT_SECONDS = 10.0
@@ -36,7 +37,7 @@ class Memory:
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self._spaces: dict[str, Space] = {}
         self._lock = threading.Lock()
-        self.pipeline = Pipeline(workers=settings.workers)
+        self.pipeline = Pipeline(workers=settings.workers, mend=self._mend)
         self.reading: Reading | None = None
         self.folding: Folding | None = None
         if settings.reading:
@@ -48,6 +49,7 @@ class Memory:
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
         self._pages: dict[str, tuple[tuple, tuple[list, list]]] = {}
         self._ticker: threading.Thread | None = None
+        self._watcher: Watcher | None = None
         self._stop = threading.Event()
 
     # lifecycle
@@ -61,11 +63,15 @@ class Memory:
             if meaning.outdated(space.root / ".twin" / "meaning"):
                 log.info("reindexing %s: the meaning lane learns who said each turn", dirname)
                 self.reindex(user)  # nothing is embedded again
-            if space.pending() or (self.reading and space.state.unread_threads()):
+            if self.settings.watch and not space.pending():
+                space.hand_edited = True  # what was edited while no one watched (a pending add commits it anyway)
+            if space.hand_edited or space.pending() or (self.reading and space.state.unread_threads()):
                 self.pipeline.wake(space)
         if self.reading:
             self._ticker = threading.Thread(target=self._tick, name="twin-ticker", daemon=True)
             self._ticker.start()
+        if self.settings.watch:
+            self._watcher = Watcher(self.home / "users", self._wrote, self._edited_by_hand).start()
         return self
 
     def _tick(self) -> None:
@@ -84,6 +90,8 @@ class Memory:
 
     def close(self) -> None:
         self._stop.set()
+        if self._watcher:
+            self._watcher.stop()
         self.pipeline.close()
         with self._lock:
             for space in self._spaces.values():
@@ -110,6 +118,35 @@ class Memory:
             with space.accept_lock:
                 space.create()
         return space
+
+    # hand edits
+    def mend(self, user: EndUser) -> list[str]:
+        """Commit and index again what was edited by hand in this end user's vault now; the paths edited."""
+        space = self._existing(user)
+        with space.writer:
+            return self._mend(space)
+
+    def _mend(self, space: Space) -> list[str]:
+        changed = mending.mend(space)
+        if self.folding and any(rel.startswith(("items/", "records/")) for rel in changed):
+            self.folding(space, force=True)
+        return changed
+
+    def _open(self, dirname: str) -> Space | None:
+        org, project, account = dirname.split(".", 2)
+        space = self.space(EndUser(org=org, project=project, account=account))
+        return space if space.exists else None
+
+    def _wrote(self, dirname: str, rel: str) -> bool:
+        with self._lock:
+            space = self._spaces.get(dirname)
+        return space is not None and space.vault.wrote(rel)
+
+    def _edited_by_hand(self, dirname: str) -> None:
+        space = self._open(dirname)
+        if space is not None:
+            space.hand_edited = True
+            self.pipeline.wake(space)
 
     def warm(self) -> None:
         """Load both embedder runtimes and the date parser now rather than on the first search (the brief

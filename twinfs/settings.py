@@ -32,6 +32,7 @@ class Settings:
     reading: bool = True  # False: land only (benchmarks of the lanes, tests of the spine)
     max_pending: int = 2000  # add events queued per end user before add answers 503
     workers: int = 2  # end users worked on at once by the background pipeline
+    watch: bool = False  # commit and index files edited by hand in the vaults (the server and MCP do)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "home", Path(self.home))
@@ -48,5 +49,6 @@ class Settings:
             reading=os.environ.get("TWIN_READING", "1").lower() not in ("0", "false", "no", "off"),
             max_pending=_int("TWIN_MAX_PENDING", 2000),
             workers=_int("TWIN_WORKERS", 2) or 1,
+            watch=os.environ.get("TWIN_WATCH", "1").lower() not in ("0", "false", "no", "off"),
         )
         return replace(base, **overrides)

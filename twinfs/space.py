@@ -65,6 +65,7 @@ class Space:
         self.writer = threading.Lock()  # the one writer of files, git and indexes
         self.landed = threading.Condition()
         self.rebuilding = False
+        self.hand_edited = False  # the watcher saw files change that the writer did not write
         self._threads: dict[str, dict[str, dict]] = {}  # thread -> item id -> stored item (the writer's cache)
         self.heads: dict[str, list] = {}  # thread -> where its passages begin, as landing last cut them
         self._speakers: set[str] | None = None  # speakers(), once read

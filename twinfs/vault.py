@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -46,6 +47,15 @@ def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
         fsync_dir(path.parent)
 
 
+def _stamp(path: Path) -> tuple | None:
+    """A file's size, change time and inode (None when it is gone): what an edit would change."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
 @dataclass(frozen=True)
 class Commit:
     sha: str
@@ -60,6 +70,7 @@ class Vault:
     def __init__(self, root: Path):
         self.root = root
         self._repo: git.Repo | None = None
+        self._mine: OrderedDict[str, tuple | None] = OrderedDict()  # path -> how the writer last left it
 
     @property
     def exists(self) -> bool:
@@ -91,6 +102,17 @@ class Vault:
 
     def write(self, rel: str, text: str, durable: bool = True) -> None:
         atomic_write(self.root / rel, text, durable)
+        self._note(rel, _stamp(self.root / rel))
+
+    def _note(self, rel: str, stamp: tuple | None) -> None:
+        self._mine[rel] = stamp
+        self._mine.move_to_end(rel)
+        if len(self._mine) > 4096:  # the newest matter: an older file looks edited, and git status says it is not
+            self._mine.popitem(last=False)
+
+    def wrote(self, rel: str) -> bool:
+        """Whether the file is as the writer last left it (written, or deleted): the watcher's own echo."""
+        return rel in self._mine and self._mine.get(rel, ()) == _stamp(self.root / rel)
 
     def read(self, rel: str) -> str:
         return (self.root / rel).read_text(encoding="utf-8")
@@ -98,6 +120,7 @@ class Vault:
     def delete(self, rel: str) -> None:
         target = self.root / rel
         target.unlink(missing_ok=True)
+        self._note(rel, None)
         parent = target.parent
         while parent != self.root and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
@@ -113,6 +136,20 @@ class Vault:
             return None
         self.repo.git.commit("-m", message, "--no-verify", "--quiet")
         return self.repo.head.commit.hexsha
+
+    def changes(self) -> list[str]:
+        """Files of the memory folders that differ from the last commit (added, changed, deleted, renamed):
+        under the one writer, whose steps each commit what they write, these are edits made by hand."""
+        out = self.repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *VAULT_TOPS)
+        paths: list[str] = []
+        fields = iter(out.split("\0"))
+        for field in fields:
+            if len(field) < 4:
+                continue
+            paths.append(field[3:])
+            if field[0] in "RC":
+                paths.append(next(fields, ""))  # a rename names its source next
+        return sorted(p for p in set(paths) if p)
 
     def log(self, rel: str | None = None, limit: int = 100) -> list[Commit]:
         """Commits newest first, of the whole vault or of one file."""

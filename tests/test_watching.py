@@ -1,0 +1,93 @@
+"""Hand edits: a person edits the vault's files; the watcher has them committed, indexed again, and searchable."""
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import pytest
+
+from conftest import MOVE, PORTO, chat
+from twinfs import Memory, Settings
+from twinfs.models import AddRequest, SearchRequest, StatusRequest
+
+
+def log(memory, user) -> list[str]:
+    root = memory.home / "users" / user.dirname
+    return subprocess.run(["git", "-C", str(root), "log", "--format=%s"], capture_output=True, text=True).stdout.splitlines()
+
+
+def until(check, seconds: float = 15.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def watched(tmp_home, embedder):
+    with Memory(Settings(home=tmp_home, reading=False, watch=True), embedder=embedder) as m:
+        yield m
+
+
+def test_the_watcher_commits_and_indexes_hand_edits(watched, alice):
+    watched.add(alice, AddRequest(items=chat("c1", MOVE) + [PORTO], wait=True))
+    space = watched.space(alice)
+    time.sleep(1.5)  # the watcher's quiet spell: the writer's own files must not come back as hand edits
+    watched.pipeline.wait_idle(10)
+    assert not any("(by hand)" in line for line in log(watched, alice))
+
+    passage = next(space.root.glob("passages/memory/messages/*/p_0001.md"))
+    passage.write_text(passage.read_text().replace("My cat Miso", "My parrot Kiwi"))
+    rel = passage.relative_to(space.root).as_posix()
+    assert until(lambda: log(watched, alice)[0] == f"edit: {rel} (by hand)"), log(watched, alice)[:3]
+    hit = watched.search(alice, SearchRequest(query="parrot Kiwi", fast=True)).hits[0]
+    assert "Kiwi" in hit.text and hit.turns == ["msg-001", "msg-002", "msg-003"]
+
+    document = next(space.root.glob("passages/memory/documents/*/p_0001.md"))
+    document.unlink()
+    assert until(lambda: log(watched, alice)[0].startswith("edit: passages/memory/documents/"))
+    assert all(h.turns != ["doc-porto"] for h in watched.search(alice, SearchRequest(query="Douro", fast=True)).hits)
+
+
+def test_items_edited_by_hand_while_stopped_are_mended_at_start(tmp_home, embedder, alice):
+    settings = Settings(home=tmp_home, reading=False, watch=True)
+    with Memory(settings, embedder=embedder) as m:
+        m.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
+        root = m.space(alice).root
+    item = next(root.glob("items/*/msg-001.json"))
+    entry = json.loads(item.read_text())
+    item.write_text(json.dumps({**entry, "text": "I just moved to Madrid from Berlin, near the park."}))
+    with Memory(settings, embedder=embedder) as m:
+        assert until(lambda: log(m, alice)[0].startswith("edit: items/")), log(m, alice)[:3]
+        m.pipeline.wait_idle(10)
+        text = next(root.glob("passages/memory/messages/*/p_0001.md")).read_text()
+        assert "Madrid" in text and "Lisbon" not in text  # the item is the source: its passage is cut again
+        assert m.search(alice, SearchRequest(query="Madrid park", fast=True)).hits[0].turns[0] == "msg-001"
+        assert m.status(alice, StatusRequest(ids=["msg-001"])).phases["msg-001"] == "landed"
+
+
+def test_mend_commits_a_broken_file_and_indexes_records_edited_by_hand(memory, alice):
+    memory.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
+    space = memory.space(alice)
+    thread = space.threads()[0]
+    assert memory.mend(alice) == []  # nothing edited: nothing committed
+    record = {"id": f"{thread}#r00000000000000aa", "kind": "state", "text": "Alice lives in Lisbon",
+              "subject": "Alice Chen", "attribute": "home_city", "value": "Lisbon", "happened": "2026-10-01",
+              "said": "2026-10-01", "by": "user", "turns": ["msg-001"],
+              "source": f"passages/memory/messages/{thread}/p_0001.md"}
+    records = space.root / "records" / f"{thread}.json"
+    records.parent.mkdir(exist_ok=True)
+    records.write_text(json.dumps([record]))
+    (space.root / "pages").mkdir(exist_ok=True)
+    (space.root / "pages" / "notes.md").write_text("{ not a page the folder knows")
+    assert memory.mend(alice) == ["pages/notes.md", f"records/{thread}.json"]
+    assert log(memory, alice)[0] == f"edit: pages/notes.md, records/{thread}.json (by hand)"
+    facts = memory.search(alice, SearchRequest(query="Where does Alice live?", fast=True)).facts
+    assert facts and "Alice lives in Lisbon" in facts[0].text
+
+    records.write_text("[{ broken")
+    assert memory.mend(alice) == [f"records/{thread}.json"]  # committed as it is; its facts stay out
+    assert memory.search(alice, SearchRequest(query="tram noise", fast=True)).hits  # and search goes on

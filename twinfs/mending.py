@@ -1,0 +1,79 @@
+"""Hand edits: what a person changed in a vault's files is committed and indexed again by the one writer.
+
+Every step of the writer (landing, reading, folding, correct) commits what it writes before it lets go, so
+what `git status` shows under the writer was changed by hand: an item (the source of truth: its thread is cut
+again and read again), a passage (indexed as it now reads; its cut is kept, so the edit survives later
+landings), a record file (its records indexed again, the pages folded again) or a page. The watcher
+(twinfs/watching.py) calls for this when files change; `Memory.mend` runs it at once.
+"""
+from __future__ import annotations
+
+import logging
+
+from pydantic import ValidationError
+
+from .filing import index_records
+from .landing import index_docs, keep_cut, passage_doc, recut
+from .ledger import load_records
+from .models import Item
+from .passages import passage_id
+from .space import Space, item_hash
+
+log = logging.getLogger("twinfs.mending")
+SHOWN = 3  # paths named in the commit message
+
+
+def mend(space: Space) -> list[str]:
+    """Commit and index again what was edited by hand; returns the paths (none: nothing was)."""
+    changed = space.vault.changes()
+    if not changed:
+        return []
+    space.forget_cache()
+    threads = sorted({rel.split("/")[1] for rel in changed if rel.startswith("items/") and rel.count("/") == 2})
+    docs, drops, cuts, recut_paths = [], [], {}, set()
+    for thread in threads:
+        cuts[thread] = done = recut(space, thread)
+        docs += done.docs
+        drops += done.drops
+        recut_paths |= set(done.paths)
+        _restore_phases(space, thread, changed)
+    for rel in changed:
+        if rel.startswith("passages/") and rel.endswith(".md") and rel not in recut_paths:
+            target = space.vault.path(rel)
+            if target.is_file():
+                docs.append(passage_doc(rel, target.read_text(encoding="utf-8")))
+            else:
+                drops.append(passage_id(rel))
+    index_docs(space, docs, drops)
+    for thread, done in cuts.items():
+        keep_cut(space, thread, done)
+    for rel in changed:
+        if rel.startswith("records/") and rel.endswith(".json"):
+            thread = rel.removeprefix("records/").removesuffix(".json")
+            try:
+                index_records(space, thread, load_records(space, thread))
+            except (ValueError, ValidationError) as exc:  # broken by hand: committed, kept out of the index
+                log.warning("%s: %s is not a list of records (%s); its facts stay out of search until mended",
+                            space.user.dirname, rel, str(exc).splitlines()[0])
+    named = ", ".join(changed[:SHOWN]) + (f" and {len(changed) - SHOWN} more" if len(changed) > SHOWN else "")
+    space.vault.commit(f"edit: {named} (by hand)", changed)
+    return changed
+
+
+def _restore_phases(space: Space, thread: str, changed: list[str]) -> None:
+    """An item edited by hand has landed again as it now reads; reading reads the windows it touches again."""
+    rows = []
+    prefix = f"items/{thread}/"
+    edited = {rel.removeprefix(prefix) for rel in changed if rel.startswith(prefix)}
+    for entry in space.thread_items(thread):
+        if space.item_path(thread, entry["id"]).removeprefix(prefix) not in edited:
+            continue
+        try:
+            item = Item(**{k: v for k, v in entry.items() if k in Item.model_fields})
+        except ValidationError as exc:
+            log.warning("%s: item %s edited by hand is not a valid item (%s)", space.user.dirname, entry.get("id"),
+                        str(exc).splitlines()[0])
+            continue
+        rows.append((entry["id"], thread, item_hash(item)))
+    if rows:
+        space.state.restore(rows, landed={r[0] for r in rows})
