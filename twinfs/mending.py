@@ -2,8 +2,8 @@
 
 Every step of the writer (landing, reading, folding, correct) commits what it writes before it lets go, so
 what `git status` shows under the writer was changed by hand: an item (the source of truth: its thread is cut
-again and read again), a passage (indexed as it now reads; its cut is kept, so the edit survives later
-landings), a record file (its records indexed again, the pages folded again) or a page. The watcher
+again and read again), a passage (indexed as it now reads; it keeps the edit until turns land in it and
+it is cut again), a record file (its records indexed again, the pages folded again) or a page. The watcher
 (twinfs/watching.py) calls for this when files change; `Memory.mend` runs it at once.
 """
 from __future__ import annotations
