@@ -96,6 +96,9 @@ def test_speakers_are_recorded_and_a_question_put_in_their_first_person(memory, 
         ("What did I tell I about his job?", frozenset({"Alice Chen", "Bob Stone"}))  # whose "his": not known
     assert first_person("What did the Assistant suggest?", speakers) == ("What did the Assistant suggest?", frozenset())
     assert first_person("Is Alicetown far? Ask her.", speakers) == ("Is Alicetown far? Ask her.", frozenset())
+    with_will = (*speakers, "Will")
+    assert first_person("Will Alice move? What did Will say?", with_will) == \
+        ("Will I move? What did I say?", frozenset({"Alice Chen", "Will"}))  # the opening "Will" asks
     found = memory.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True))
     assert found.hits and "Miso" in found.hits[0].text
     assert memory.search(alice, SearchRequest(query="Where does Alice live?", fast=True)).hits[0].turns[0] == "msg-001"

@@ -102,6 +102,9 @@ def first_person(query: str, speakers: tuple[str, ...]) -> tuple[str, frozenset[
     who: set[str] = set()
 
     def swap(m: re.Match) -> str:
+        opening = not query[:m.start()].strip() or query[:m.start()].rstrip()[-1] in ".?!"
+        if opening and m.group(1).lower() in ASKING and not m.group(2):
+            return m.group(0)  # "Will Caroline go?" asks; it does not name Will
         who.update(named[m.group(1)])
         return "my" if m.group(2) else "I"
 
@@ -111,6 +114,9 @@ def first_person(query: str, speakers: tuple[str, ...]) -> tuple[str, frozenset[
     return asked, frozenset(who)
 
 
+# the words a yes/no question opens with, which a speaker may also be called ("Will", "May", "Can")
+ASKING = frozenset({"will", "may", "can", "could", "would", "should", "shall", "might", "must", "do", "does",
+                    "did", "is", "are", "was", "were", "has", "have", "had"})
 PRONOUN = re.compile(r"\b(she|he|his|him|her|herself|himself)\b(\s+\w)?", re.IGNORECASE)
 
 
