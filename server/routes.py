@@ -15,9 +15,9 @@ from twinfs import __version__
 from twinfs.cli import describe
 from twinfs.errors import Invalid
 from twinfs.memory import Memory
-from twinfs.models import (AddRequest, AddResult, CorrectRequest, CorrectResult, GrepRequest, GrepResult,
-                           HistoryRequest, HistoryResult, LineageRequest, LineageResult, ReadRequest, ReadResult,
-                           SearchRequest, SearchResult, StatusRequest, StatusResult)
+from twinfs.models import (AddRequest, AddResult, CorrectRequest, CorrectResult, ForgetRequest, ForgetResult,
+                           GrepRequest, GrepResult, HistoryRequest, HistoryResult, LineageRequest, LineageResult,
+                           ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest, StatusResult)
 
 from .auth import end_user
 from .body import parse_object, read_body
@@ -54,6 +54,9 @@ OPERATIONS: list[Operation] = [
               summary="Every value of a subject (or of one attribute) over time, with said/happened days and records."),
     Operation("correct", CorrectRequest, CorrectResult, write=True, errors=(400, 401, 403, 404, 413, 422),
               summary="Retract a record, or replace its value, with a reason: a commit; search stops returning it."),
+    Operation("forget", ForgetRequest, ForgetResult, write=True, errors=(400, 401, 403, 404, 413, 422),
+              summary="Remove items (or whole threads, th_…) and all derived from them: files, indexes, pages and git "
+                      "history. The rest of their threads is read again."),
     Operation("lineage", LineageRequest, LineageResult, errors=(400, 401, 404, 413, 422),
               summary="A record, the text of its turns, its source passage and every commit that touched it."),
 ]

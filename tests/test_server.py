@@ -186,6 +186,20 @@ def test_a_read_key_cannot_add(server):
     assert "read key" in error_of(r, 403)
 
 
+def test_forget_over_http_needs_a_write_key_and_removes_the_item(server):
+    with server.client(server.write, account="forgetful") as c:
+        assert c.post("/v1/memory/add", json={"items": chat("c9", MOVE), "wait": True}).status_code == 202
+    with server.client(server.read, account="forgetful") as c:
+        assert "read key" in error_of(c.post("/v1/memory/forget", json={"ids": ["msg-003"]}), 403)
+    with server.client(server.write, account="forgetful") as c:
+        r = c.post("/v1/memory/forget", json={"ids": ["msg-003", "never"]})
+        assert r.status_code == 200, r.text
+        assert r.json()["forgotten"] == ["msg-003"] and r.json()["unknown"] == ["never"]
+        assert c.post("/v1/memory/grep", json={"pattern": "Miso"}).json()["found"] == 0
+        assert c.post("/v1/memory/status", json={"ids": ["msg-003"]}).json()["phases"] == {"msg-003": "unknown"}
+        assert "ids" in error_of(c.post("/v1/memory/forget", json={"ids": []}), 422)
+
+
 def test_unknown_or_missing_bearer_is_401(server):
     for token in ("tm_not-a-key-this-service-issued", "tm_"):
         with server.client(token) as c:

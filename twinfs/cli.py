@@ -10,8 +10,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .errors import Invalid, TwinError
-from .models import (AddRequest, CorrectRequest, EndUser, GrepRequest, HistoryRequest, Item, LineageRequest,
-                     ReadRequest, SearchRequest, StatusRequest)
+from .models import (AddRequest, CorrectRequest, EndUser, ForgetRequest, GrepRequest, HistoryRequest, Item,
+                     LineageRequest, ReadRequest, SearchRequest, StatusRequest)
 from .settings import Settings
 
 BATCH = 500
@@ -156,6 +156,11 @@ def cmd_correct(args) -> None:
         _out(memory.correct(_user(args), CorrectRequest(id=args.id, reason=args.reason, value=args.value)))
 
 
+def cmd_forget(args) -> None:
+    with _memory(args) as memory:
+        _out(memory.forget(_user(args), ForgetRequest(ids=args.ids)))
+
+
 def cmd_lineage(args) -> None:
     with _memory(args) as memory:
         _out(memory.lineage(_user(args), LineageRequest(id=args.id)))
@@ -244,6 +249,10 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("id", help="the record id, th_…#r…")
     c.add_argument("--reason", required=True)
     c.add_argument("--value", help="the right value")
+
+    c = user_cmd("forget", "remove items (or threads, th_…) and all derived from them, from files, indexes, pages "
+                 "and git history", cmd_forget)
+    c.add_argument("ids", nargs="+", help="item ids, or thread ids for whole conversations")
 
     c = user_cmd("lineage", "a record, its turns, its source passage and the commits that touched it", cmd_lineage)
     c.add_argument("id", help="the record id, th_…#r…")

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from . import browse, folding, landing, ledger, mending, worked
+from . import browse, folding, forgetting, landing, ledger, mending, worked
 from . import search as searching
 from .errors import NotFound, Unavailable
 from .filing import Reading, index_records
@@ -15,9 +15,10 @@ from .filtering import Filter, make_filter
 from .index import Bounds, meaning
 from .index.embedder import Embedder, shared_embedder
 from .jobs import Pipeline
-from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, GrepRequest, GrepResult,
-                     HistoryRequest, HistoryResult, HistoryValue, LineageRequest, LineageResult, Phase, ReadRequest,
-                     ReadResult, SearchRequest, SearchResult, StatusRequest, StatusResult, parse_day)
+from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, ForgetRequest, ForgetResult,
+                     GrepRequest, GrepResult, HistoryRequest, HistoryResult, HistoryValue, LineageRequest,
+                     LineageResult, Phase, ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest,
+                     StatusResult, parse_day)
 from .pages import Folding
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
@@ -301,6 +302,24 @@ class Memory:
             if self.folding:
                 self.folding(space, force=True)
         return CorrectResult(id=old.id, retracted=True, replaced_by=new.id if new else None, commit=sha)
+
+    def forget(self, user: EndUser, request: ForgetRequest) -> ForgetResult:
+        """Items or threads out of the files, the indexes, the pages and the git history; their threads read again."""
+        space = self._existing(user)
+        with space.writer:
+            forgotten, unknown, threads = forgetting.forget(space, request.ids)
+            if not forgotten:
+                return ForgetResult(forgotten=[], unknown=unknown)
+            folding_ = self.folding or (Folding(self.embedder, 0) if (space.root / "pages").is_dir() else None)
+            if folding_:
+                folding_(space, force=True)
+            space.vault.commit(f"forget: {len(forgotten)} item{'s' if len(forgotten) != 1 else ''} "
+                               f"from {len(threads)} thread{'s' if len(threads) != 1 else ''}")
+            space.vault.rewrite_history(forgetting.history_paths(space, threads), forgetting.redact(threads))
+            sha = space.vault.head()
+        self._pages.pop(user.dirname, None)
+        self.pipeline.wake(space)  # the rest of those threads is read again
+        return ForgetResult(forgotten=forgotten, unknown=unknown, commit=sha)
 
     def lineage(self, user: EndUser, request: LineageRequest) -> LineageResult:
         return LineageResult(**ledger.lineage(self._existing(user), request.id))

@@ -349,6 +349,17 @@ class CorrectResult(BaseModel):
     commit: str | None = None
 
 
+class ForgetRequest(Strict):
+    ids: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(
+        min_length=1, max_length=MAX_STATUS_IDS, description="item ids, or thread ids (th_…) for whole conversations")
+
+
+class ForgetResult(BaseModel):
+    forgotten: list[str] = Field(description="the item ids removed, with everything derived from them")
+    unknown: list[str] = Field(default_factory=list, description="ids that name no item or thread")
+    commit: str | None = Field(None, description="the commit that removed them; history was rewritten without them")
+
+
 class LineageRequest(Strict):
     id: str = Field(min_length=1, max_length=200, description="a record id, th_…#r…")
 

@@ -166,6 +166,21 @@ class State:
         with self._lock:
             self._db.execute("UPDATE items SET phase = 'folded' WHERE phase = 'read'")
 
+    def forget(self, ids: list[str], threads: list[str]) -> None:
+        """These items are gone; the rest of their threads is read again from scratch (windows dropped)."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            for i in range(0, len(ids), 500):
+                chunk = ids[i:i + 500]
+                self._db.execute(f"DELETE FROM items WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            for thread in threads:
+                self._db.execute("UPDATE items SET phase = 'landed' WHERE thread = ? AND phase IN ('read', 'folded')",
+                                 (thread,))
+                self._db.execute("DELETE FROM windows WHERE thread = ?", (thread,))
+            self._db.execute("COMMIT")
+            self._db.execute("VACUUM")  # nothing of them stays in free pages
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def drop_windows(self, thread: str) -> None:
         self._many("DELETE FROM windows WHERE thread = ?", [(thread,)])
 

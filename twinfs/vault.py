@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import tempfile
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -128,7 +130,11 @@ class Vault:
 
     def commit(self, message: str, paths: list[str] | None = None) -> str | None:
         """Stage what changed under `paths` (default: every memory folder) and commit; None when nothing did."""
-        tops = [p for p in (paths or list(VAULT_TOPS)) if (self.root / p).exists() or p not in VAULT_TOPS]
+        wanted = paths or list(VAULT_TOPS)
+        tops = [p for p in wanted if (self.root / p).exists() or p not in VAULT_TOPS]
+        vanished = [p for p in wanted if p not in tops]  # a memory folder whose last file went: stage that too
+        if vanished and self._git("ls-files", "--", *vanished).strip():
+            tops += [p for p in vanished if self._git("ls-files", "--", p).strip()]
         if tops:
             self.repo.git.add("-A", "--", *tops)
         staged = self.repo.git.diff("--cached", "--quiet", with_extended_output=True, with_exceptions=False)[0]
@@ -150,6 +156,59 @@ class Vault:
             if field[0] in "RC":
                 paths.append(next(fields, ""))  # a rename names its source next
         return sorted(p for p in set(paths) if p)
+
+    def _git(self, *args: str, input: str | None = None, env: dict | None = None) -> str:
+        done = subprocess.run(["git", "-C", str(self.root), *args], input=input, capture_output=True, text=True,
+                              env={**os.environ, **(env or {})}, check=True)
+        return done.stdout
+
+    def head(self) -> str:
+        return self._git("rev-parse", "HEAD").strip()
+
+    def paths_ever(self, top: str) -> set[str]:
+        """Every path under `top` that any commit ever held."""
+        return {p for p in self._git("log", "--format=", "--name-only", "--", top).splitlines() if p}
+
+    def rewrite_history(self, prefixes: list[str], message: Callable[[str], str]) -> int:
+        """Every commit again, with the files under `prefixes` as they are now (or gone, where they are gone now)
+        and each message through `message`; then nothing of the old commits is kept (reflog expired, objects
+        pruned). For forget: what is no longer in the files is no longer in the history. Returns the commits."""
+        now = {}
+        for entry in self._git("ls-tree", "-r", "-z", "HEAD", "--", *prefixes).split("\0"):
+            if entry:
+                meta, path = entry.split("\t", 1)
+                mode, _, sha = meta.split()
+                now[path] = (mode, sha)
+        commits = self._git("rev-list", "--reverse", "--topo-order", "--parents", "HEAD").split("\n")
+        commits = [c.split() for c in commits if c]
+        renamed: dict[str, str] = {}
+        index = {"GIT_INDEX_FILE": str(self.root / ".git" / "twin-rewrite.index")}
+        try:
+            for sha, *parents in commits:
+                tree = self._git("rev-parse", f"{sha}^{{tree}}").strip()
+                touched = [p for p in self._git("ls-tree", "-r", "-z", "--name-only", sha, "--", *prefixes)
+                           .split("\0") if p]
+                if touched:
+                    self._git("read-tree", sha, env=index)
+                    lines = [f"{now[p][0]} {now[p][1]}\t{p}" if p in now else f"0 {'0' * 40}\t{p}" for p in touched]
+                    self._git("update-index", "--index-info", input="\n".join(lines) + "\n", env=index)
+                    tree = self._git("write-tree", env=index).strip()
+                an, ae, ad, cn, ce, cd, body = self._git(
+                    "log", "-1", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B", sha).split("\0", 6)
+                who = {"GIT_AUTHOR_NAME": an, "GIT_AUTHOR_EMAIL": ae, "GIT_AUTHOR_DATE": ad,
+                       "GIT_COMMITTER_NAME": cn, "GIT_COMMITTER_EMAIL": ce, "GIT_COMMITTER_DATE": cd}
+                parent_args = [a for p in parents for a in ("-p", renamed[p])]
+                renamed[sha] = self._git("commit-tree", tree, *parent_args, input=message(body.strip()) + "\n",
+                                         env=who).strip()
+        finally:
+            (self.root / ".git" / "twin-rewrite.index").unlink(missing_ok=True)
+        branch = self._git("symbolic-ref", "--short", "HEAD").strip()
+        self._git("update-ref", f"refs/heads/{branch}", renamed[commits[-1][0]])
+        self._git("reset", "--quiet")  # the index to the new HEAD, whose tree is the same
+        self._git("reflog", "expire", "--expire=now", "--all")
+        self._git("gc", "--prune=now", "--quiet")
+        self._repo = None  # gitpython's view of the repository is stale
+        return len(commits)
 
     def log(self, rel: str | None = None, limit: int = 100) -> list[Commit]:
         """Commits newest first, of the whole vault or of one file."""

@@ -147,6 +147,14 @@ class MeaningIndex:
                                          np.array([a[0] for a in added], dtype="int64"))
         return len(missing)
 
+    def compact(self) -> None:
+        """Drop the vectors no segment uses any more (they are kept to spare embedding a text twice) and the
+        free pages they leave: after forget, nothing of a forgotten text stays here."""
+        with self._lock:
+            self._db.execute("DELETE FROM vectors WHERE thash NOT IN (SELECT thash FROM segments)")
+            self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def _vectors(self, texts: dict[str, str]) -> tuple[dict[str, np.ndarray], list[str]]:
         """text hash -> vector for these texts: those stored already, the rest embedded now (their hashes
         returned as the second value, for the caller to store)."""

@@ -110,6 +110,12 @@ class WordIndex:
             writer.cancel()
             raise
 
+    def compact(self) -> None:
+        """Merge every segment into one, so deleted docs leave the files too (forget)."""
+        for type in TYPES:
+            writer = self.ix(type).writer(timeout=30)
+            writer.commit(optimize=True)
+
     def _filter(self, bounds: Bounds):
         parts = []
         if bounds.scope:

@@ -1,0 +1,81 @@
+"""Forget: an item (or a thread) leaves the files, the indexes, the pages and the git history."""
+from __future__ import annotations
+
+import subprocess
+
+from conftest import MOVE, PORTO, chat
+from twinfs.models import AddRequest, ForgetRequest, GrepRequest, SearchRequest, StatusRequest
+
+SECRET = "my bank PIN is 4471-zebra"
+
+
+def git(root, *args) -> str:
+    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True).stdout
+
+
+def everything_in(root) -> str:
+    """Every object git holds, every file of the vault and of .twin/, as text."""
+    objects = [line.split()[0] for line in git(root, "cat-file", "--batch-all-objects", "--batch-check").splitlines()]
+    blobs = [git(root, "cat-file", "-p", sha) for sha in objects]
+    files = [p.read_bytes().decode("utf-8", "replace") for p in root.rglob("*") if p.is_file()]
+    return "\n".join(blobs + files)
+
+
+def test_forgetting_an_item_leaves_nothing_of_it_anywhere(memory, alice):
+    lines = MOVE + [("msg-004", "user", f"By the way, {SECRET}.")]
+    memory.add(alice, AddRequest(items=chat("c1", lines) + [PORTO], wait=True))
+    memory.add(alice, AddRequest(items=chat("c1", [("msg-004", "user", f"Correction: {SECRET}, really.")]),
+                                 wait=True))  # an edit: two versions in the history
+    root = memory.space(alice).root
+    assert "4471-zebra" in everything_in(root)
+    commits = len(git(root, "rev-list", "HEAD").splitlines())
+
+    result = memory.forget(alice, ForgetRequest(ids=["msg-004", "nope"]))
+    assert result.forgotten == ["msg-004"] and result.unknown == ["nope"]
+    assert "4471-zebra" not in everything_in(root)
+    assert "zebra" not in git(root, "log", "--all", "-p")
+    assert git(root, "log", "-1", "--format=%s").strip() == "forget: 1 item from 1 thread"
+    assert len(git(root, "rev-list", "HEAD").splitlines()) == commits + 1  # history kept, rewritten
+    assert result.commit == git(root, "rev-parse", "HEAD").strip()
+    assert git(root, "status", "--porcelain") == ""
+
+    assert memory.status(alice, StatusRequest(ids=["msg-004", "msg-001"])).phases == {
+        "msg-004": "unknown", "msg-001": "landed"}
+    assert memory.grep(alice, GrepRequest(pattern="zebra")).found == 0
+    found = memory.search(alice, SearchRequest(query="bank PIN zebra", fast=True))
+    assert all("zebra" not in h.text for h in found.hits)
+    assert memory.search(alice, SearchRequest(query="tram noise", fast=True)).hits[0].turns[:1] == ["msg-001"]
+
+
+def test_forgetting_a_thread_and_what_is_still_in_the_inbox(memory, alice):
+    memory.add(alice, AddRequest(items=chat("c1", MOVE) + [PORTO], wait=True))
+    space = memory.space(alice)
+    thread = next(t for t in space.threads() if any(e["id"] == "doc-porto" for e in space.thread_items(t)))
+    memory.add(alice, AddRequest(items=chat("c2", [("late-1", "user", f"Also {SECRET}.")])))  # not waited for
+    result = memory.forget(alice, ForgetRequest(ids=[thread, "late-1"]))
+    assert result.forgotten == ["doc-porto", "late-1"] and result.unknown == []
+    assert "4471-zebra" not in everything_in(space.root) and "Douro" not in everything_in(space.root)
+    assert not list(space.root.glob(f"items/{thread}/*")) and not list(space.root.glob(f"passages/*/*/{thread}/*"))
+    assert memory.search(alice, SearchRequest(query="Where does Alice live?", fast=True)).hits
+    assert memory.forget(alice, ForgetRequest(ids=["doc-porto"])).forgotten == []  # already gone
+
+
+def test_forgetting_a_read_item_drops_its_records_and_reads_the_rest_again(tmp_home, embedder, alice):
+    from twinfs import Memory, Settings
+    from twinfs.ledger import all_records
+
+    lines = MOVE + [("msg-004", "user", "My sister Mei moved to Zebraville last spring.")]
+    with Memory(Settings(home=tmp_home, reading=True, quiet_seconds=0, fold_seconds=0), embedder=embedder) as m:
+        m.add(alice, AddRequest(items=chat("c1", lines), wait=True))
+        assert m.idle(60)
+        space = m.space(alice)
+        assert "Zebraville" in everything_in(space.root)  # read into records and folded into pages
+        assert any("msg-004" in r.turns for r in all_records(space))
+        m.forget(alice, ForgetRequest(ids=["msg-004"]))
+        assert "Zebraville" not in everything_in(space.root)
+        assert m.idle(60)  # the rest of the thread is read and folded again
+        records = all_records(space)
+        assert records and not any("msg-004" in r.turns for r in records)
+        assert "Zebraville" not in everything_in(space.root)
+        assert m.status(alice, StatusRequest(ids=["msg-001", "msg-004"])).phases == {
+            "msg-001": "folded", "msg-004": "unknown"}

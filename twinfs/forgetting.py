@@ -1,0 +1,75 @@
+"""Forget: items (or whole threads) leave the memory with everything derived from them, history included.
+
+As the end user's one writer: what waits in the inbox lands first; the items' files go; their threads are cut
+again without them; every record of those threads goes and the rest of each thread is read again from scratch
+(a record may say what a forgotten turn said without citing it); the pages are folded again; both lanes drop
+the docs and compact, so no segment or cached vector keeps their text; one commit says how many went (never
+what), and then every commit is rewritten with those threads' files as they are now, and the old objects pruned.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+
+from .filing import index_records
+from .landing import index_docs, keep_cut, land_event, recut
+from .ledger import records_path
+from .space import Space
+
+THREAD = re.compile(r"^th_[0-9a-f]{16}$")
+
+
+def forget(space: Space, ids: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """-> (item ids forgotten, ids unknown, threads touched). The caller folds the pages and rewrites history."""
+    for event in space.pending():
+        land_event(space, event)  # an add still in the inbox is forgotten too
+    by_thread: dict[str, set[str]] = {}
+    unknown: list[str] = []
+    rows = space.state.item_rows(ids)
+    for ident in dict.fromkeys(ids):
+        if ident in rows:
+            by_thread.setdefault(rows[ident][2], set()).add(ident)
+        elif THREAD.match(ident) and space.thread_items(ident):
+            by_thread.setdefault(ident, set()).update(e["id"] for e in space.thread_items(ident))
+        else:
+            unknown.append(ident)
+    threads = sorted(by_thread)
+    forgotten = sorted({i for items in by_thread.values() for i in items})
+    if not forgotten:
+        return [], unknown, []
+    docs, drops, cuts = [], [], {}
+    for thread in threads:
+        for ident in by_thread[thread]:
+            space.drop_item(thread, ident)
+        cuts[thread] = done = recut(space, thread)
+        docs += done.docs
+        drops += done.drops
+        if space.vault.path(records_path(thread)).exists():
+            space.vault.delete(records_path(thread))
+        index_records(space, thread, [])
+    index_docs(space, docs, drops)
+    for thread, done in cuts.items():
+        keep_cut(space, thread, done)
+    space.state.forget(forgotten, threads)
+    space.words.compact()
+    space.meaning.compact()
+    return forgotten, unknown, threads
+
+
+def history_paths(space: Space, threads: list[str]) -> list[str]:
+    """What forget rewrites in every commit: the threads' items, records and passages (wherever they ever were),
+    and the pages."""
+    ever = space.vault.paths_ever("passages")
+    passages = sorted({posixpath.dirname(p) for p in ever if posixpath.basename(posixpath.dirname(p)) in threads})
+    return [f"items/{t}" for t in threads] + [records_path(t) for t in threads] + passages + ["pages"]
+
+
+def redact(threads: list[str]) -> Callable[[str], str]:
+    """A commit message that could carry what was said (a correction's values and reason) about these threads
+    keeps only what kind of commit it was."""
+    def message(body: str) -> str:
+        if any(t in body for t in threads) and body.startswith("correct:"):
+            return "correct: (forgotten)"
+        return body
+    return message
