@@ -29,6 +29,8 @@ def test_forgetting_an_item_leaves_nothing_of_it_anywhere(memory, alice):
     root = memory.space(alice).root
     assert "4471-zebra" in everything_in(root)
     commits = len(git(root, "rev-list", "HEAD").splitlines())
+    porto_items = next(root.glob("items/*/doc-porto.json")).parent.relative_to(root).as_posix()
+    porto = git(root, "log", "--format=%s|%an|%aI", "--", porto_items)  # another thread's history stays
 
     result = memory.forget(alice, ForgetRequest(ids=["msg-004", "nope"]))
     assert result.forgotten == ["msg-004"] and result.unknown == ["nope"]
@@ -36,6 +38,7 @@ def test_forgetting_an_item_leaves_nothing_of_it_anywhere(memory, alice):
     assert "zebra" not in git(root, "log", "--all", "-p")
     assert git(root, "log", "-1", "--format=%s").strip() == "forget: 1 item from 1 thread"
     assert len(git(root, "rev-list", "HEAD").splitlines()) == commits + 1  # history kept, rewritten
+    assert git(root, "log", "--format=%s|%an|%aI", "--", porto_items) == porto
     assert result.commit == git(root, "rev-parse", "HEAD").strip()
     assert git(root, "status", "--porcelain") == ""
 

@@ -49,6 +49,14 @@ def atomic_write(path: Path, data: str | bytes, durable: bool = True) -> None:
         fsync_dir(path.parent)
 
 
+def _unquote(path: str) -> str:
+    """A path as git writes it in a stream: as is, or C-quoted ("a\\"b", octal bytes) when it needs to be."""
+    if not path.startswith('"'):
+        return path
+    raw = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1")
+    return raw.decode("utf-8", "replace")
+
+
 def _stamp(path: Path) -> tuple | None:
     """A file's size, change time and inode (None when it is gone): what an edit would change."""
     try:
@@ -172,43 +180,45 @@ class Vault:
     def rewrite_history(self, prefixes: list[str], message: Callable[[str], str]) -> int:
         """Every commit again, with the files under `prefixes` as they are now (or gone, where they are gone now)
         and each message through `message`; then nothing of the old commits is kept (reflog expired, objects
-        pruned). For forget: what is no longer in the files is no longer in the history. Returns the commits."""
+        pruned). For forget: what is no longer in the files is no longer in the history. One pass of git
+        fast-export (without file contents) and fast-import. Returns the commits rewritten."""
         now = {}
         for entry in self._git("ls-tree", "-r", "-z", "HEAD", "--", *prefixes).split("\0"):
             if entry:
                 meta, path = entry.split("\t", 1)
-                mode, _, sha = meta.split()
-                now[path] = (mode, sha)
-        commits = self._git("rev-list", "--reverse", "--topo-order", "--parents", "HEAD").split("\n")
-        commits = [c.split() for c in commits if c]
-        renamed: dict[str, str] = {}
-        index = {"GIT_INDEX_FILE": str(self.root / ".git" / "twin-rewrite.index")}
-        try:
-            for sha, *parents in commits:
-                tree = self._git("rev-parse", f"{sha}^{{tree}}").strip()
-                touched = [p for p in self._git("ls-tree", "-r", "-z", "--name-only", sha, "--", *prefixes)
-                           .split("\0") if p]
-                if touched:
-                    self._git("read-tree", sha, env=index)
-                    lines = [f"{now[p][0]} {now[p][1]}\t{p}" if p in now else f"0 {'0' * 40}\t{p}" for p in touched]
-                    self._git("update-index", "--index-info", input="\n".join(lines) + "\n", env=index)
-                    tree = self._git("write-tree", env=index).strip()
-                an, ae, ad, cn, ce, cd, body = self._git(
-                    "log", "-1", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B", sha).split("\0", 6)
-                who = {"GIT_AUTHOR_NAME": an, "GIT_AUTHOR_EMAIL": ae, "GIT_AUTHOR_DATE": ad,
-                       "GIT_COMMITTER_NAME": cn, "GIT_COMMITTER_EMAIL": ce, "GIT_COMMITTER_DATE": cd}
-                parent_args = [a for p in parents for a in ("-p", renamed[p])]
-                renamed[sha] = self._git("commit-tree", tree, *parent_args, input=message(body.strip()) + "\n",
-                                         env=who).strip()
-        finally:
-            (self.root / ".git" / "twin-rewrite.index").unlink(missing_ok=True)
+                now[path] = meta.split()[2]
+        under = tuple(p.rstrip("/") + "/" for p in prefixes)
         branch = self._git("symbolic-ref", "--short", "HEAD").strip()
-        self._git("update-ref", f"refs/heads/{branch}", renamed[commits[-1][0]])
+        stream = subprocess.run(["git", "-C", str(self.root), "fast-export", "--no-data", "--reencode=yes",
+                                 f"refs/heads/{branch}"], capture_output=True, check=True).stdout
+        out, commits, pos = [], 0, 0
+        while pos < len(stream):
+            end = stream.index(b"\n", pos)
+            line = stream[pos:end]
+            pos = end + 1
+            if line.startswith(b"data "):
+                size = int(line[5:])
+                text = message(stream[pos:pos + size].decode().strip()).encode() + b"\n"
+                pos += size
+                out.append(b"data %d\n" % len(text) + text)
+                continue
+            if line.startswith(b"commit "):
+                commits += 1
+            elif line.startswith(b"M "):
+                mode, _, quoted = line[2:].decode().split(" ", 2)
+                path = _unquote(quoted)
+                if path in now:
+                    line = f"M {mode} {now[path]} {quoted}".encode()
+                elif path in prefixes or path.startswith(under):
+                    continue  # a file that is gone now never was
+            out.append(line + b"\n")
+        subprocess.run(["git", "-C", str(self.root), "fast-import", "--force", "--quiet"], input=b"".join(out),
+                       capture_output=True, check=True)
         self._git("reset", "--quiet")  # the index to the new HEAD, whose tree is the same
         self._git("reflog", "expire", "--expire=now", "--all")
         self._git("gc", "--prune=now", "--quiet")
         self._repo = None  # gitpython's view of the repository is stale
-        return len(commits)
+        return commits
 
     def log(self, rel: str | None = None, limit: int = 100) -> list[Commit]:
         """Commits newest first, of the whole vault or of one file."""
