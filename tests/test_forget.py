@@ -32,6 +32,8 @@ def test_forgetting_an_item_leaves_nothing_of_it_anywhere(memory, alice):
     porto_items = next(root.glob("items/*/doc-porto.json")).parent.relative_to(root).as_posix()
     porto = git(root, "log", "--format=%s|%an|%aI", "--", porto_items)  # another thread's history stays
 
+    memory.search(alice, SearchRequest(query="bank PIN zebra?", fast=True))
+    assert memory.embedder._asked.get(["bank PIN zebra?"])
     result = memory.forget(alice, ForgetRequest(ids=["msg-004", "nope"]))
     assert result.forgotten == ["msg-004"] and result.unknown == ["nope"]
     assert "4471-zebra" not in everything_in(root)
@@ -45,6 +47,7 @@ def test_forgetting_an_item_leaves_nothing_of_it_anywhere(memory, alice):
     assert memory.status(alice, StatusRequest(ids=["msg-004", "msg-001"])).phases == {
         "msg-004": "unknown", "msg-001": "landed"}
     assert memory.grep(alice, GrepRequest(pattern="zebra")).found == 0
+    assert not memory.embedder._asked.get(["bank PIN zebra?"])  # nothing kept in memory either
     found = memory.search(alice, SearchRequest(query="bank PIN zebra", fast=True))
     assert all("zebra" not in h.text for h in found.hits)
     assert memory.search(alice, SearchRequest(query="tram noise", fast=True)).hits[0].turns[:1] == ["msg-001"]

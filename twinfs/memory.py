@@ -318,6 +318,7 @@ class Memory:
             space.vault.rewrite_history(forgetting.history_paths(space, threads), forgetting.redact(threads))
             sha = space.vault.head()
         self._pages.pop(user.dirname, None)
+        self.embedder.forget()
         self.pipeline.wake(space)  # the rest of those threads is read again
         return ForgetResult(forgotten=forgotten, unknown=unknown, commit=sha)
 

@@ -75,6 +75,10 @@ class _Kept:
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
 
 class Embedder:
     """Unit vectors (float32, 384 dims) for texts and questions."""
@@ -95,6 +99,11 @@ class Embedder:
         self._tokenizer_lock = threading.Lock()
         self._short = _Kept(SHORT_KEPT)  # short texts' vectors
         self._asked = _Kept(ASKED_KEPT)  # questions' vectors
+
+    def forget(self) -> None:
+        """Let go of every text kept (after a forget, none of them may stay, even in memory)."""
+        self._short.clear()
+        self._asked.clear()
 
     # -- torch, for batches -------------------------------------------------------------------------------
 
