@@ -85,3 +85,13 @@ def test_forgetting_a_read_item_drops_its_records_and_reads_the_rest_again(tmp_h
         assert "Zebraville" not in everything_in(space.root)
         assert m.status(alice, StatusRequest(ids=["msg-001", "msg-004"])).phases == {
             "msg-001": "folded", "msg-004": "unknown"}
+
+
+def test_commit_messages_that_could_say_what_was_forgotten_are_redacted():
+    from twinfs.forgetting import redact
+
+    message = redact(["th_0123456789abcdef"])
+    assert message("correct: replace pin '4471' -> '4472' in th_0123456789abcdef#r01 (typo)") == "correct: (forgotten)"
+    assert message("edit: items/th_0123456789abcdef/bank-pin.json (by hand)") == "edit: (forgotten)"
+    assert message("correct: retract th_fedcba9876543210#r02 (wrong)") == "correct: retract th_fedcba9876543210#r02 (wrong)"
+    assert message("add: 3 items to th_0123456789abcdef") == "add: 3 items to th_0123456789abcdef"

@@ -66,10 +66,11 @@ def history_paths(space: Space, threads: list[str]) -> list[str]:
 
 
 def redact(threads: list[str]) -> Callable[[str], str]:
-    """A commit message that could carry what was said (a correction's values and reason) about these threads
-    keeps only what kind of commit it was."""
+    """A commit message that could carry what was said about these threads (a correction's values and reason,
+    the item files edited by hand, whose names are their ids) keeps only what kind of commit it was."""
     def message(body: str) -> str:
-        if any(t in body for t in threads) and body.startswith("correct:"):
-            return "correct: (forgotten)"
+        kind = body.split(":", 1)[0]
+        if kind in ("correct", "edit") and any(t in body for t in threads):
+            return f"{kind}: (forgotten)"
         return body
     return message
