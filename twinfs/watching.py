@@ -1,10 +1,10 @@
 """The watcher (watchdog): a file edited by hand in a vault is committed, indexed again and folded again.
 
 It watches the passages/, records/ and pages/ of every vault under $TWIN_HOME/users (and the folders above
-them, for new end users and new folders; never .git or .twin, which change on every add). A change marks
-that end user; once their files have been quiet for QUIET seconds (an editor saves in bursts), the end user's writer
-runs `Memory.mend`, which commits what changed as "edit: … (by hand)". A file that reads as the writer left
-it is the writer's own change and wakes no one.
+them, for new end users and new folders; never .git or .twin, which change on every add). A change marks that
+end user; once their files have been quiet for QUIET seconds (an editor saves in bursts), the end user's
+writer runs `Memory.mend`, which commits what changed as "edit: … (by hand)". A file that reads as the writer
+left it is the writer's own change and wakes no one.
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from pathlib import Path
 from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent, FileClosedEvent, FileDeletedEvent,
                              FileMovedEvent, FileSystemEvent, FileSystemEventHandler)
 from watchdog.observers import Observer
-
 
 log = logging.getLogger("twinfs.watching")
 # watchdog's inotify observer warns each time it watches a directory it creates itself; nothing is wrong
