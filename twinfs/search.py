@@ -117,6 +117,7 @@ def first_person(query: str, speakers: tuple[str, ...]) -> tuple[str, frozenset[
 # the words a yes/no question opens with, which a speaker may also be called ("Will", "May", "Can")
 ASKING = frozenset({"will", "may", "can", "could", "would", "should", "shall", "might", "must", "do", "does",
                     "did", "is", "are", "was", "were", "has", "have", "had"})
+FIRST_PERSON = {"she": "I", "he": "I", "his": "my", "him": "me", "herself": "myself", "himself": "myself"}
 PRONOUN = re.compile(r"\b(she|he|his|him|her|herself|himself)\b(\s+\w)?", re.IGNORECASE)
 
 
@@ -124,7 +125,7 @@ def _pronoun(word: str, then: str | None) -> str:
     """A third-person pronoun as its speaker would say it: "her" before a word is "my", else "me"."""
     if word == "her":
         return ("my" + then) if then else "me"
-    return {"she": "I", "he": "I", "his": "my", "him": "me", "herself": "myself", "himself": "myself"}[word] + (then or "")
+    return FIRST_PERSON[word] + (then or "")
 
 
 def dated_lanes(space: Space, query: str, bounds: Bounds, times: list[Window]) -> list[list[tuple[str, str, float]]]:
