@@ -96,3 +96,27 @@ def test_commit_messages_that_could_say_what_was_forgotten_are_redacted():
     other = "correct: retract th_fedcba9876543210#r02 (wrong)"
     assert message(other) == other
     assert message("add: 3 items to th_0123456789abcdef") == "add: 3 items to th_0123456789abcdef"
+
+
+def test_a_forget_that_fails_before_its_history_is_rewritten_is_finished_later(settings, embedder, alice,
+                                                                               monkeypatch):
+    from twinfs import Memory
+    from twinfs.vault import Vault
+
+    with Memory(settings, embedder=embedder) as m:
+        m.add(alice, AddRequest(items=chat("c1", MOVE + [("msg-004", "user", f"And {SECRET}.")]), wait=True))
+        root = m.space(alice).root
+        original = Vault.rewrite_history
+
+        def fails(*args, **kwargs):
+            raise OSError("the disk is full")
+        monkeypatch.setattr(Vault, "rewrite_history", fails)
+        try:
+            m.forget(alice, ForgetRequest(ids=["msg-004"]))
+        except OSError:
+            pass
+        assert "4471-zebra" in everything_in(root)  # still in the history: the rewrite failed
+        monkeypatch.setattr(Vault, "rewrite_history", original)
+    with Memory(settings, embedder=embedder):  # the next start finishes it
+        assert "4471-zebra" not in everything_in(root)
+        assert not (root / ".git" / "twin-purge.json").exists()

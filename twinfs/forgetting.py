@@ -5,6 +5,8 @@ again without them; every record of those threads goes and the rest of each thre
 (a record may say what a forgotten turn said without citing it); the pages are folded again; both lanes drop
 the docs and compact, so no segment or cached vector keeps their text; one commit says how many went (never
 what), and then every commit is rewritten with those threads' files as they are now, and the old objects pruned.
+What is to be rewritten is noted in .git first, so a failure or a crash before the rewrite is finished has it
+done by the next forget or the next start.
 """
 from __future__ import annotations
 
@@ -63,6 +65,17 @@ def history_paths(space: Space, threads: list[str]) -> list[str]:
     ever = space.vault.paths_ever("passages")
     passages = sorted({posixpath.dirname(p) for p in ever if posixpath.basename(posixpath.dirname(p)) in threads})
     return [f"items/{t}" for t in threads] + [records_path(t) for t in threads] + passages + ["pages"]
+
+
+def purge(space: Space) -> int:
+    """Rewrite the history that forgets noted and has not rewritten yet (a failure, a crash in between); the
+    commits rewritten (0: nothing waited)."""
+    pending = space.vault.purge_pending()
+    if not pending:
+        return 0
+    rewritten = space.vault.rewrite_history(pending["prefixes"], redact(pending["threads"]))
+    space.vault.purge_done()
+    return rewritten
 
 
 def redact(threads: list[str]) -> Callable[[str], str]:

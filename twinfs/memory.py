@@ -61,6 +61,9 @@ class Memory:
             org, project, account = dirname.split(".", 2)
             user = EndUser(org=org, project=project, account=account)
             space = self.space(user)
+            if space.vault.purge_pending():
+                with space.writer:
+                    forgetting.purge(space)  # a forget that stopped before its history was rewritten
             if meaning.outdated(space.root / ".twin" / "meaning"):
                 log.info("reindexing %s: the meaning lane learns who said each turn", dirname)
                 self.reindex(user)  # nothing is embedded again
@@ -308,15 +311,15 @@ class Memory:
         space = self._existing(user)
         with space.writer:
             forgotten, unknown, threads = forgetting.forget(space, request.ids)
-            if not forgotten:
-                return ForgetResult(forgotten=[], unknown=unknown)
-            folding_ = self.folding or (Folding(self.embedder, 0) if (space.root / "pages").is_dir() else None)
-            if folding_:
-                folding_(space, force=True)
-            space.vault.commit(f"forget: {len(forgotten)} item{'s' if len(forgotten) != 1 else ''} "
-                               f"from {len(threads)} thread{'s' if len(threads) != 1 else ''}")
-            space.vault.rewrite_history(forgetting.history_paths(space, threads), forgetting.redact(threads))
-            sha = space.vault.head()
+            if forgotten:
+                folding_ = self.folding or (Folding(self.embedder, 0) if (space.root / "pages").is_dir() else None)
+                if folding_:
+                    folding_(space, force=True)
+                space.vault.commit(f"forget: {len(forgotten)} item{'s' if len(forgotten) != 1 else ''} "
+                                   f"from {len(threads)} thread{'s' if len(threads) != 1 else ''}")
+                space.vault.purge_later(forgetting.history_paths(space, threads), threads)
+            forgetting.purge(space)  # also what an earlier forget noted and did not finish
+            sha = space.vault.head() if forgotten else None
         self._pages.pop(user.dirname, None)
         self.embedder.forget()
         self.pipeline.wake(space)  # the rest of those threads is read again

@@ -1,6 +1,7 @@
 """The files and git of one end user: atomic writes, commits, history. The caller serialises writes."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import tempfile
@@ -176,6 +177,25 @@ class Vault:
     def paths_ever(self, top: str) -> set[str]:
         """Every path under `top` that any commit ever held."""
         return {p for p in self._git("log", "--format=", "--name-only", "--", top).splitlines() if p}
+
+    @property
+    def _purge_file(self) -> Path:
+        return self.root / ".git" / "twin-purge.json"
+
+    def purge_later(self, prefixes: list[str], threads: list[str]) -> None:
+        """Note, in .git (which a crash or a deleted .twin/ leaves alone), history still to be rewritten."""
+        pending = self.purge_pending() or {"prefixes": [], "threads": []}
+        atomic_write(self._purge_file, json.dumps({"prefixes": sorted({*pending["prefixes"], *prefixes}),
+                                                   "threads": sorted({*pending["threads"], *threads})}))
+
+    def purge_pending(self) -> dict | None:
+        try:
+            return json.loads(self._purge_file.read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError):
+            return None
+
+    def purge_done(self) -> None:
+        self._purge_file.unlink(missing_ok=True)
 
     def rewrite_history(self, prefixes: list[str], message: Callable[[str], str]) -> int:
         """Every commit again, with the files under `prefixes` as they are now (or gone, where they are gone now)
