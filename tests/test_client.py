@@ -28,6 +28,8 @@ def test_the_whole_round_trip(server):
         assert memory.grep("Douro").lines[0].path.startswith("passages/memory/documents/")
         assert "msg-001" in memory.read(hits[0].path).content
         assert memory.status(["msg-001", "nope"]).phases["nope"] == Phase.unknown
+        assert memory.forget(["doc-porto"]).forgotten == ["doc-porto"]
+        assert memory.grep("Douro").found == 0
 
 
 def test_errors_come_back_as_the_librarys_errors(server):

@@ -14,9 +14,9 @@ import httpx
 from pydantic import BaseModel
 
 from .errors import BadRequest, Forbidden, Invalid, NotFound, TooLarge, TwinError, Unauthorized, Unavailable
-from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, GrepRequest, GrepResult, HistoryRequest,
-                     HistoryResult, LineageRequest, LineageResult, ReadRequest, ReadResult, SearchRequest,
-                     SearchResult, StatusRequest, StatusResult)
+from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, ForgetRequest, ForgetResult, GrepRequest,
+                     GrepResult, HistoryRequest, HistoryResult, LineageRequest, LineageResult, ReadRequest,
+                     ReadResult, SearchRequest, SearchResult, StatusRequest, StatusResult)
 
 def nodelay_transport() -> httpx.HTTPTransport:
     """httpx leaves Nagle on: a small POST body then waits for the server's delayed ACK, ~20 ms a request on
@@ -92,3 +92,7 @@ class TwinClient:
 
     def lineage(self, id: str, account: str | None = None) -> LineageResult:
         return self._post("lineage", LineageRequest(id=id), LineageResult, account)
+
+    def forget(self, ids: list[str], account: str | None = None) -> ForgetResult:
+        """Items (or threads, th_…) and all derived from them, out of the files, indexes, pages and git history."""
+        return self._post("forget", ForgetRequest(ids=ids), ForgetResult, account)
