@@ -11,17 +11,16 @@ import argparse
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chat import messages  # noqa: E402
 
 from twinfs import EndUser, Memory, Settings  # noqa: E402
 from twinfs import forgetting  # noqa: E402
 from twinfs.models import AddRequest, ForgetRequest  # noqa: E402
 from twinfs.vault import Vault  # noqa: E402
-
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def main() -> None:
@@ -47,10 +46,7 @@ def main() -> None:
         t0 = time.perf_counter()
         n = 0
         for a in range(args.adds):
-            items = [{"id": f"m{n + i}", "kind": "message", "conversation": f"c{a % 20}", "role": "user",
-                      "text": f"Turn {n + i}: the garden, the rain and the next trip to Porto.",
-                      "at": (T0 + timedelta(minutes=n + i)).isoformat()} for i in range(args.items)]
-            memory.add(user, AddRequest(items=items, wait=True))
+            memory.add(user, AddRequest(items=messages(n, args.items, f"c{a % 20}"), wait=True))
             n += args.items
         built = time.perf_counter() - t0
         clock(forgetting, "forget")

@@ -13,16 +13,15 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chat import messages  # noqa: E402
 
 from twinfs import EndUser, Memory, Settings  # noqa: E402
 from twinfs import landing  # noqa: E402
 from twinfs.models import AddRequest  # noqa: E402
-
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def main() -> None:
@@ -38,9 +37,7 @@ def main() -> None:
         whole: list[float] = []
         print(f"{'turns':>12} {'add -> landed p50':>18} {'p95':>8} {'a whole cut':>12}")
         for n in range(0, args.turns, args.batch):
-            items = [{"id": f"m{i}", "kind": "message", "conversation": "one", "role": "user" if i % 2 else "assistant",
-                      "text": f"Turn {i}: a few words about the garden, the rain and the next trip to Porto.",
-                      "at": (T0 + timedelta(seconds=30 * i)).isoformat()} for i in range(n, n + args.batch)]
+            items = messages(n, args.batch, "one")
             t0 = time.perf_counter()
             memory.add(user, AddRequest(items=items, wait=True))
             times.append(time.perf_counter() - t0)
