@@ -14,9 +14,9 @@ from .background import side
 from .filing import drop_records, record_docs
 from .index import Doc
 from .ledger import load_records
-from .models import Item, Phase
+from .models import Phase
 from .passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
-from .space import Space, item_hash, said_order, turns_of
+from .space import Space, said_order, stored_hash, turns_of
 
 Progress = Callable[[int, int], None]
 
@@ -220,8 +220,7 @@ def _rebuild_state(space: Space) -> None:
         entries = space.thread_items(thread)
         if not entries:
             continue
-        rows = [(e["id"], thread, item_hash(Item(**{k: v for k, v in e.items() if k in Item.model_fields})))
-                for e in entries]
+        rows = [(e["id"], thread, stored_hash(e)) for e in entries]
         space.add_speakers(speakers_of(entries))
         known = space.state.item_hashes([r[0] for r in rows])
         fresh = [r for r in rows if r[0] not in known or known[r[0]][0] != r[2]]

@@ -15,9 +15,8 @@ from pydantic import ValidationError
 from .filing import index_records
 from .landing import index_docs, keep_cut, passage_doc, recut
 from .ledger import load_records
-from .models import Item
 from .passages import passage_id
-from .space import Space, item_hash
+from .space import Space, stored_hash
 
 log = logging.getLogger("twinfs.mending")
 SHOWN = 3  # paths named in the commit message
@@ -69,11 +68,9 @@ def _restore_phases(space: Space, thread: str, changed: list[str]) -> None:
         if space.item_path(thread, entry["id"]).removeprefix(prefix) not in edited:
             continue
         try:
-            item = Item(**{k: v for k, v in entry.items() if k in Item.model_fields})
+            rows.append((entry["id"], thread, stored_hash(entry)))
         except ValidationError as exc:
             log.warning("%s: item %s edited by hand is not a valid item (%s)", space.user.dirname, entry.get("id"),
                         str(exc).splitlines()[0])
-            continue
-        rows.append((entry["id"], thread, item_hash(item)))
     if rows:
         space.state.restore(rows, landed={r[0] for r in rows})

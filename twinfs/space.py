@@ -30,6 +30,11 @@ def item_hash(item: Item) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
+def stored_hash(entry: dict) -> str:
+    """item_hash of an item as stored in its file (a ValidationError when a hand edit broke it)."""
+    return item_hash(Item(**{k: v for k, v in entry.items() if k in Item.model_fields}))
+
+
 def thread_of(user: EndUser, item: Item) -> str:
     if item.kind == "message":
         return thread_id(user.dirname, "message", item.conversation or "default")
