@@ -142,8 +142,9 @@ class Vault:
         wanted = paths or list(VAULT_TOPS)
         tops = [p for p in wanted if (self.root / p).exists() or p not in VAULT_TOPS]
         vanished = [p for p in wanted if p not in tops]  # a memory folder whose last file went: stage that too
-        if vanished and self._git("ls-files", "--", *vanished).strip():
-            tops += [p for p in vanished if self._git("ls-files", "--", p).strip()]
+        if vanished:
+            tracked = self._git("ls-files", "--", *vanished).splitlines()
+            tops += [p for p in vanished if any(t.startswith(f"{p}/") for t in tracked)]
         if tops:
             self.repo.git.add("-A", "--", *tops)
         staged = self.repo.git.diff("--cached", "--quiet", with_extended_output=True, with_exceptions=False)[0]

@@ -48,8 +48,12 @@ def outdated(folder: Path) -> bool:
     if not path.exists():
         return False
     with closing(sqlite3.connect(path)) as db:
-        columns = {row[1] for row in db.execute("PRAGMA table_info(segments)")}
+        columns = _segment_columns(db)
     return bool(columns) and "who" not in columns
+
+
+def _segment_columns(db: sqlite3.Connection) -> set[str]:
+    return {row[1] for row in db.execute("PRAGMA table_info(segments)")}
 
 
 class MeaningIndex:
@@ -67,7 +71,7 @@ class MeaningIndex:
     def _migrate(self) -> None:
         """An index written before segments knew their speaker gains the column, and its passages read as
         changed, so a reindex (Memory.start runs one) fills it in; their vectors are kept, nothing is embedded."""
-        if "who" not in {row[1] for row in self._db.execute("PRAGMA table_info(segments)")}:
+        if "who" not in _segment_columns(self._db):
             self._db.execute("ALTER TABLE segments ADD COLUMN who TEXT")
             self._db.execute("UPDATE docs SET hash = '' WHERE type = 'passage'")
 
