@@ -47,11 +47,13 @@ def index_records(space: Space, thread: str, records: list[Record]) -> None:
     space.meaning.apply(changed, drops)
 
 
-def drop_records(space: Space, thread: str) -> None:
-    """A thread whose items all left it: its records, their index entries and its read windows go too."""
+def drop_records(space: Space, thread: str, commit: bool = True) -> None:
+    """A thread whose items all left it (or some were forgotten): its records, their index entries and its read
+    windows go too. `commit=False`: the caller commits (forget, which says why)."""
     if space.vault.path(records_path(thread)).exists():
         space.vault.delete(records_path(thread))
-        space.vault.commit(f"read: 0 records from {thread} (its items moved away)", [records_path(thread)])
+        if commit:
+            space.vault.commit(f"read: 0 records from {thread} (its items moved away)", [records_path(thread)])
     index_records(space, thread, [])
     space.state.drop_windows(thread)
 

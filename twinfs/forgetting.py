@@ -14,7 +14,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from .filing import index_records
+from .filing import drop_records
 from .landing import index_docs, keep_cut, land_event, recut
 from .ledger import records_path
 from .space import Space
@@ -47,9 +47,7 @@ def forget(space: Space, ids: list[str]) -> tuple[list[str], list[str], list[str
         cuts[thread] = done = recut(space, thread)
         docs += done.docs
         drops += done.drops
-        if space.vault.path(records_path(thread)).exists():
-            space.vault.delete(records_path(thread))
-        index_records(space, thread, [])
+        drop_records(space, thread, commit=False)  # the rest of the thread is read again from scratch
     index_docs(space, docs, drops)
     for thread, done in cuts.items():
         keep_cut(space, thread, done)

@@ -167,7 +167,8 @@ class State:
             self._db.execute("UPDATE items SET phase = 'folded' WHERE phase = 'read'")
 
     def forget(self, ids: list[str], threads: list[str]) -> None:
-        """These items are gone; the rest of their threads is read again from scratch (windows dropped)."""
+        """These items are gone; the rest of their threads goes back to landed, to be read again (their windows
+        are dropped with their records, filing.drop_records)."""
         with self._lock:
             self._db.execute("BEGIN")
             for i in range(0, len(ids), 500):
@@ -176,7 +177,6 @@ class State:
             for thread in threads:
                 self._db.execute("UPDATE items SET phase = 'landed' WHERE thread = ? AND phase IN ('read', 'folded')",
                                  (thread,))
-                self._db.execute("DELETE FROM windows WHERE thread = ?", (thread,))
             self._db.execute("COMMIT")
             self._db.execute("VACUUM")  # nothing of them stays in free pages
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
