@@ -29,6 +29,12 @@ log = logging.getLogger("twinfs")
 WAIT_SECONDS = 10.0
 
 
+def _user_of(dirname: str) -> EndUser:
+    """`<org>.<project>.<account>`, a vault's folder name, as the end user it belongs to."""
+    org, project, account = dirname.split(".", 2)
+    return EndUser(org=org, project=project, account=account)
+
+
 class Memory:
     def __init__(self, settings: Settings, embedder: Embedder | None = None, reader: Reader | None = None,
                  clock: Callable[[], datetime] | None = None):
@@ -58,8 +64,7 @@ class Memory:
         """Pick up what a crash or stop left: every end user with adds still in the inbox lands them."""
         (self.home / "users").mkdir(parents=True, exist_ok=True)
         for dirname in self.users():
-            org, project, account = dirname.split(".", 2)
-            user = EndUser(org=org, project=project, account=account)
+            user = _user_of(dirname)
             space = self.space(user)
             if space.vault.purge_pending():
                 with space.writer:
@@ -137,8 +142,7 @@ class Memory:
         return changed
 
     def _open(self, dirname: str) -> Space | None:
-        org, project, account = dirname.split(".", 2)
-        space = self.space(EndUser(org=org, project=project, account=account))
+        space = self.space(_user_of(dirname))
         return space if space.exists else None
 
     def _wrote(self, dirname: str, rel: str) -> bool:
