@@ -152,28 +152,21 @@ class Embedder:
 
     def query(self, text: str) -> np.ndarray:
         """A question's vector, shape (1, 384), read-only (the last 512 are kept)."""
-        return self.queries([text])[0]
-
-    def queries(self, texts: list[str]) -> list[np.ndarray]:
-        """Vectors for questions, each shape (1, 384): the ones not kept are embedded in one run."""
-        kept = self._asked.get(texts)
-        todo = [t for t in dict.fromkeys(texts) if t not in kept]
-        if todo:
-            session = self._onnx()
-            if session:
-                with self._tokenizer_lock:
-                    encodings = [self._tokenizer.encode(t) for t in todo]
-                vectors = _pool(session, encodings)
-            else:
-                vectors = self.model.encode(todo, normalize_embeddings=True, convert_to_numpy=True,
-                                            show_progress_bar=False)
-            fresh = {}
-            for t, v in zip(todo, vectors):
-                fresh[t] = np.ascontiguousarray(v.reshape(1, DIM), dtype="float32")
-                fresh[t].setflags(write=False)
-            self._asked.put(fresh)
-            kept.update(fresh)
-        return [kept[t] for t in texts]
+        kept = self._asked.get([text])
+        if text in kept:
+            return kept[text]
+        session = self._onnx()
+        if session:
+            with self._tokenizer_lock:
+                encoding = self._tokenizer.encode(text)
+            vector = _pool(session, [encoding])
+        else:
+            vector = self.model.encode([text], normalize_embeddings=True, convert_to_numpy=True,
+                                       show_progress_bar=False)
+        vector = np.ascontiguousarray(vector.reshape(1, DIM), dtype="float32")
+        vector.setflags(write=False)
+        self._asked.put({text: vector})
+        return vector
 
     @property
     def runtime(self) -> str:
