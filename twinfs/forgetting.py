@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 
 from .filing import drop_records
-from .landing import index_docs, keep_cut, land_event, recut
+from .landing import land_event, recut_all
 from .ledger import records_path
 from .space import Space
 
@@ -40,17 +40,11 @@ def forget(space: Space, ids: list[str]) -> tuple[list[str], list[str], list[str
     forgotten = sorted({i for items in by_thread.values() for i in items})
     if not forgotten:
         return [], unknown, []
-    docs, drops, cuts = [], [], {}
     for thread in threads:
         for ident in by_thread[thread]:
             space.drop_item(thread, ident)
-        cuts[thread] = done = recut(space, thread)
-        docs += done.docs
-        drops += done.drops
         drop_records(space, thread, commit=False)  # the rest of the thread is read again from scratch
-    index_docs(space, docs, drops)
-    for thread, done in cuts.items():
-        keep_cut(space, thread, done)
+    recut_all(space, dict.fromkeys(threads))
     space.state.forget(forgotten, threads)
     space.words.compact()
     space.meaning.compact()

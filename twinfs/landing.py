@@ -135,6 +135,18 @@ def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Calla
         meaning.result()
 
 
+def recut_all(space: Space, threads: dict[str, tuple | None], meanwhile: Callable[[], None] | None = None
+              ) -> dict[str, Cut]:
+    """Cut these threads anew (each from where its new turns begin, when known: see recut), index what changed
+    in both lanes, and keep the cuts."""
+    cuts = {thread: recut(space, thread, added_from) for thread, added_from in threads.items()}
+    index_docs(space, [d for c in cuts.values() for d in c.docs], [i for c in cuts.values() for i in c.drops],
+               meanwhile)
+    for thread, done in cuts.items():
+        keep_cut(space, thread, done)
+    return cuts
+
+
 def land_event(space: Space, event: str) -> list[str]:
     """File one inbox event. Returns the threads it touched."""
     entries = space.take_inbox(event)
@@ -155,20 +167,12 @@ def land_event(space: Space, event: str) -> list[str]:
             by_thread.setdefault(e["moved_from"], [])
             added_from[e["moved_from"]] = None
         space.put_item(thread, stored)
-    docs: list[Doc] = []
-    drops: list[str] = []
-    cuts: dict[str, Cut] = {}
-    for thread in by_thread:
-        cuts[thread] = recut(space, thread, added_from.get(thread))
-        docs += cuts[thread].docs
-        drops += cuts[thread].drops
     threads = sorted(by_thread)
     where = threads[0] if len(threads) == 1 else f"{len(threads)} threads ({', '.join(threads[:3])}…)"
-    index_docs(space, docs, drops,  # the commit needs no index: it runs while the turns are embedded
-               meanwhile=lambda: space.vault.commit(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''}"
-                                                    f" to {where}"))
-    for thread, done in cuts.items():
-        keep_cut(space, thread, done)
+    recut_all(space, {thread: added_from.get(thread) for thread in by_thread},
+              # the commit needs no index: it runs while the turns are embedded
+              meanwhile=lambda: space.vault.commit(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''}"
+                                                   f" to {where}"))
     space.add_speakers(speakers_of(entries))
     for thread in threads:
         if not space.thread_items(thread):
@@ -229,8 +233,6 @@ def _rebuild_state(space: Space) -> None:
         if all(r[0] in in_passages for r in rows):
             space.state.set_cuts(thread, {p.path: content_hash(render(p)) for p in cut_thread(thread, entries)})
             continue
-        done = recut(space, thread)  # items filed but never cut (a crash, a hand-added file)
-        index_docs(space, done.docs, done.drops)
-        keep_cut(space, thread, done)
+        recut_all(space, {thread: None})  # items filed but never cut (a crash, a hand-added file)
         space.state.set_phase([(r[0], r[2]) for r in rows], Phase.landed)
         space.vault.commit(f"land: {thread} (reindex)")

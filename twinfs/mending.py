@@ -13,7 +13,7 @@ import logging
 from pydantic import ValidationError
 
 from .filing import index_records
-from .landing import index_docs, keep_cut, passage_doc, recut
+from .landing import index_docs, passage_doc, recut_all
 from .ledger import load_records
 from .passages import passage_id
 from .space import Space, stored_hash
@@ -29,13 +29,11 @@ def mend(space: Space) -> list[str]:
         return []
     space.forget_cache()
     threads = sorted({rel.split("/")[1] for rel in changed if rel.startswith("items/") and rel.count("/") == 2})
-    docs, drops, cuts, recut_paths = [], [], {}, set()
+    cuts = recut_all(space, dict.fromkeys(threads))
+    recut_paths = {path for done in cuts.values() for path in done.paths}
     for thread in threads:
-        cuts[thread] = done = recut(space, thread)
-        docs += done.docs
-        drops += done.drops
-        recut_paths |= set(done.paths)
         _restore_phases(space, thread, changed)
+    docs, drops = [], []
     for rel in changed:
         if rel.startswith("passages/") and rel.endswith(".md") and rel not in recut_paths:
             target = space.vault.path(rel)
@@ -43,9 +41,8 @@ def mend(space: Space) -> list[str]:
                 docs.append(passage_doc(rel, target.read_text(encoding="utf-8")))
             else:
                 drops.append(passage_id(rel))
-    index_docs(space, docs, drops)
-    for thread, done in cuts.items():
-        keep_cut(space, thread, done)
+    if docs or drops:
+        index_docs(space, docs, drops)
     for rel in changed:
         if rel.startswith("records/") and rel.endswith(".json"):
             thread = rel.removeprefix("records/").removesuffix(".json")
