@@ -16,16 +16,14 @@ import mcp_types as types
 from anyio import to_thread
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
-from pydantic import ValidationError
 
 from twinfs import __version__
-from twinfs.cli import describe
 from twinfs.errors import Invalid, TwinError
 from twinfs.memory import Memory
 from twinfs.models import EndUser
 from twinfs.settings import Settings
 
-from .routes import OPERATIONS, Operation
+from .routes import OPERATIONS, Operation, validated
 
 log = logging.getLogger("twinfs.mcp")
 TOOLS = ("search", "add", "grep", "read", "status", "history")
@@ -52,11 +50,7 @@ def answer(memory: Memory, user: EndUser, op: Operation, arguments: dict[str, An
     hidden = [name for name in HIDDEN.get(op.name, ()) if name in arguments]
     if hidden:
         raise Invalid(f"{hidden[0]}: not an argument of the {op.name} tool")
-    try:
-        request = op.body.model_validate(arguments)
-    except ValidationError as exc:
-        raise Invalid(describe(exc)) from None
-    return getattr(memory, op.name)(user, request).model_dump_json(exclude_none=True)
+    return getattr(memory, op.name)(user, validated(op.body, arguments)).model_dump_json(exclude_none=True)
 
 
 def error(text: str) -> types.CallToolResult:

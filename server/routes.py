@@ -63,8 +63,13 @@ OPERATIONS: list[Operation] = [
 
 
 def validate(model: type[BaseModel], raw: bytes) -> BaseModel:
+    return validated(model, parse_object(raw))
+
+
+def validated(model: type[BaseModel], data: dict) -> BaseModel:
+    """The request model, or Invalid naming the field (the HTTP API's 422, the MCP tools' error)."""
     try:
-        return model.model_validate(parse_object(raw))
+        return model.model_validate(data)
     except ValidationError as exc:
         raise Invalid(describe(exc)) from None
 
