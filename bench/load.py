@@ -80,13 +80,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(home: Path, port: int, torch_threads: int | None) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+def start_server(home: Path, port: int, torch_threads: int | None = None, env: dict[str, str] | None = None,
+                 group: bool = False) -> subprocess.Popen:
+    """`twin serve` on this home and port, once it answers; `group`: in a process group of its own, so that
+    killing the group kills its git children too."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
     if torch_threads:
         env["OMP_NUM_THREADS"] = str(torch_threads)  # torch reads it at import: its intra-op threads per call
-    log = open(home / "server.log", "wb")
+    log = open(home / "server.log", "ab")
     proc = subprocess.Popen([sys.executable, "-m", "twinfs.cli", "--home", str(home), "serve", "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+                            stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT, start_new_session=group)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:

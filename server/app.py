@@ -38,6 +38,7 @@ WRITE_THREADS = 64
 class State(TypedDict):
     memory: Memory
     keys: Keys
+    local_token: str | None
     readers: anyio.CapacityLimiter
     writers: anyio.CapacityLimiter
 
@@ -85,12 +86,12 @@ def create_app(settings: Settings, memory: Memory | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[State]:
         own = memory is None
-        mem = memory or await to_thread.run_sync(lambda: Memory(settings).start())
+        mem = memory or await to_thread.run_sync(lambda: Memory(settings, owner="twin serve").start())
         try:
             # load the embedder now, so the first search does not pay for it
             await to_thread.run_sync(mem.warm)
-            yield State(memory=mem, keys=Keys(settings.home), readers=anyio.CapacityLimiter(READ_THREADS),
-                        writers=anyio.CapacityLimiter(WRITE_THREADS))
+            yield State(memory=mem, keys=Keys(settings.home), local_token=mem.lock.info.get("token"),
+                        readers=anyio.CapacityLimiter(READ_THREADS), writers=anyio.CapacityLimiter(WRITE_THREADS))
         finally:
             if own:
                 await to_thread.run_sync(mem.close)
@@ -111,5 +112,11 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765) -> None
     # Landing runs in this process's threads: a request waits for the GIL at every hop between the event loop
     # and its worker thread, by default up to 5 ms each time. 1 ms keeps a request's wait short.
     sys.setswitchinterval(0.001)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", server_header=False,
-                timeout_graceful_shutdown=15)
+    # the home is owned before the port is bound: a second server on the same home stops here, naming the first
+    memory = Memory(settings, owner="twin serve").start()
+    try:
+        memory.lock.serving(host, port)
+        uvicorn.run(create_app(settings, memory), host=host, port=port, log_level="info", server_header=False,
+                    timeout_graceful_shutdown=15)
+    finally:
+        memory.close()

@@ -18,8 +18,10 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from twinfs import __version__
+from twinfs.client import TwinClient
 from twinfs.errors import Invalid, TwinError
 from twinfs.memory import Memory
+from twinfs.owner import holder
 from twinfs.models import EndUser
 from twinfs.settings import Settings
 
@@ -82,14 +84,42 @@ def make_server(memory: Memory, user: EndUser) -> Server:
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
+class Through:
+    """The tools' Memory when a server owns the home (an MCP client often starts `twin mcp` while `twin serve`
+    runs): the same operations, sent to that server over loopback with the owner's token (owner.py)."""
+
+    def __init__(self, owner: dict, user: EndUser):
+        host = owner.get("host") or "127.0.0.1"
+        host = "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
+        url = f"http://[{host}]:{owner['port']}" if ":" in host else f"http://{host}:{owner['port']}"
+        self.client = TwinClient(url, owner["token"], account=user.account,
+                                 headers={"X-Twin-Org": user.org, "X-Twin-Project": user.project})
+        self._ops = {op.name: op for op in OPERATIONS}
+
+    def __getattr__(self, name: str):
+        op = self._ops[name]
+        return lambda user, request: self.client.call(name, request, op.answer, account=user.account)
+
+
 def serve(settings: Settings, user: EndUser) -> None:
-    """Serve until the client closes stdin."""
-    with Memory(settings) as memory:
+    """Serve until the client closes stdin: as the home's owner when nothing else owns it, through the server
+    that owns it when one does, read-only beside any other owner (a one-shot command)."""
+    owner = holder(settings.home)
+    if owner and owner.get("port") and owner.get("token"):
+        through = Through(owner, user)
+        try:
+            _run(make_server(through, user))  # type: ignore[arg-type]
+        finally:
+            through.client.close()
+        return
+    with Memory(settings, owner="twin mcp", read_only=owner is not None) as memory:
         memory.warm()
-        server = make_server(memory, user)
+        _run(make_server(memory, user))
 
-        async def run() -> None:
-            async with stdio_server() as (read, write):
-                await server.run(read, write, server.create_initialization_options())
 
-        anyio.run(run)
+def _run(server: Server) -> None:
+    async def run() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(run)

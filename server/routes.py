@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anyio import to_thread
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -17,7 +17,8 @@ from twinfs.errors import Invalid
 from twinfs.memory import Memory
 from twinfs.models import (AddRequest, AddResult, CorrectRequest, CorrectResult, ForgetRequest, ForgetResult,
                            GrepRequest, GrepResult, HistoryRequest, HistoryResult, LineageRequest, LineageResult,
-                           ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest, StatusResult)
+                           ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest, StatusResult,
+                           SyncRequest, SyncResult)
 
 from .auth import end_user
 from .body import parse_object, read_body
@@ -57,6 +58,9 @@ OPERATIONS: list[Operation] = [
     Operation("forget", ForgetRequest, ForgetResult, write=True, errors=(400, 401, 403, 404, 413, 422),
               summary="Remove items (or whole threads, th_…) and all derived from them: files, indexes, pages and git "
                       "history. The rest of their threads is read again."),
+    Operation("sync", SyncRequest, SyncResult, write=True, errors=(400, 401, 403, 404, 413, 422, 503),
+              summary="Sync this end user's vault with the git remote the operator configured (a client cannot "
+                      "name one): what came in, whether this machine's commits went out, files kept both ways."),
     Operation("lineage", LineageRequest, LineageResult, errors=(400, 401, 404, 413, 422),
               summary="A record, the text of its turns, its source passage and every commit that touched it."),
 ]
@@ -94,18 +98,24 @@ def handler(op: Operation) -> Callable[[Request], Any]:
 
 
 class Health(BaseModel):
+    """Counts only: who the end users are, and why one is in trouble, are theirs (status notes)."""
+
     ok: bool
     version: str
     users: int
     embedder: str
     reading: bool
+    broken: int = Field(description="vaults that could not be repaired when opened")
+    failing: int = Field(description="end users whose landing or reading keeps failing (retried with back-off)")
+    synced: int = Field(description="vaults with a git remote")
+    sync_failed: int = Field(description="vaults whose last sync failed")
 
 
 async def health(request: Request) -> Response:
     memory: Memory = request.state.memory
-    users = await to_thread.run_sync(memory.users, limiter=request.state.readers)
-    body = Health(ok=True, version=__version__, users=len(users), embedder=memory.embedder.name,
-                  reading=memory.settings.reading)
+    counts = await to_thread.run_sync(memory.health, limiter=request.state.readers)
+    body = Health(ok=True, version=__version__, embedder=memory.embedder.name, reading=memory.settings.reading,
+                  **counts)
     return Response(body.model_dump_json(), media_type="application/json")
 
 

@@ -144,6 +144,28 @@ def test_a_correction_changes_known_and_a_revert_undoes_it(memory):
     assert any(f.id == fact.id for f in back.facts)
 
 
+def test_a_correction_survives_a_re_read_of_its_window(memory):
+    """Another turn of a read window is edited: the window is read again, and what a person retracted or
+    corrected there stays so."""
+    brief = memory.search(USER, SearchRequest(query="Which pet does Alice have?", fast=True))
+    pet = next(f for f in brief.facts if "cat called Miso" in f.text)
+    home = next(f for f in memory.search(USER, SearchRequest(query="Where does Alice live?", fast=True)).facts
+                if "lives in Lisbon" in f.text)
+    memory.correct(USER, CorrectRequest(id=pet.id, reason="that is the neighbour's cat"))
+    memory.correct(USER, CorrectRequest(id=home.id, reason="she moved to Porto", value="Porto"))
+    edited = [i for i in items({"msg-002"})][0].model_copy(update={"text": "Congratulations on the new flat!"})
+    memory.add(USER, AddRequest(items=[edited], wait=True))
+    assert memory.idle(60)
+    assert memory.status(USER, StatusRequest(ids=["msg-002"])).phases["msg-002"] == Phase.folded
+    records = json.loads((memory.home / "users" / USER.dirname / "records" /
+                          f"{pet.id.split('#')[0]}.json").read_text())
+    assert next(r for r in records if r["id"] == pet.id)["retracted"]["reason"] == "that is the neighbour's cat"
+    after = memory.search(USER, SearchRequest(query="Which pet does Alice have?", fast=True))
+    assert all(f.id != pet.id for f in after.facts or [])
+    where = memory.search(USER, SearchRequest(query="Where does Alice live?", fast=True))
+    assert any(line.startswith("- Alice Chen · home_city: Porto") for line in where.known), where.known
+
+
 def test_scope_or_after_gives_the_ranked_list_with_facts(memory):
     ranked = memory.search(USER, SearchRequest(query="Porto", scope="passages/memory", after="2026-10-02"))
     assert ranked.known is None and ranked.notes is None and ranked.held is None

@@ -35,10 +35,16 @@ def describe(exc: ValidationError, prefix: str = "") -> str:
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
 
-def _memory(args):
+def _memory(args, write: bool = True):
+    """The Memory a command works with. A writing command owns the home for its run (refused, naming the owner,
+    when another process owns it); a reading one opens the vaults read-only and never writes, beside an owner
+    or not."""
     from .memory import Memory
 
-    return Memory(Settings.from_env(home=args.home, watch=False)).start()  # one command: nothing to watch
+    settings = Settings.from_env(home=args.home, watch=False)  # one command: nothing to watch
+    if not write:
+        return Memory(settings, read_only=True).start()
+    return Memory(settings, owner=f"twin {args.command}").start()
 
 
 def _user(args) -> EndUser:
@@ -104,18 +110,18 @@ def cmd_add(args) -> None:
 
 def cmd_search(args) -> None:
     req = SearchRequest(query=args.query, fast=args.fast, scope=args.scope, before=args.before, after=args.after)
-    with _memory(args) as memory:
+    with _memory(args, write=False) as memory:
         _out(memory.search(_user(args), req))
 
 
 def cmd_status(args) -> None:
-    with _memory(args) as memory:
+    with _memory(args, write=False) as memory:
         _out(memory.status(_user(args), StatusRequest(ids=args.ids)))
 
 
 def cmd_grep(args) -> None:
     req = GrepRequest(pattern=args.pattern, regex=args.regex, scope=args.scope, before=args.before, after=args.after)
-    with _memory(args) as memory:
+    with _memory(args, write=False) as memory:
         result = memory.grep(_user(args), req)
     for line in result.lines:
         print(f"{line.path}:{line.line}: {line.text}")
@@ -124,7 +130,7 @@ def cmd_grep(args) -> None:
 
 
 def cmd_read(args) -> None:
-    with _memory(args) as memory:
+    with _memory(args, write=False) as memory:
         sys.stdout.write(memory.read(_user(args), ReadRequest(path=args.path, before=args.before)).content)
 
 
@@ -147,7 +153,7 @@ def cmd_reindex(args) -> None:
 
 
 def cmd_history(args) -> None:
-    with _memory(args) as memory:
+    with _memory(args, write=False) as memory:
         _out(memory.history(_user(args), HistoryRequest(subject=args.subject, attribute=args.attribute)))
 
 
@@ -162,7 +168,7 @@ def cmd_forget(args) -> None:
 
 
 def cmd_lineage(args) -> None:
-    with _memory(args) as memory:
+    with _memory(args, write=False) as memory:
         _out(memory.lineage(_user(args), LineageRequest(id=args.id)))
 
 
@@ -188,6 +194,54 @@ def cmd_serve(args) -> None:
     from server.app import serve
 
     serve(Settings.from_env(home=args.home), host=args.host, port=args.port)
+
+
+def cmd_sync(args) -> None:
+    from tqdm import tqdm
+
+    if args.all == bool(args.account):
+        raise Invalid("name one end user with --account, or give --all for every vault with a remote")
+    with _memory(args) as memory:
+        if args.all:
+            names = memory.users() if args.remote else memory.synced()
+            users = [EndUser(**dict(zip(("org", "project", "account"), d.split(".", 2)))) for d in names]
+        else:
+            users = [_user(args)]
+        failed = 0
+        with tqdm(total=len(users), desc="sync", unit="vault", disable=args.quiet or len(users) < 2) as bar:
+            for user in users:
+                try:
+                    with tqdm(desc=f"index {user.account}", unit="passage", disable=args.quiet, leave=False) as inner:
+                        def progress(done: int, total: int) -> None:
+                            inner.total = total
+                            inner.update(done - inner.n)
+
+                        result = memory.sync_with(user, args.remote, progress)
+                except TwinError as exc:
+                    if not args.all:
+                        raise
+                    failed += 1
+                    tqdm.write(f"{user.dirname}: {exc.message}", file=sys.stderr)
+                    continue
+                finally:
+                    bar.update(1)
+                tqdm.write(_synced_line(user, result))
+                for line in result.kept + [f"conflict: {c} (delete it once resolved)" for c in result.conflicts]:
+                    tqdm.write(f"  {line}")
+                if result.note:
+                    tqdm.write(f"  {result.note}")
+        if failed:
+            raise TwinError(f"{failed} of {len(users)} vaults did not sync (see above)")
+
+
+def _synced_line(user: EndUser, result) -> str:
+    what = {"up to date": "up to date", "sent": "sent", "received": "received", "merged": "merged",
+            "replayed": "replayed onto the history that forgot", "cloned": "cloned"}[result.kind]
+    parts = [f"{user.dirname}: {what} with {result.remote}", f"{result.received} items in"]
+    if result.forgotten:
+        parts.append(f"{result.forgotten} forgotten as the remote forgot them")
+    parts.append("pushed" if result.sent else "nothing to push")
+    return ", ".join(parts)
 
 
 def cmd_mcp(args) -> None:
@@ -278,6 +332,13 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--host", default="127.0.0.1")
     c.add_argument("--port", type=int, default=8765)
     c.set_defaults(fn=cmd_serve)
+
+    c = user_cmd("sync", "sync an end user's vault with a git remote (fetch, merge, push); --all for every vault "
+                 "with one. A new machine joining clones the vault", cmd_sync, account_required=False)
+    c.add_argument("--remote", help="a path, or an ssh, git or https URL, kept as the vault's remote; {vault} "
+                                    "stands for the vault's folder name (with --all)")
+    c.add_argument("--all", action="store_true", help="every vault with a remote (with --remote: every vault)")
+    c.add_argument("--quiet", action="store_true", help="no progress bars")
 
     user_cmd("mcp", "serve one end user's memory to an MCP client over stdio (search, add, grep, read, status, "
              "history)", cmd_mcp)

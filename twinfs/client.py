@@ -30,11 +30,11 @@ ERRORS: dict[int, type[TwinError]] = {400: BadRequest, 401: Unauthorized, 403: F
 
 class TwinClient:
     def __init__(self, url: str, key: str, account: str | None = None, timeout: float = 30.0,
-                 transport: httpx.BaseTransport | None = None):
+                 transport: httpx.BaseTransport | None = None, headers: dict[str, str] | None = None):
         self.account = account
         self._http = httpx.Client(base_url=url.rstrip("/"), timeout=timeout,
                                   transport=transport or nodelay_transport(),
-                                  headers={"Authorization": f"Bearer {key}"})
+                                  headers={"Authorization": f"Bearer {key}", **(headers or {})})
 
     def __enter__(self) -> "TwinClient":
         return self
@@ -44,6 +44,10 @@ class TwinClient:
 
     def close(self) -> None:
         self._http.close()
+
+    def call(self, route: str, body: BaseModel, answer: type[BaseModel], account: str | None = None) -> Any:
+        """Any route: `body` (a request model, validated already) posted, the answer read as `answer`."""
+        return self._post(route, body, answer, account)
 
     def _post(self, route: str, body: BaseModel, answer: type[BaseModel], account: str | None) -> Any:
         """Validated here first (a bad request fails before it is sent), then answered as the library's model."""

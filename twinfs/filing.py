@@ -6,6 +6,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timezone
 
+from . import faults
 from .errors import Unavailable
 from .index import Doc
 from .ledger import dump_records, load_records, records_path
@@ -70,6 +71,18 @@ def sources_of(space: Space, thread: str) -> dict[str, str]:
     return out
 
 
+def _retracted_twin(records, record: Record) -> Record | None:
+    """A retracted record saying the same of the same subject from some of the same turns: a re-read that words
+    the statement a little differently does not bring back what a person retracted."""
+    if not record.attribute:
+        return None
+    for r in records:
+        if r.retracted and (r.kind, r.subject, r.attribute, r.value) == \
+                (record.kind, record.subject, record.attribute, record.value) and set(r.turns) & set(record.turns):
+            return r
+    return None
+
+
 class Reading:
     """The read step: callable on a Space by the pipeline."""
 
@@ -118,11 +131,14 @@ class Reading:
                 log.warning("window %d of %s failed to read: %s", window.position, thread, outcome.failed)
                 space.state.set_window(thread, window.position, window.hash, earlier, outcome.failed)
                 continue
-            for old in earlier:
-                records.pop(old, None)  # a window read again (it grew, or an item in it was edited) replaces its records
+            for old in earlier:  # a window read again (it grew, or an item in it was edited) replaces its records
+                if old in records and not records[old].retracted:
+                    records.pop(old)  # … but what a person retracted stays retracted: it is their correction
             for record in outcome.records:
-                kept = records.get(record.id)
-                records[record.id] = record if kept is None or not kept.retracted else kept
+                kept = records.get(record.id) or _retracted_twin(records.values(), record)
+                if kept is not None and kept.retracted:
+                    record = record.model_copy(update={"retracted": kept.retracted})
+                records[record.id] = record
             space.state.set_window(thread, window.position, window.hash, [r.id for r in outcome.records], None)
             filed += len(outcome.records)
             read_ids += window.new
@@ -134,6 +150,7 @@ class Reading:
                                         r.id))
         space.vault.write(records_path(thread), dump_records(ordered), durable=False)
         index_records(space, thread, ordered)
+        faults.point("read")
         space.vault.commit(f"read: {filed} record{'s' if filed != 1 else ''} from {thread}", [records_path(thread)])
         space.state.set_thread_phase(thread, Phase.read, read_ids)
         return filed

@@ -14,9 +14,9 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from .filing import drop_records
+from .filing import drop_records, index_records
 from .landing import land_event, recut_all
-from .ledger import records_path
+from .ledger import dump_records, load_records, records_path
 from .space import Space
 
 THREAD = re.compile(r"^th_[0-9a-f]{16}$")
@@ -41,14 +41,28 @@ def forget(space: Space, ids: list[str]) -> tuple[list[str], list[str], list[str
     if not forgotten:
         return [], unknown, []
     for thread in threads:
+        corrections = _corrections(space, thread, by_thread[thread])
         for ident in by_thread[thread]:
             space.drop_item(thread, ident)
         drop_records(space, thread, commit=False)  # the rest of the thread is read again from scratch
+        if corrections:  # … but what a person corrected of the turns that stay, stays corrected
+            space.vault.write(records_path(thread), dump_records(corrections), durable=False)
+            index_records(space, thread, corrections)
     recut_all(space, dict.fromkeys(threads))
     space.state.forget(forgotten, threads)
     space.words.compact()
     space.meaning.compact()
     return forgotten, unknown, threads
+
+
+def _corrections(space: Space, thread: str, leaving: set[str]) -> list:
+    """The records a person retracted or corrected that cite none of the turns leaving the thread."""
+    try:
+        records = load_records(space, thread)
+    except ValueError:
+        return []
+    made = {r.retracted.get("replaced_by") for r in records if r.retracted}
+    return [r for r in records if (r.retracted or r.id in made) and not set(r.turns) & leaving]
 
 
 def history_paths(space: Space, threads: list[str]) -> list[str]:

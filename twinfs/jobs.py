@@ -6,10 +6,14 @@ priority, so a new add never waits behind another end user's reading (bench/load
 reading on went from 1.1 s to under 1 s at 50 items/s)."""
 from __future__ import annotations
 
+import heapq
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from .background import LAND_NICE, LATER_NICE, lower_priority
 from .landing import land_event
@@ -17,9 +21,31 @@ from .space import Space
 
 log = logging.getLogger("twinfs.jobs")
 Step = Callable[[Space], None]
-MAX_TRIES = 3
 LAND, LATER = "land", "later"
 NICE = {LAND: LAND_NICE, LATER: LATER_NICE}
+FIRST_RETRY, LAST_RETRY = 1.0, 300.0  # seconds: work that failed is tried again after 1, 2, 4 … 300
+
+
+@dataclass
+class Trouble:
+    """Work of one end user that keeps failing (a full disk, a vault that cannot be written): tried again with
+    back-off, never dropped, and said in status notes."""
+
+    what: str
+    since: datetime
+    tries: int = 0
+    error: str = ""
+    due: float = 0.0  # monotonic time of the next try
+
+    @property
+    def delay(self) -> float:
+        return min(LAST_RETRY, FIRST_RETRY * 2 ** max(0, self.tries - 1))
+
+    def note(self) -> str:
+        return (f"{self.what} has failed {self.tries} time{'s' if self.tries != 1 else ''} since "
+                f"{self.since.strftime('%Y-%m-%d %H:%M:%S')} UTC ({self.error}); it is tried again after a pause "
+                f"that doubles up to {LAST_RETRY / 60:.0f} minutes (next in {max(0.0, self.due - time.monotonic()):.0f}"
+                " s), and nothing accepted is lost")
 
 
 class Pipeline:
@@ -29,7 +55,9 @@ class Pipeline:
         self._lock = threading.Lock()
         self._busy: set[tuple[str, str]] = set()  # (lane, end user) being worked on
         self._again: set[tuple[str, str]] = set()  # … and woken again meanwhile
-        self._tries: dict[tuple[str, str], int] = {}
+        self.troubles: dict[str, Trouble] = {}  # end user -> what keeps failing for them
+        self._due: list[tuple[float, str, Space]] = []  # (when, end user, space) to be woken again
+        self._timer: threading.Thread | None = None
         self._idle = threading.Condition(self._lock)
         self.steps: list[Step] = list(steps or [])
         self.mend = mend  # commits and indexes what was edited by hand, when the watcher saw some
@@ -58,14 +86,19 @@ class Pipeline:
                 with space.writer:
                     if space.hand_edited and self.mend:
                         space.hand_edited = False
-                        self.mend(space)
+                        try:
+                            self.mend(space)
+                        except BaseException:
+                            space.hand_edited = True  # looked at again with the next try
+                            raise
                     self._land_all(space)  # in the later lane too: what came in meanwhile lands first
                     if lane == LATER:
                         for step in self.steps:
                             if not self.closed:
                                 step(space)
-            except Exception:  # a step that fails is logged and retried on the next wake; the server goes on
-                log.exception("pipeline step failed for %s", key[1])
+            except Exception as exc:  # logged, and tried again with back-off; the server goes on
+                space.hand_edited = True  # what the failed step left uncommitted is mended first, as a repair
+                self._failed(space, "the work on this memory" if lane == LAND else "reading and folding", exc)
             with self._lock:
                 if key in self._again and not self.closed:
                     self._again.discard(key)
@@ -82,28 +115,80 @@ class Pipeline:
                 return
 
     def _land_all(self, space: Space) -> None:
+        """Land the inbox in the order adds were accepted (an edit never lands before what it edits). An event
+        that fails stays first in line, tried again with back-off, and the end user's status says so."""
         key = space.user.dirname
         while not self.closed:
-            events = [e for e in space.pending() if self._tries.get((key, e), 0) < MAX_TRIES]
+            events = space.pending()
             if not events:
+                self._cleared(key, "landing")
                 return
-            event = events[0]
+            trouble = self.troubles.get(key)
+            if trouble and trouble.what.startswith("landing") and trouble.due > time.monotonic():
+                self._retry(space, trouble.due)
+                return
             try:
-                land_event(space, event)
-                self._tries.pop((key, event), None)
-            except Exception:
-                self._tries[(key, event)] = self._tries.get((key, event), 0) + 1
-                log.exception("landing %s for %s failed (try %d of %d); the event stays in the inbox",
-                              event, key, self._tries[(key, event)], MAX_TRIES)
-            with space.landed:
-                space.landed.notify_all()
+                land_event(space, events[0])
+                self._cleared(key, "landing")
+            except Exception as exc:
+                self._failed(space, f"landing of {len(events)} add{'s' if len(events) != 1 else ''}", exc)
+                return
+            finally:
+                with space.landed:
+                    space.landed.notify_all()
+
+    def _failed(self, space: Space, what: str, exc: Exception) -> None:
+        key = space.user.dirname
+        with self._lock:
+            trouble = self.troubles.get(key)
+            if trouble is None or trouble.what.split()[0] != what.split()[0]:
+                trouble = self.troubles[key] = Trouble(what, datetime.now(timezone.utc))
+            trouble.what = what
+            trouble.tries += 1
+            trouble.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
+            trouble.due = time.monotonic() + trouble.delay
+        log.error("%s for %s failed (try %d; again in %.0f s)", what, key, trouble.tries, trouble.delay,
+                  exc_info=exc)
+        self._retry(space, trouble.due)
+
+    def _cleared(self, key: str, what: str) -> None:
+        if key in self.troubles and self.troubles[key].what.startswith(what):
+            with self._lock:
+                self.troubles.pop(key, None)
+
+    def _retry(self, space: Space, due: float) -> None:
+        """Wake this end user again at `due` (monotonic), from one timer thread for all of them."""
+        with self._lock:
+            if self.closed:
+                return
+            heapq.heappush(self._due, (due, space.user.dirname, space))
+            if self._timer is None:
+                self._timer = threading.Thread(target=self._timer_loop, name="twin-retry", daemon=True)
+                self._timer.start()
+            self._idle.notify_all()
+
+    def _timer_loop(self) -> None:
+        while True:
+            with self._lock:
+                while not self.closed and (not self._due or self._due[0][0] > time.monotonic()):
+                    self._idle.wait(max(0.05, self._due[0][0] - time.monotonic()) if self._due else None)
+                if self.closed:
+                    return
+                _, _, space = heapq.heappop(self._due)
+                key = (LAND, space.user.dirname)
+                if key in self._busy:
+                    self._again.add(key)
+                else:
+                    self._busy.add(key)
+                    self._pools[LAND].submit(self._drain, space, LAND)
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         with self._lock:
-            return self._idle.wait_for(lambda: not self._busy, timeout)
+            return self._idle.wait_for(lambda: not self._busy and not self._due, timeout)
 
     def close(self) -> None:
         with self._lock:
             self.closed = True
+            self._idle.notify_all()
         for pool in self._pools.values():
             pool.shutdown(wait=True, cancel_futures=True)

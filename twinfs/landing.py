@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import faults
 from .background import side
 from .filing import drop_records, record_docs
 from .index import Doc
@@ -177,6 +178,7 @@ def land_event(space: Space, event: str) -> list[str]:
     for thread in threads:
         if not space.thread_items(thread):
             drop_records(space, thread)  # a thread left with no items keeps nothing read from them
+    faults.point("land")
     space.state.set_phase([(e["id"], e["hash"]) for e in entries], Phase.landed)
     space.drop_inbox(event)
     return threads

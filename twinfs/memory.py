@@ -1,15 +1,22 @@
 """The facade every front end calls (server, CLI, MCP, Python): one Memory for a whole $TWIN_HOME."""
 from __future__ import annotations
 
+import errno
 import logging
+import shutil
+import sqlite3
+import subprocess
 import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from . import browse, folding, forgetting, landing, ledger, mending, worked
+import git
+
+from . import browse, folding, forgetting, landing, ledger, mending, repair, sync, syncing, tombstones, worked
 from . import search as searching
-from .errors import NotFound, Unavailable
+from .clock import Clock
+from .errors import NotFound, TwinError, Unavailable
 from .filing import Reading, index_records
 from .filtering import Filter, make_filter
 from .index import Bounds, meaning
@@ -18,11 +25,13 @@ from .jobs import Pipeline
 from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, ForgetRequest, ForgetResult,
                      GrepRequest, GrepResult, HistoryRequest, HistoryResult, HistoryValue, LineageRequest,
                      LineageResult, Phase, ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest,
-                     StatusResult, parse_day)
+                     StatusResult, SyncRequest, SyncResult, parse_day)
+from .owner import HomeBusy, HomeLock, holder
 from .pages import Folding
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
+from .vault import Vault
 from .watching import Watcher
 
 log = logging.getLogger("twinfs")
@@ -35,11 +44,32 @@ def _user_of(dirname: str) -> EndUser:
     return EndUser(org=org, project=project, account=account)
 
 
+def unwritable(exc: Exception, what: str) -> Unavailable:
+    """A full disk or a read-only vault, as the 503 the seeds list: nothing was stored, try again later."""
+    code = getattr(exc, "errno", None)
+    text = str(exc) if code is None else ""  # git and SQLite say it in words; an OSError by its number
+    if code in (errno.ENOSPC, errno.EDQUOT) or "No space left" in text or "database or disk is full" in text:
+        return Unavailable(f"{what}: the disk holding this memory is full, so nothing was stored; try again once "
+                           "there is space", retry_after=30)
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or "Read-only file system" in text or "readonly" in text:
+        return Unavailable(f"{what}: this memory's folder cannot be written (read-only or not permitted), so "
+                           "nothing was stored; try again once it can be", retry_after=60)
+    return Unavailable(f"{what}: this memory's folder could not be written ({exc}), so nothing was stored",
+                       retry_after=10)
+
+
 class Memory:
+    """`read_only=True`: beside another process that owns the home (see owner.py), answer reading operations
+    from what it wrote, and never write. Otherwise this Memory owns the home from start() to close()."""
+
     def __init__(self, settings: Settings, embedder: Embedder | None = None, reader: Reader | None = None,
-                 clock: Callable[[], datetime] | None = None):
+                 clock: Callable[[], datetime] | None = None, read_only: bool = False, owner: str = "twin"):
         self.settings = settings
         self.home = settings.home
+        self.read_only = read_only
+        self.lock = HomeLock(self.home)
+        self.owner = owner  # what this process is, for the message a second writer gets
+        self.stamps = Clock(settings.machine)  # which edit of an item came later, across machines
         self.embedder = embedder or shared_embedder()
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self._spaces: dict[str, Space] = {}
@@ -57,21 +87,31 @@ class Memory:
         self._pages: dict[str, tuple[tuple, tuple[list, list]]] = {}
         self._ticker: threading.Thread | None = None
         self._watcher: Watcher | None = None
+        self._syncer: threading.Thread | None = None
         self._stop = threading.Event()
+        self._hooks = syncing.Hooks(land=self._land_now, mend=self._mend, fold=self._fold, clock=self.stamps,
+                                    forget=lambda space, ids, stones: self._forget_held(space, ids, stones))
 
     # lifecycle
     def start(self) -> "Memory":
-        """Pick up what a crash or stop left: every end user with adds still in the inbox lands them."""
+        """Own the home (or refuse, naming its owner), then pick up what a crash or stop left: each vault is
+        repaired, and every end user with adds still in the inbox lands them."""
+        if self.read_only or self.lock.held:
+            return self  # another process owns the home (nothing here is ours to pick up), or started already
+        self.lock.acquire(self.owner)
+        try:
+            self._start()
+        except BaseException:
+            self.lock.release()
+            raise
+        return self
+
+    def _start(self) -> None:
         (self.home / "users").mkdir(parents=True, exist_ok=True)
         for dirname in self.users():
-            user = _user_of(dirname)
-            space = self.space(user)
-            if space.vault.purge_pending():
-                with space.writer:
-                    forgetting.purge(space)  # a forget that stopped before its history was rewritten
-            if meaning.outdated(space.root / ".twin" / "meaning"):
-                log.info("reindexing %s: the meaning lane learns who said each turn", dirname)
-                self.reindex(user)  # nothing is embedded again
+            space = self.space(_user_of(dirname))
+            if space.broken:
+                continue
             if self.settings.watch and not space.pending():
                 space.hand_edited = True  # what was edited while no one watched (a pending add commits it anyway)
             if space.hand_edited or space.pending() or (self.reading and space.state.unread_threads()):
@@ -81,7 +121,60 @@ class Memory:
             self._ticker.start()
         if self.settings.watch:
             self._watcher = Watcher(self.home / "users", self._wrote, self._edited_by_hand).start()
-        return self
+        if self.settings.sync_seconds:
+            self._syncer = threading.Thread(target=self._sync_every, name="twin-sync", daemon=True)
+            self._syncer.start()
+
+    def _sync_every(self) -> None:
+        """TWIN_SYNC_SECONDS: every vault with a remote syncs that often (fetching even when nothing changed
+        here, so a peer's adds arrive), once its adds have been quiet a moment; a remote that is down is tried
+        again with back-off up to an hour. Its status notes say how the last sync went."""
+        every = float(self.settings.sync_seconds or 0)
+        quiet = min(10.0, every / 2)
+        due: dict[str, float] = {}
+        failures: dict[str, int] = {}
+        while not self._stop.wait(min(every, 5.0)):
+            for dirname in self.synced():
+                now = time.monotonic()
+                space = self.space(_user_of(dirname))
+                if due.get(dirname, 0.0) > now or space.broken or now - space.last_add < quiet:
+                    continue
+                try:
+                    url = sync.configured(space.vault)
+                    if url:
+                        self._sync(space, url)
+                    failures.pop(dirname, None)
+                    due[dirname] = now + every
+                except Exception as exc:  # noted in the vault's sync state by the sync itself; the others go on
+                    failures[dirname] = failures.get(dirname, 0) + 1
+                    due[dirname] = now + min(3600.0, every * 2 ** failures[dirname])
+                    log.warning("sync of %s failed (try %d): %s", dirname, failures[dirname], exc)
+
+    def _prepare(self, space: Space) -> None:
+        """The first time this owner opens a vault: repair what a dead process left, finish what it began (a
+        forget, a reindex, a history rewrite), bring the vault to this format. A vault that cannot be repaired
+        is marked broken and reported; the other end users go on."""
+        midway = repair.stopped_midway(space)
+        try:
+            with space.writer:
+                space.repaired = repair.repair(space, midway)
+                if space.vault.purge_pending():
+                    forgetting.purge(space)  # a forget that stopped before its history was rewritten
+            pending = repair.pending_forget(space)
+            if pending:
+                log.warning("%s: finishing a forget that stopped midway", space.user.dirname)
+                self._forget(space, *pending)
+            if syncing.resume(space, self._hooks):
+                log.warning("%s: finished a sync's merge that stopped midway", space.user.dirname)
+            if repair.reindex_pending(space) or meaning.outdated(space.root / ".twin" / "meaning"):
+                log.warning("%s: reindexing (a reindex stopped midway, or the meaning lane's format is older)",
+                            space.user.dirname)
+                self._reindex(space)  # nothing unchanged is embedded again
+        except (repair.Broken, OSError, sqlite3.Error, git.GitCommandError, subprocess.CalledProcessError,
+                TwinError) as exc:
+            space.broken = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            log.error("%s cannot be repaired here: %s; its other end users' neighbours go on",
+                      space.user.dirname, space.broken)
 
     def _tick(self) -> None:
         """Wake end users with unread turns now and then: the newest part of a conversation is read once it
@@ -106,6 +199,7 @@ class Memory:
             for space in self._spaces.values():
                 space.close()
             self._spaces.clear()
+        self.lock.release()
 
     def __enter__(self) -> "Memory":
         return self.start()
@@ -114,23 +208,40 @@ class Memory:
         self.close()
 
     def space(self, user: EndUser, create: bool = False) -> Space:
-        """The end user's Space; only end users that exist (or are being created) are kept open."""
+        """The end user's Space; only end users that exist (or are being created) are kept open. The owner
+        repairs a vault the first time it opens it (see _prepare)."""
         with self._lock:
             space = self._spaces.get(user.dirname)
-            if space is not None:
-                return space
-            space = Space(self.home, user, self.embedder)
-            if not (create or space.exists):
-                return space
-            space = self._spaces.setdefault(user.dirname, space)
+            if space is None:
+                space = Space(self.home, user, self.embedder, read_only=self.read_only,
+                              machine=self.settings.machine)
+                if not (create or space.exists):
+                    return space
+                space = self._spaces.setdefault(user.dirname, space)
         if create and not space.exists:
-            with space.accept_lock:
-                space.create()
+            self._writable()
+            with space.opening:  # a request that finds the vault half made waits below until it is made
+                if not space.exists:
+                    try:
+                        space.create()
+                    except (OSError, git.GitCommandError) as exc:
+                        shutil.rmtree(space.root, ignore_errors=True)  # nothing half-made stays
+                        raise unwritable(exc, f"end user '{user.account}'") from None
+                    space.repaired = []
+        if space.repaired is None and not self.read_only:
+            with space.opening:
+                if space.repaired is None and space.broken is None:
+                    self._prepare(space)
         return space
+
+    def _writable(self) -> None:
+        if self.read_only:
+            raise HomeBusy(self.home, holder(self.home) or {})
 
     # hand edits
     def mend(self, user: EndUser) -> list[str]:
         """Commit and index again what was edited by hand in this end user's vault now; the paths edited."""
+        self._writable()
         space = self._existing(user)
         with space.writer:
             return self._mend(space)
@@ -175,39 +286,56 @@ class Memory:
 
     # writing
     def add(self, user: EndUser, request: AddRequest) -> AddResult:
-        """Durable before it returns: the items are in the end user's inbox, fsync'd. Landing follows."""
+        """Durable before it returns: the items are in the end user's inbox, fsync'd. Landing follows. A full
+        disk or a folder that cannot be written is a 503, and nothing of the add is kept."""
+        self._writable()
         space = self.space(user)
         if space.pending_count() >= self.settings.max_pending:
             raise Unavailable(f"the landing queue of end user '{user.account}' is full "
                               f"({self.settings.max_pending} adds waiting); try again shortly", retry_after=2)
-        space = self.space(user, create=True)
-        event = new_event_id()
+        space = self._usable(self.space(user, create=True))
         ids = [item.id for item in request.items]
         with space.accept_lock:
-            known = space.state.item_rows(ids)
-            entries, rows = [], []
-            phases = {i: Phase(known[i][1]) for i in ids if i in known}
-            for item in request.items:
-                h = item_hash(item)
-                if known.get(item.id, ("",))[0] == h:
-                    continue  # the same content again: nothing to do, its phase stands
-                thread = thread_of(user, item)
-                entry = stored_item(item, thread, added_stamp())
-                entry["hash"] = h
-                if item.id in known and known[item.id][2] != thread:
-                    entry["moved_from"] = known[item.id][2]  # an edit that moves it to another conversation
-                entries.append(entry)
-                rows.append((item.id, thread, h))
-                phases[item.id] = Phase.accepted
-            if entries:
-                space.put_inbox(event, entries)
-            space.state.accept(event, rows, ids)
+            event = new_event_id()  # taken in turn, so the inbox lands adds in the order they were accepted
+            try:
+                entries, phases = self._accept(space, user, request, event, ids)
+            except (OSError, sqlite3.Error) as exc:
+                try:
+                    (space.inbox / f"{event}.json").unlink(missing_ok=True)  # not answered 202: not to land either
+                except OSError:
+                    pass  # nothing was written there, or nothing can be
+                raise unwritable(exc, f"add for end user '{user.account}'") from None
         if entries:
+            space.last_add = time.monotonic()
             self.pipeline.wake(space)
         if request.wait and entries:
             self._wait_landed(space, ids, WAIT_SECONDS)
             phases = space.state.phases(ids)
         return AddResult(event=event, ids=ids, phases=phases)
+
+    def _accept(self, space: Space, user: EndUser, request: AddRequest, event: str, ids: list[str]
+                ) -> tuple[list[dict], dict[str, Phase]]:
+        """Into the inbox (fsync'd) and the phases table, under the accept lock: the entries stored, the phases."""
+        known = space.state.item_rows(ids)
+        stamps = self.stamps
+        entries, rows = [], []
+        phases = {i: Phase(known[i][1]) for i in ids if i in known}
+        for item in request.items:
+            h = item_hash(item)
+            if known.get(item.id, ("",))[0] == h:
+                continue  # the same content again: nothing to do, its phase stands
+            thread = thread_of(user, item)
+            entry = stored_item(item, thread, added_stamp(), stamps.now())
+            entry["hash"] = h
+            if item.id in known and known[item.id][2] != thread:
+                entry["moved_from"] = known[item.id][2]  # an edit that moves it to another conversation
+            entries.append(entry)
+            rows.append((item.id, thread, h))
+            phases[item.id] = Phase.accepted
+        if entries:
+            space.put_inbox(event, entries)
+        space.state.accept(event, rows, ids)
+        return entries, phases
 
     def _wait_landed(self, space: Space, ids: list[str], timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -236,12 +364,42 @@ class Memory:
         if not space.exists:
             return StatusResult(phases={i: Phase.unknown for i in request.ids})
         phases = space.state.phases(request.ids)
-        notes = None
-        if self.reading and self.reading.waiting(user.org) and space.state.has_phase("landed"):
-            until = self.reading.budget.resumes_at(user.org).strftime("%Y-%m-%d %H:%M UTC")
-            notes = [f"Reading is waiting on the daily budget until {until}: landed items are searchable, "
-                     "and are read then."]
-        return StatusResult(phases=phases, notes=notes)
+        return StatusResult(phases=phases, notes=self.notes(space) or None)
+
+    def notes(self, space: Space) -> list[str]:
+        """What an app should know of this end user's memory beyond phases: work that waits or keeps failing."""
+        notes = []
+        if space.broken:
+            notes.append(f"This memory could not be repaired when it was opened ({space.broken}): adds are "
+                         "refused until an operator mends it; nothing it held is lost.")
+        trouble = self.pipeline.troubles.get(space.user.dirname)
+        if trouble:
+            notes.append(trouble.note()[0].upper() + trouble.note()[1:] + ".")
+        if self.read_only and space.pending_count():
+            notes.append(f"{space.pending_count()} adds wait in the inbox: they land when the process that owns "
+                         "this home gets to them.")
+        noted = sync.state(space.vault)
+        if noted.get("error"):
+            notes.append(f"The last sync, at {noted.get('error_at')}, failed: {noted['error']}")
+        elif noted.get("synced_at"):
+            notes.append(f"Last synced with its remote at {noted['synced_at']}.")
+        copies = sync.conflict_copies(space.vault) if noted else []
+        if copies:
+            notes.append(f"{len(copies)} file{'s were' if len(copies) != 1 else ' was'} edited by hand differently "
+                         f"on two machines; the other version waits under conflicts/ until a person deletes it: "
+                         f"{', '.join(copies[:5])}")
+        org = space.user.org
+        if self.reading and self.reading.waiting(org) and space.state.has_phase("landed"):
+            until = self.reading.budget.resumes_at(org).strftime("%Y-%m-%d %H:%M UTC")
+            notes.append(f"Reading is waiting on the daily budget until {until}: landed items are searchable, "
+                         "and are read then.")
+        return notes
+
+    def _usable(self, space: Space) -> Space:
+        if space.broken:
+            raise Unavailable(f"the memory of end user '{space.user.account}' could not be repaired when it was "
+                              f"opened ({space.broken}); an operator must mend it", retry_after=300)
+        return space
 
     def search(self, user: EndUser, request: SearchRequest, limit: int = searching.HITS) -> SearchResult:
         space = self._existing(user)
@@ -297,7 +455,8 @@ class Memory:
 
     def correct(self, user: EndUser, request: CorrectRequest) -> CorrectResult:
         """Retract a record or replace its value: a commit, the lanes updated, the pages folded again."""
-        space = self._existing(user)
+        self._writable()
+        space = self._usable(self._existing(user))
         with space.writer:
             old, new, records = ledger.correct(space, request.id, request.reason, request.value, self.clock())
             thread = ledger.thread_of_record(request.id)
@@ -312,22 +471,52 @@ class Memory:
 
     def forget(self, user: EndUser, request: ForgetRequest) -> ForgetResult:
         """Items or threads out of the files, the indexes, the pages and the git history; their threads read again."""
-        space = self._existing(user)
+        self._writable()
+        return self._forget(self._usable(self._existing(user)), request.ids)
+
+    def _forget(self, space: Space, ids: list[str], stones: list[dict] | None = None) -> ForgetResult:
         with space.writer:
-            forgotten, unknown, threads = forgetting.forget(space, request.ids)
-            if forgotten:
-                folding_ = self.folding or (Folding(self.embedder, 0) if (space.root / "pages").is_dir() else None)
-                if folding_:
-                    folding_(space, force=True)
-                space.vault.commit(f"forget: {len(forgotten)} item{'s' if len(forgotten) != 1 else ''} "
-                                   f"from {len(threads)} thread{'s' if len(threads) != 1 else ''}")
-                space.vault.purge_later(forgetting.history_paths(space, threads), threads)
-            forgetting.purge(space)  # also what an earlier forget noted and did not finish
-            sha = space.vault.head() if forgotten else None
-        self._pages.pop(user.dirname, None)
-        self.embedder.forget()
+            result = self._forget_held(space, ids, stones)
         self.pipeline.wake(space)  # the rest of those threads is read again
-        return ForgetResult(forgotten=forgotten, unknown=unknown, commit=sha)
+        return result
+
+    def _forget_held(self, space: Space, ids: list[str], stones: list[dict] | None = None) -> ForgetResult:
+        """As the writer. What is forgotten is noted in .git first: a forget a crash stopped is done again at the
+        next start. A tombstone (tombstones.py) is committed with it, so that sync forgets it everywhere; `stones`:
+        the tombstones a remote sent, kept as they are instead of a new one."""
+        repair.begin_forget(space, ids, stones)
+        forgotten, unknown, threads = forgetting.forget(space, ids)
+        whole = [i for i in ids if forgetting.THREAD.match(i) and i in threads]
+        if stones is not None:
+            for stone in stones:
+                tombstones.add(space.vault, stone)
+        elif forgotten:
+            tombstones.add(space.vault, tombstones.entry(forgotten, whole, self.stamps.now()))
+        if forgotten:
+            self._fold(space)
+        space.vault.commit(f"forget: {len(forgotten)} item{'s' if len(forgotten) != 1 else ''} "
+                           f"from {len(threads)} thread{'s' if len(threads) != 1 else ''}"
+                           + (" (tombstones from the remote)" if stones is not None else ""))
+        if forgotten:
+            space.vault.purge_later(forgetting.history_paths(space, threads), threads)
+        forgetting.purge(space)  # also what an earlier forget noted and did not finish
+        repair.end_forget(space)
+        self._pages.pop(space.user.dirname, None)
+        self.embedder.forget()
+        return ForgetResult(forgotten=forgotten, unknown=unknown, commit=space.vault.head() if forgotten else None)
+
+    def _land_now(self, space: Space) -> None:
+        """As the writer: the inbox lands now, in order (before a merge takes the vault further)."""
+        for event in space.pending():
+            landing.land_event(space, event)
+        with space.landed:
+            space.landed.notify_all()
+
+    def _fold(self, space: Space) -> None:
+        """Fold the pages now: with the reading's folding, or once where pages exist although reading is off."""
+        folding_ = self.folding or (Folding(self.embedder, 0) if (space.root / "pages").is_dir() else None)
+        if folding_:
+            folding_(space, force=True)
 
     def lineage(self, user: EndUser, request: LineageRequest) -> LineageResult:
         return LineageResult(**ledger.lineage(self._existing(user), request.id))
@@ -341,14 +530,83 @@ class Memory:
         before = parse_day(request.before, "before") if request.before else None
         return browse.read(self._existing(user), request.path, before)
 
+    # sync
+    def sync(self, user: EndUser, request: SyncRequest | None = None) -> SyncResult:
+        """The HTTP API's sync: with the remote the operator configured for this vault, never one a client names."""
+        self._writable()
+        space = self._usable(self._existing(user))
+        url = sync.configured(space.vault)
+        if url is None:
+            raise NotFound(f"no remote is configured for end user '{user.account}': the operator sets one with "
+                           f"`twin sync --account {user.account} --remote URL`")
+        return self._sync(space, url)
+
+    def sync_with(self, user: EndUser, remote: str | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> SyncResult:
+        """`twin sync`: with `remote` (kept as the vault's remote from then on) or the one kept before. An end
+        user this home does not hold yet is cloned from the remote (a new machine joining)."""
+        self._writable()
+        space = self.space(user)
+        url = sync.check_url(remote, user.dirname) if remote else None
+        if not space.exists:
+            if url is None:
+                raise NotFound(f"no memory for end user '{user.account}' here: give --remote to fetch it")
+            out = syncing.clone(space, url, progress)
+            with self._lock:
+                self._spaces[user.dirname] = space
+            space.repaired = []
+            self.pipeline.wake(space)  # read here what was read there, and fold
+            return self._result(out)
+        self._usable(space)
+        if url is not None:
+            sync.configure(space.vault, url)
+        url = url or sync.configured(space.vault)
+        if url is None:
+            raise NotFound(f"no remote is kept for end user '{user.account}' yet: give --remote URL")
+        return self._sync(space, url)
+
+    def _sync(self, space: Space, url: str) -> SyncResult:
+        out = syncing.run(space, url, self._hooks)
+        self._pages.pop(space.user.dirname, None)
+        self.pipeline.wake(space)  # what came in is read, and the pages folded
+        return self._result(out)
+
+    @staticmethod
+    def _result(out: sync.Outcome) -> SyncResult:
+        hosted = not (out.remote.startswith("/") or out.remote.startswith("file://"))
+        note = ("The remote is a hosted git service: a forget rewrote the history pushed there, but the host keeps "
+                "the unreachable objects until its own garbage collection.") if out.forgotten and hosted else None
+        return SyncResult(remote=out.remote, kind=out.kind, received=len(out.received), sent=out.sent,
+                          forgotten=len(out.forgotten), kept=out.kept, conflicts=out.conflicts, head=out.head,
+                          note=note)
+
+    def synced(self) -> list[str]:
+        """The end users whose vaults have a remote, by folder name."""
+        return [d for d in self.users() if (self.home / "users" / d / ".git" / sync.STATE).exists()]
+
+    def health(self) -> dict[str, int]:
+        """Counts for GET /v1/health (no names: it answers without a key)."""
+        with self._lock:
+            broken = sum(1 for s in self._spaces.values() if s.broken)
+        synced = self.synced()
+        failed = sum(1 for d in synced if sync.state(Vault(self.home / "users" / d)).get("error"))
+        return {"users": len(self.users()), "broken": broken, "failing": len(self.pipeline.troubles),
+                "synced": len(synced), "sync_failed": failed}
+
     # upkeep
     def reindex(self, user: EndUser, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
         """Rebuild .twin/ from the files. Searches answer 503 meanwhile; adds wait in the inbox."""
-        space = self._existing(user)
+        self._writable()
+        return self._reindex(self._existing(user), progress)
+
+    def _reindex(self, space: Space, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
+        """A reindex is noted in .twin/ while it runs: one a crash stopped is run again at the next start."""
         with space.writer:
             space.rebuilding = True
             try:
+                repair.begin_reindex(space)
                 stats = landing.reindex(space, progress)
+                repair.end_reindex(space)
             finally:
                 space.rebuilding = False
         self.pipeline.wake(space)

@@ -12,9 +12,9 @@ import logging
 
 from pydantic import ValidationError
 
-from .filing import index_records
+from .filing import drop_records, index_records
 from .landing import index_docs, passage_doc, recut_all
-from .ledger import load_records
+from .ledger import load_records, records_path
 from .passages import passage_id
 from .space import Space, stored_hash
 
@@ -26,16 +26,39 @@ def mend(space: Space) -> list[str]:
     """Commit and index again what was edited by hand; returns the paths (none: nothing was)."""
     changed = space.vault.changes()
     if not changed:
+        space.writer.stopped_midway = False
         return []
+    written = settle(space, changed)
+    named = ", ".join(changed[:SHOWN]) + (f" and {len(changed) - SHOWN} more" if len(changed) > SHOWN else "")
+    if space.writer.stopped_midway:  # not a person's edit: what a step left when it stopped (repair.py)
+        space.vault.commit(f"repair: {named} (left uncommitted by a step that stopped midway)", changed + written)
+        space.writer.stopped_midway = False
+    else:
+        space.vault.commit(f"edit: {named} (by hand)", changed + written)
+    return changed
+
+
+def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """Bring the indexes and phases in line with files that changed behind the writer's back (by hand, left by a
+    step that stopped, brought by a merge): items' threads cut again, passages and records indexed as they now
+    read. `gone`: ids of items whose files went. Returns the paths it wrote or removed itself, to be committed."""
     space.forget_cache()
     threads = sorted({rel.split("/")[1] for rel in changed if rel.startswith("items/") and rel.count("/") == 2})
+    if gone:
+        space.state.drop(list(gone))
+    before = {path for thread in threads for path in space.state.cuts(thread)}
     cuts = recut_all(space, dict.fromkeys(threads))
     recut_paths = {path for done in cuts.values() for path in done.paths}
+    indexed = {d.path for done in cuts.values() for d in done.docs}
+    written = sorted(before | recut_paths)
     for thread in threads:
         _restore_phases(space, thread, changed)
+        if not space.thread_items(thread):
+            drop_records(space, thread, commit=False)  # a thread left with no items keeps nothing read from them
+            written.append(records_path(thread))
     docs, drops = [], []
     for rel in changed:
-        if rel.startswith("passages/") and rel.endswith(".md") and rel not in recut_paths:
+        if rel.startswith("passages/") and rel.endswith(".md") and rel not in indexed:
             target = space.vault.path(rel)
             if target.is_file():
                 docs.append(passage_doc(rel, target.read_text(encoding="utf-8")))
@@ -51,9 +74,7 @@ def mend(space: Space) -> list[str]:
             except (ValueError, ValidationError) as exc:  # broken by hand: committed, kept out of the index
                 log.warning("%s: %s is not a list of records (%s); its facts stay out of search until mended",
                             space.user.dirname, rel, str(exc).splitlines()[0])
-    named = ", ".join(changed[:SHOWN]) + (f" and {len(changed) - SHOWN} more" if len(changed) > SHOWN else "")
-    space.vault.commit(f"edit: {named} (by hand)", changed)
-    return changed
+    return written
 
 
 def _restore_phases(space: Space, thread: str, changed: list[str]) -> None:

@@ -360,6 +360,31 @@ class ForgetResult(BaseModel):
     commit: str | None = Field(None, description="the commit that removed them; history was rewritten without them")
 
 
+class SyncRequest(Strict):
+    """Empty: the end user's vault syncs with the remote the operator configured (`twin sync --remote`)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_remote(cls, data):
+        if isinstance(data, dict) and "remote" in data:
+            raise ValueError("remote: a client cannot name a remote; the operator sets it with "
+                             "`twin sync --account <account> --remote URL`")
+        return data
+
+
+class SyncResult(BaseModel):
+    remote: str = Field(description="the remote synced with")
+    kind: Literal["up to date", "sent", "received", "merged", "replayed", "cloned"]
+    received: int = Field(description="items that came in from the remote or changed here")
+    sent: bool = Field(description="whether this machine's commits went to the remote")
+    forgotten: int = Field(0, description="items forgotten here because the remote had forgotten them")
+    kept: list[str] = Field(default_factory=list, description="ids edited on both machines: whose edit was kept")
+    conflicts: list[str] = Field(default_factory=list, description="conflicts/ copies of files edited by hand on "
+                                 "both machines, until a person deletes them")
+    head: str = Field(description="the commit the vault is at now")
+    note: str | None = Field(None, description="for a hosted remote after a forget: what it may still keep")
+
+
 class LineageRequest(Strict):
     id: str = Field(min_length=1, max_length=200, description="a record id, th_…#r…")
 

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import re
+import socket
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -21,6 +23,11 @@ def _int(name: str, default: int | None) -> int | None:
     return value
 
 
+def machine_name(raw: str) -> str:
+    """A machine's name as it may stand in a file name and a git address: [A-Za-z0-9._-], at most 40."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", raw).strip(".-")[:40] or "machine"
+
+
 @dataclass(frozen=True)
 class Settings:
     home: Path = Path("twin-home")
@@ -33,6 +40,8 @@ class Settings:
     max_pending: int = 2000  # add events queued per end user before add answers 503
     workers: int = 2  # end users worked on at once by the background pipeline
     watch: bool = False  # commit and index files edited by hand in the vaults (the server and MCP do)
+    machine: str = "localhost"  # names this machine in commits and conflict copies (TWIN_MACHINE, the hostname)
+    sync_seconds: int | None = None  # the server syncs every vault with a remote this often (TWIN_SYNC_SECONDS)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "home", Path(self.home))
@@ -50,5 +59,7 @@ class Settings:
             max_pending=_int("TWIN_MAX_PENDING", 2000),
             workers=_int("TWIN_WORKERS", 2) or 1,
             watch=os.environ.get("TWIN_WATCH", "1").lower() not in ("0", "false", "no", "off"),
+            machine=machine_name(os.environ.get("TWIN_MACHINE") or socket.gethostname()),
+            sync_seconds=_int("TWIN_SYNC_SECONDS", None) or None,
         )
         return replace(base, **overrides)

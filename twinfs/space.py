@@ -19,6 +19,8 @@ from .paths import item_filename, thread_id
 from .state import State
 from .vault import Vault, atomic_write, fsync_dir
 
+WRITING = "twin-writing"  # the writer's mark in .git
+
 
 def new_event_id() -> str:
     """Sortable by time, so the inbox is applied in the order adds were accepted."""
@@ -53,21 +55,62 @@ def added_stamp() -> int:
         return _last_added
 
 
-class Space:
-    """One end user's memory as stored. Writes go through the pipeline's one writer for this end user."""
+class Writer:
+    """The one writer of a vault's files, git and indexes: a lock that leaves a mark in .git while it is held.
+    A mark found when the vault is opened says a step stopped midway (a crash, or a step that failed): what it
+    left uncommitted is repaired as that, not taken for an edit by hand."""
 
-    def __init__(self, home: Path, user: EndUser, embedder: Embedder):
+    def __init__(self, mark: Path):
+        self.mark = mark
+        self._lock = threading.Lock()
+        self.stopped_midway = False  # a step failed while holding: its leftovers are a repair's, not a person's
+
+    def __enter__(self) -> "Writer":
+        self._lock.acquire()
+        try:
+            self.mark.write_bytes(b"")
+        except OSError:
+            pass  # a full or read-only disk: the step itself will say so
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        try:
+            if kind is None:
+                self.mark.unlink(missing_ok=True)
+            else:
+                self.stopped_midway = True
+        except OSError:
+            pass
+        finally:
+            self._lock.release()
+
+    def locked(self) -> bool:
+        return self._lock.locked()
+
+
+class Space:
+    """One end user's memory as stored. Writes go through the pipeline's one writer for this end user; a
+    read-only Space (beside another process that owns the home) never writes anything."""
+
+    def __init__(self, home: Path, user: EndUser, embedder: Embedder, read_only: bool = False,
+                 machine: str = "localhost"):
         self.user = user
         self.root = home / "users" / user.dirname
-        self.vault = Vault(self.root)
+        self.vault = Vault(self.root, machine)
         self.inbox = self.root / ".inbox"
+        self.read_only = read_only
         self._embedder = embedder
         self._opened = threading.Lock()
         self._state: State | None = None
         self._words: WordIndex | None = None
         self._meaning: MeaningIndex | None = None
         self.accept_lock = threading.Lock()  # adds of this end user take turns writing the inbox
-        self.writer = threading.Lock()  # the one writer of files, git and indexes
+        self.writer = Writer(self.root / ".git" / WRITING)  # the one writer of files, git and indexes
+        self.opening = threading.Lock()
+        self.syncing = threading.Lock()  # two syncs of one vault take turns
+        self.last_add = 0.0  # monotonic time of the last add accepted (a sync waits for a quiet spell)  # the owner's first open of the vault (repair) happens once
+        self.repaired: list[str] | None = None  # what opening the vault repaired (None: not opened to write yet)
+        self.broken: str | None = None  # why the vault could not be repaired, when it could not
         self.landed = threading.Condition()
         self.rebuilding = False
         self.hand_edited = False  # the watcher saw files change that the writer did not write
@@ -80,28 +123,29 @@ class Space:
         return self.vault.exists
 
     def create(self) -> None:
-        self.vault.init()
+        self.vault.init(self.user.dirname)
         self.inbox.mkdir(exist_ok=True)
 
     @property
     def state(self) -> State:
         with self._opened:
             if self._state is None:
-                self._state = State(self.root / ".twin" / "state.sqlite")
+                self._state = State(self.root / ".twin" / "state.sqlite", read_only=self.read_only)
             return self._state
 
     @property
     def words(self) -> WordIndex:
         with self._opened:
             if self._words is None:
-                self._words = WordIndex(self.root / ".twin" / "whoosh")
+                self._words = WordIndex(self.root / ".twin" / "whoosh", read_only=self.read_only)
             return self._words
 
     @property
     def meaning(self) -> MeaningIndex:
         with self._opened:
             if self._meaning is None:
-                self._meaning = MeaningIndex(self.root / ".twin" / "meaning", self._embedder)
+                self._meaning = MeaningIndex(self.root / ".twin" / "meaning", self._embedder,
+                                             read_only=self.read_only)
             return self._meaning
 
     def speakers(self) -> list[str]:
@@ -115,7 +159,8 @@ class Space:
             if not known:
                 known = {m.group(1) for f in self.root.glob("passages/*/messages/*/p_*.md")
                          for m in TURN_LINE.finditer(f.read_text(encoding="utf-8", errors="replace"))}
-                self.state.add_speakers(known)
+                if not self.read_only:
+                    self.state.add_speakers(known)
             with self._opened:
                 self._speakers = known
         return sorted(known)
@@ -219,9 +264,12 @@ def turns_of(entries: list[dict]) -> list[Turn]:
     return turns
 
 
-def stored_item(item: Item, thread: str, added: int) -> dict:
+def stored_item(item: Item, thread: str, added: int, clock: str | None = None) -> dict:
+    """An item as its file holds it: the item, its thread, when it was added here and its stamp (clock.py)."""
     data = item.model_dump(mode="json", exclude_none=True)
     data["at"] = iso(item.at)
     data["thread"] = thread
     data["added"] = added
+    if clock:
+        data["clock"] = clock
     return data

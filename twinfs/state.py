@@ -21,19 +21,35 @@ CREATE TABLE IF NOT EXISTS windows (thread TEXT, position INTEGER, hash TEXT, re
 """
 
 
+def read_only_db(path: Path, schema: str) -> sqlite3.Connection:
+    """A connection that never writes the database (another process owns it): read-only where it exists; an
+    empty one in memory, with the schema, where nothing was written yet."""
+    if path.exists():
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
+                             isolation_level=None)
+        db.execute("PRAGMA query_only=ON")
+        return db
+    db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    db.executescript(schema)
+    return db
+
+
 RANK = "(CASE phase WHEN 'accepted' THEN 0 WHEN 'landed' THEN 1 WHEN 'read' THEN 2 ELSE 3 END)"
 
 
 class State:
     """Thread-safe: one connection behind a lock (every call is sub-millisecond)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, read_only: bool = False):
+        self._lock = threading.Lock()
+        if read_only:
+            self._db = read_only_db(path, SCHEMA)
+            return
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
-        self._lock = threading.Lock()
 
     def close(self) -> None:
         with self._lock:
@@ -180,6 +196,10 @@ class State:
             self._db.execute("COMMIT")
             self._db.execute("VACUUM")  # nothing of them stays in free pages
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def drop(self, ids: list[str]) -> None:
+        """Items whose files went (a merge took them away): no phase any more."""
+        self._many("DELETE FROM items WHERE id = ?", [(i,) for i in ids])
 
     def drop_windows(self, thread: str) -> None:
         self._many("DELETE FROM windows WHERE thread = ?", [(thread,)])

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import git
 
-from .paths import VAULT_TOPS
+from . import faults
+from .paths import COMMITTED, MARKER
+
+FORMAT = 2  # 2: item file names portable to every file system (paths.item_filename), vault.json
 
 IGNORE = """# rebuildable indexes and the not-yet-filed inbox; never committed
 .twin/
@@ -78,8 +81,12 @@ class Commit:
 class Vault:
     """One end user's git repository of plain files."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, machine: str = "localhost"):
         self.root = root
+        self.machine = machine
+        # who made a commit: the machine is in the author's address, so a merge can say whose version it kept
+        self.author = {"GIT_AUTHOR_NAME": AUTHOR[0], "GIT_AUTHOR_EMAIL": f"{AUTHOR[0]}@{machine}",
+                        "GIT_COMMITTER_NAME": AUTHOR[0], "GIT_COMMITTER_EMAIL": f"{AUTHOR[0]}@{machine}"}
         self._repo: git.Repo | None = None
         self._mine: OrderedDict[str, tuple | None] = OrderedDict()  # path -> how the writer last left it
 
@@ -93,20 +100,41 @@ class Vault:
             self._repo = git.Repo(self.root)
         return self._repo
 
-    def init(self) -> None:
-        """Create the repository with its ignore file and a first commit; harmless when it exists."""
+    def init(self, name: str) -> None:
+        """Create the repository with its ignore file, its marker and a first commit; harmless when it exists."""
         if self.exists:
             return
         self.root.mkdir(parents=True, exist_ok=True)
-        repo = git.Repo.init(self.root, initial_branch="main")
-        with repo.config_writer() as cfg:
+        self._repo = git.Repo.init(self.root, initial_branch="main")
+        self.first_commit(name)
+
+    def first_commit(self, name: str) -> None:
+        """The ignore file, the marker and the first commit (again, when a kill stopped a vault being made)."""
+        self.configure()
+        atomic_write(self.root / ".gitignore", IGNORE)
+        self.write_marker(name)
+        self.repo.git.add(".gitignore", MARKER)
+        self.repo.git.commit("-m", "init: a new memory", "--no-verify", env=self.author)
+
+    def configure(self) -> None:
+        """What every vault's git is set to: no line endings converted, paths as they are, no hooks."""
+        with self.repo.config_writer() as cfg:
             cfg.set_value("user", "name", AUTHOR[0])
             cfg.set_value("user", "email", AUTHOR[1])
             cfg.set_value("core", "quotepath", "false")
-        atomic_write(self.root / ".gitignore", IGNORE)
-        repo.git.add(".gitignore")
-        repo.git.commit("-m", "init: a new memory", "--no-verify")
-        self._repo = repo
+            cfg.set_value("core", "autocrlf", "false")
+            cfg.set_value("core", "hooksPath", "/dev/null")
+
+    def marker(self) -> dict:
+        """vault.json: {"vault": <org.project.account>, "format": N}; {} in a vault made before it existed."""
+        try:
+            data = json.loads((self.root / MARKER).read_text(encoding="utf-8"))
+        except (FileNotFoundError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def write_marker(self, name: str) -> None:
+        atomic_write(self.root / MARKER, json.dumps({"vault": name, "format": FORMAT}, indent=1) + "\n")
 
     def path(self, rel: str) -> Path:
         return self.root / rel
@@ -139,24 +167,25 @@ class Vault:
 
     def commit(self, message: str, paths: list[str] | None = None) -> str | None:
         """Stage what changed under `paths` (default: every memory folder) and commit; None when nothing did."""
-        wanted = paths or list(VAULT_TOPS)
-        tops = [p for p in wanted if (self.root / p).exists() or p not in VAULT_TOPS]
-        vanished = [p for p in wanted if p not in tops]  # a memory folder whose last file went: stage that too
+        wanted = list(dict.fromkeys(paths or COMMITTED))
+        tops = [p for p in wanted if (self.root / p).exists()]
+        vanished = [p for p in wanted if p not in tops]  # a file or folder that went: staged if git knew it
         if vanished:
-            tracked = self._git("ls-files", "--", *vanished).splitlines()
-            tops += [p for p in vanished if any(t.startswith(f"{p}/") for t in tracked)]
+            tracked = self.git("ls-files", "--", *vanished).splitlines()
+            tops += [p for p in vanished if any(t == p or t.startswith(f"{p}/") for t in tracked)]
         if tops:
             self.repo.git.add("-A", "--", *tops)
         staged = self.repo.git.diff("--cached", "--quiet", with_extended_output=True, with_exceptions=False)[0]
         if staged == 0:  # git's own answer is cheaper than gitpython's index diff (5 ms, not 55)
             return None
-        self.repo.git.commit("-m", message, "--no-verify", "--quiet")
+        faults.point("commit")
+        self.repo.git.commit("-m", message, "--no-verify", "--quiet", env=self.author)
         return self.repo.head.commit.hexsha
 
     def changes(self) -> list[str]:
         """Files of the memory folders that differ from the last commit (added, changed, deleted, renamed):
         under the one writer, whose steps each commit what they write, these are edits made by hand."""
-        out = self.repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *VAULT_TOPS)
+        out = self.repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *COMMITTED)
         paths: list[str] = []
         fields = iter(out.split("\0"))
         for field in fields:
@@ -167,17 +196,21 @@ class Vault:
                 paths.append(next(fields, ""))  # a rename names its source next
         return sorted(p for p in set(paths) if p)
 
-    def _git(self, *args: str, input: str | None = None, env: dict | None = None) -> str:
+    def git(self, *args: str, input: str | None = None, env: dict | None = None) -> str:
         done = subprocess.run(["git", "-C", str(self.root), *args], input=input, capture_output=True, text=True,
                               env={**os.environ, **(env or {})}, check=True)
         return done.stdout
 
+    def forget_repo(self) -> None:
+        """Refs and the index were changed with plumbing: gitpython's view of the repository is stale."""
+        self._repo = None
+
     def head(self) -> str:
-        return self._git("rev-parse", "HEAD").strip()
+        return self.git("rev-parse", "HEAD").strip()
 
     def paths_ever(self, top: str) -> set[str]:
         """Every path under `top` that any commit ever held."""
-        return {p for p in self._git("log", "--format=", "--name-only", "--", top).splitlines() if p}
+        return {p for p in self.git("log", "--format=", "--name-only", "--", top).splitlines() if p}
 
     @property
     def _purge_file(self) -> Path:
@@ -204,12 +237,12 @@ class Vault:
         pruned). For forget: what is no longer in the files is no longer in the history. One pass of git
         fast-export (without file contents) and fast-import. Returns the commits rewritten."""
         now = {}
-        for entry in self._git("ls-tree", "-r", "-z", "HEAD", "--", *prefixes).split("\0"):
+        for entry in self.git("ls-tree", "-r", "-z", "HEAD", "--", *prefixes).split("\0"):
             if entry:
                 meta, path = entry.split("\t", 1)
                 now[path] = meta.split()[2]
         under = tuple(p.rstrip("/") + "/" for p in prefixes)
-        branch = self._git("symbolic-ref", "--short", "HEAD").strip()
+        branch = self.git("symbolic-ref", "--short", "HEAD").strip()
         stream = subprocess.run(["git", "-C", str(self.root), "fast-export", "--no-data", "--reencode=yes",
                                  f"refs/heads/{branch}"], capture_output=True, check=True).stdout
         out, commits, pos = [], 0, 0
@@ -235,11 +268,22 @@ class Vault:
             out.append(line + b"\n")
         subprocess.run(["git", "-C", str(self.root), "fast-import", "--force", "--quiet"], input=b"".join(out),
                        capture_output=True, check=True)
-        self._git("reset", "--quiet")  # the index to the new HEAD, whose tree is the same
-        self._git("reflog", "expire", "--expire=now", "--all")
-        self._git("gc", "--prune=now", "--quiet")
+        faults.point("rewrite")
+        self.git("reset", "--quiet")  # the index to the new HEAD, whose tree is the same
+        self.drop_old_refs()
+        self.git("reflog", "expire", "--expire=now", "--all")
+        self.git("gc", "--prune=now", "--quiet")
         self._repo = None  # gitpython's view of the repository is stale
         return commits
+
+    def drop_old_refs(self) -> None:
+        """Every ref but the branch that could still reach old commits: remote-tracking refs (sync fetches
+        again), FETCH_HEAD, ORIG_HEAD, stashes."""
+        refs = self.git("for-each-ref", "--format=%(refname)", "refs/remotes", "refs/stash").split()
+        for ref in refs:
+            self.git("update-ref", "-d", ref)
+        for name in ("FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD"):
+            (self.root / ".git" / name).unlink(missing_ok=True)
 
     def log(self, rel: str | None = None, limit: int = 100) -> list[Commit]:
         """Commits newest first, of the whole vault or of one file."""

@@ -57,15 +57,21 @@ def _segment_columns(db: sqlite3.Connection) -> set[str]:
 
 
 class MeaningIndex:
-    def __init__(self, folder: Path, embedder: Embedder):
+    def __init__(self, folder: Path, embedder: Embedder, read_only: bool = False):
         self.folder = folder
         self.embedder = embedder
+        self._lock = threading.RLock()
+        if read_only:  # beside another owner: what it indexed, never written here
+            from ..state import read_only_db
+
+            self._db = read_only_db(folder / "vectors.sqlite", SCHEMA)
+            self._load()
+            return
         folder.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(folder / "vectors.sqlite", check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
         self._migrate()
-        self._lock = threading.RLock()
         self._load()
 
     def _migrate(self) -> None:

@@ -11,6 +11,7 @@ from whoosh.analysis import StemmingAnalyzer
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.scoring import BM25F
 
+from .. import faults
 from . import Bounds, Doc
 
 SCHEMA = Schema(
@@ -64,16 +65,26 @@ class WordIndex:
     """One Whoosh index a type of doc: BM25 normalises by the average length over every doc of an index, so
     thousands of one-line records in the passages' index skewed their ranking (LoCoMo recall@5 0.77 -> 0.73)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, read_only: bool = False):
         self.folder = folder
+        self.read_only = read_only  # beside another owner: open what exists, never create or write
         self._ix: dict[str, object] = {}
         self._lock = threading.Lock()
         self._analyzer = SCHEMA["text"].analyzer
 
-    def ix(self, type: str):
+    def ix(self, type: str, write: bool = False):
+        """The index of one type of doc. Only a write creates it: a search of a lane nothing was indexed in yet
+        reads an empty one, and writes nothing (beside another owner, or on a full disk)."""
         with self._lock:
             if type not in self._ix:
                 folder = self.folder / type
+                if self.read_only or not write:
+                    if not whoosh_index.exists_in(str(folder)):
+                        from whoosh.filedb.filestore import RamStorage
+
+                        return RamStorage().create_index(SCHEMA)  # nothing indexed yet: an empty lane
+                    self._ix[type] = whoosh_index.open_dir(str(folder), readonly=self.read_only)
+                    return self._ix[type]
                 folder.mkdir(parents=True, exist_ok=True)
                 if whoosh_index.exists_in(str(folder)):
                     self._ix[type] = whoosh_index.open_dir(str(folder))
@@ -97,7 +108,7 @@ class WordIndex:
     def _apply(self, type: str, upserts: list[Doc], deletes: list[str]) -> None:
         if not upserts and not deletes:
             return
-        writer = self.ix(type).writer(timeout=30)
+        writer = self.ix(type, write=True).writer(timeout=30)
         try:
             for doc_id in deletes:
                 writer.delete_by_term("id", doc_id)
@@ -105,6 +116,7 @@ class WordIndex:
                 writer.update_document(id=d.id, path=d.path, thread=d.thread, type=d.type, text=d.text,
                                        start=_ts(d.start) if d.start else FAR_PAST,
                                        end=_ts(d.end) if d.end else FAR_PAST, hash=d.hash)
+            faults.point("words")
             writer.commit(mergetype=merge_tiers)
         except BaseException:
             writer.cancel()
@@ -113,7 +125,7 @@ class WordIndex:
     def compact(self) -> None:
         """Merge every segment into one, so deleted docs leave the files too (forget)."""
         for type in TYPES:
-            writer = self.ix(type).writer(timeout=30)
+            writer = self.ix(type, write=True).writer(timeout=30)
             writer.commit(optimize=True)
 
     def _filter(self, bounds: Bounds):

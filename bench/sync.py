@@ -1,0 +1,139 @@
+"""Sync between machines (twin homes on this disk, a bare remote beside them), through the library.
+
+    ./run bench sync [--each 5000] [--big 50000] [--new 10]
+
+1. Two machines add `--each` turns apart (reading on), then sync in turn until both hold everything: the time
+   of each sync and the time until both are folded.
+2. A vault of `--big` turns (reading off; built once and cached in ~/.cache/twinfs/bench/sync-<big>): `--new`
+   items added on one machine, synced to the other: the time of the receiving sync and what it embedded.
+3. A new machine joining that vault: clone and build its indexes.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from chat import varied  # noqa: E402
+
+from twinfs import EndUser, Memory, Settings  # noqa: E402
+from twinfs.models import AddRequest, StatusRequest  # noqa: E402
+
+USER = EndUser(org="bench", project="sync", account="alice")
+
+
+def add(memory: Memory, items: list[dict], batch: int = 500) -> None:
+    for i in range(0, len(items), batch):
+        memory.add(USER, AddRequest(items=items[i:i + batch], wait=True))
+    memory.wait(USER, [it["id"] for it in items[-10:]], timeout=3600)
+
+
+def folded(memory: Memory, ids: list[str]) -> bool:
+    phases = {}
+    for i in range(0, len(ids), 500):
+        phases.update(memory.status(USER, StatusRequest(ids=ids[i:i + 500])).phases)
+    return all(p.value == "folded" for p in phases.values())
+
+
+def two_machines(work: Path, each: int) -> None:
+    remote = str(work / "remote" / "{vault}.git")
+    mk = lambda name: Memory(Settings(home=work / name, quiet_seconds=0, fold_seconds=0, machine=name)).start()  # noqa: E731
+    a, b = mk("laptop-a"), mk("laptop-b")
+    try:
+        t = time.perf_counter()
+        add(a, varied(0, each, "c-a", prefix="a"))
+        add(b, varied(0, each, "c-b", prefix="b"))
+        print(f"added {each} turns on each machine in {time.perf_counter() - t:.1f} s")
+        for m in (a, b):
+            m.idle(3600)
+        ids = [f"a{i}" for i in range(each)] + [f"b{i}" for i in range(each)]
+        start = time.perf_counter()
+        for name, memory in (("a", a), ("b", b), ("a", a)):
+            t = time.perf_counter()
+            out = memory.sync_with(USER, remote)
+            print(f"sync on {name}: {out.kind}, {out.received} items in, {time.perf_counter() - t:.2f} s")
+        while not (folded(a, ids) and folded(b, ids)):
+            for m in (a, b):
+                m.idle(3600)
+            for m in (a, b):
+                m.sync_with(USER)
+        print(f"two machines of {each} turns each: both hold and have folded all {2 * each} after "
+              f"{time.perf_counter() - start:.1f} s")
+    finally:
+        a.close()
+        b.close()
+
+
+def big_vault(cache: Path, big: int) -> Path:
+    """A home holding one end user of `big` turns, synced to a remote beside it; built once."""
+    done = cache / ".complete"
+    if done.exists():
+        return cache
+    shutil.rmtree(cache, ignore_errors=True)
+    t = time.perf_counter()
+    with Memory(Settings(home=cache / "origin", reading=False, machine="origin")) as m:
+        for n in range(0, big, 5000):
+            add(m, varied(n, min(5000, big - n), f"c{n // 5000}"))
+            print(f"  built {n + 5000} turns ({time.perf_counter() - t:.0f} s)", flush=True)
+        m.sync_with(USER, str(cache / "remote" / "{vault}.git"))
+    done.touch()
+    return cache
+
+
+def new_items(cache: Path, work: Path, big: int, new: int) -> None:
+    home = work / "receiver"
+    shutil.copytree(cache / "origin", home)  # a second machine that holds the vault as it was
+    with Memory(Settings(home=cache / "origin", reading=False, machine="origin")) as sender, \
+            Memory(Settings(home=home, reading=False, machine="receiver")) as receiver:
+        receiver.sync_with(USER)
+        add(sender, varied(big + 1000, new, "c0"))
+        sender.sync_with(USER)
+        embedded = receiver.space(USER).meaning
+        before = embedded._db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        t = time.perf_counter()
+        out = receiver.sync_with(USER)
+        took = time.perf_counter() - t
+        after = embedded._db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        print(f"{new} new items into a vault of {big} turns: sync {took:.2f} s ({out.kind}, {out.received} in), "
+              f"{after - before} segments embedded")
+    shutil.rmtree(home)
+
+
+def joining(cache: Path, work: Path, big: int) -> None:
+    remote = str(cache / "remote" / "{vault}.git")
+    with Memory(Settings(home=work / "joiner", reading=False, machine="joiner")) as joiner:
+        t = time.perf_counter()
+        out = joiner.sync_with(USER, remote)
+        print(f"a new machine joining a vault of {big} turns: {out.kind} {out.received} items, indexes built, "
+              f"in {time.perf_counter() - t:.1f} s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--each", type=int, default=5000)
+    ap.add_argument("--big", type=int, default=50000)
+    ap.add_argument("--new", type=int, default=10)
+    ap.add_argument("--skip", nargs="*", default=[], choices=["two", "new", "join"])
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="twin-sync-bench-"))
+    try:
+        if "two" not in args.skip:
+            two_machines(work, args.each)
+        cache = big_vault(Path.home() / ".cache" / "twinfs" / "bench" / f"sync-{args.big}", args.big)
+        if "new" not in args.skip:
+            new_items(cache, work, args.big, args.new)
+        if "join" not in args.skip:
+            joining(cache, work, args.big)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"command: ./run bench sync --each {args.each} --big {args.big} --new {args.new}  ({date.today()})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""Starting clean after a crash: real git killed holding its lock, steps killed midway in a real child process,
+a vault in the old format, landing that keeps failing, a vault that cannot be repaired."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import MOVE, chat
+from twinfs import EndUser, Memory, Phase, Settings
+from twinfs.errors import Unavailable
+from twinfs.models import AddRequest, SearchRequest, StatusRequest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def git(vault: Path, *args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(vault), *args], capture_output=True, text=True, **kw)
+
+
+def fsck_clean(vault: Path) -> bool:
+    done = git(vault, "fsck", "--strict", "--no-dangling")
+    return done.returncode == 0 and "error" not in done.stderr and "warning" not in done.stderr
+
+
+def test_a_git_killed_holding_index_lock_is_repaired_and_landing_goes_on(tmp_path, embedder, alice):
+    settings = Settings(home=tmp_path / "home", reading=False)
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", MOVE[:1]), wait=True))
+        vault = memory.space(alice).root
+    # real git processes killed while they hold the index's and the branch's locks: what a kill -9 leaves
+    (vault / "pages").mkdir(exist_ok=True)
+    (vault / "pages" / "note.md").write_text("a note written by hand\n")
+    git(vault, "add", "pages/note.md", check=True)
+    head = git(vault, "rev-parse", "HEAD").stdout.strip()
+    index = subprocess.Popen(["git", "-C", str(vault), "update-index", "--index-info"], stdin=subprocess.PIPE,
+                             start_new_session=True)
+    branch = subprocess.Popen(["git", "-C", str(vault), "update-ref", "--stdin"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, start_new_session=True)
+    branch.stdin.write(f"start\nupdate refs/heads/main {head}\nprepare\n".encode())
+    branch.stdin.flush()
+    assert branch.stdout.readline() == b"start: ok\n" and branch.stdout.readline() == b"prepare: ok\n"
+    deadline = time.monotonic() + 30
+    while not (vault / ".git" / "index.lock").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    for stuck in (index, branch):
+        os.killpg(stuck.pid, signal.SIGKILL)
+        stuck.wait(10)
+    assert (vault / ".git" / "index.lock").exists() and (vault / ".git" / "refs/heads/main.lock").exists()
+    assert git(vault, "commit", "-m", "x").returncode != 0  # wedged, as the issue saw it
+
+    with Memory(Settings(home=tmp_path / "home", reading=False, watch=True), embedder=embedder) as memory:
+        space = memory.space(alice)
+        assert any("index.lock" in line for line in space.repaired)
+        assert any("main.lock" in line for line in space.repaired)
+        memory.add(alice, AddRequest(items=chat("c1", MOVE[1:]), wait=True))
+        phases = memory.status(alice, StatusRequest(ids=["msg-001", "msg-002", "msg-003"])).phases
+        assert set(phases.values()) == {Phase.landed}
+        assert memory.idle(30)
+    log = git(vault, "log", "--format=%s").stdout
+    assert "edit: pages/note.md (by hand)" in log  # the hand edit that was staged is kept, as a hand edit
+    assert not (vault / ".git" / "index.lock").exists() and fsck_clean(vault)
+
+
+CHILD = textwrap.dedent("""
+    import sys
+    from twinfs import EndUser, Memory, Settings
+    from twinfs.models import AddRequest, ForgetRequest
+    home, step = sys.argv[1], sys.argv[2]
+    user = EndUser(org="acme", project="app", account="alice")
+    items = [{"id": f"m{i}", "kind": "message", "conversation": "c1", "role": "user", "name": "Alice",
+              "text": f"I moved to Lisbon and the locker code is {4000 + i}", "at": f"2026-10-01T09:{i:02d}:00Z"}
+             for i in range(20)]
+    memory = Memory(Settings(home=home, quiet_seconds=0, fold_seconds=0)).start()
+    memory.add(user, AddRequest(items=items, wait=True))
+    memory.add(user, AddRequest(items=[{"id": "secret", "kind": "message", "conversation": "c2", "role": "user",
+                                        "text": "the vault code is platypus77", "at": "2026-10-02T09:00:00Z"}],
+                                wait=True))
+    if step == "forget":
+        memory.forget(user, ForgetRequest(ids=["secret"]))
+    memory.idle(120)
+    print("survived", flush=True)
+""")
+
+
+def run_child(home: Path, step: str, crash_at: str) -> None:
+    child = subprocess.run([sys.executable, "-c", CHILD, str(home), step], env={**ENV, "TWIN_CRASH_AT": crash_at},
+                           capture_output=True, text=True, timeout=300, start_new_session=True)
+    assert child.returncode == -signal.SIGKILL, (child.returncode, child.stderr[-2000:])
+
+
+def test_a_read_killed_before_its_commit_is_committed_as_a_repair_not_a_hand_edit(tmp_path, embedder):
+    home = tmp_path / "home"
+    run_child(home, "read", "read:1")
+    user = EndUser(org="acme", project="app", account="alice")
+    vault = home / "users" / user.dirname
+    assert (vault / ".git" / "twin-writing").exists() and git(vault, "status", "--porcelain").stdout
+    with Memory(Settings(home=home, quiet_seconds=0, fold_seconds=0, watch=True), embedder=embedder) as memory:
+        assert memory.idle(120)
+        space = memory.space(user)
+        assert any("stopped midway" in line for line in space.repaired)
+        assert memory.status(user, StatusRequest(ids=["m0"])).phases["m0"] in (Phase.read, Phase.folded)
+        facts = memory.search(user, SearchRequest(query="Where does Alice live?")).facts or []
+        assert any("Lisbon" in f.text for f in facts)
+    log = git(vault, "log", "--format=%s").stdout
+    assert "repair: records/" in log and "(by hand)" not in log
+    assert git(vault, "status", "--porcelain").stdout == "" and fsck_clean(vault)
+    assert not (vault / ".git" / "twin-writing").exists()
+
+
+def test_a_forget_killed_inside_its_history_rewrite_is_finished_at_the_next_start(tmp_path, embedder):
+    home = tmp_path / "home"
+    run_child(home, "forget", "rewrite:1")
+    user = EndUser(org="acme", project="app", account="alice")
+    vault = home / "users" / user.dirname
+    with Memory(Settings(home=home, reading=False), embedder=embedder) as memory:
+        phases = memory.status(user, StatusRequest(ids=["secret", "m3"])).phases
+        assert phases["secret"] == Phase.unknown and phases["m3"] != Phase.unknown
+        hits = memory.search(user, SearchRequest(query="the vault code platypus77", fast=True)).hits
+        assert all("platypus" not in h.text for h in hits)
+    objects = subprocess.run(["git", "-C", str(vault), "cat-file", "--batch-all-objects", "--batch"],
+                             capture_output=True, check=True).stdout
+    assert b"platypus77" not in objects
+    assert not any(b"platypus77" in f.read_bytes() for f in vault.rglob("*") if f.is_file())
+    assert fsck_clean(vault) and not list((vault / ".git").glob("twin-*.json"))
+
+
+def test_a_vault_in_the_old_format_gets_portable_item_names_with_its_history(tmp_path, embedder, alice):
+    settings = Settings(home=tmp_path / "home", reading=False)
+    ids = ["D1:3", "Msg-1", "msg-1", "con", "." * 128]
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", [(i, "user", f"turn {n} about trains") for n, i in
+                                                       enumerate(ids[:4])]), wait=True))
+        vault = memory.space(alice).root
+    # as a vault of the first format held them: %XX names, no vault.json
+    folder = next((vault / "items").iterdir())
+    for f in folder.iterdir():
+        ident = json.loads(f.read_text())["id"]
+        f.rename(folder / ("".join(c if c.isalnum() or c in "_-" else f"%{ord(c):02X}" for c in ident) + ".json"))
+    (vault / "vault.json").unlink()
+    git(vault, "add", "-A", check=True)
+    git(vault, "commit", "-qm", "as the first format named them", check=True)
+    old_names = sorted(p.name for p in folder.iterdir())
+    assert "Msg-1.json" in old_names and "msg-1.json" in old_names  # one file on a case-blind disk
+
+    with Memory(settings, embedder=embedder) as memory:
+        space = memory.space(alice)
+        assert any("format 2" in line for line in space.repaired)
+        names = sorted(p.name for p in folder.iterdir())
+        assert len({n.lower() for n in names}) == 4 and "con.json" not in names
+        assert space.vault.marker() == {"vault": alice.dirname, "format": 2}
+        memory.add(alice, AddRequest(items=chat("c1", [(ids[4], "user", "a turn whose id is 128 dots")]),
+                                     wait=True))
+        phases = memory.status(alice, StatusRequest(ids=ids)).phases
+        assert set(phases.values()) == {Phase.landed}, phases
+        assert ids[4] in memory.search(alice, SearchRequest(query="128 dots", fast=True)).hits[0].turns
+    assert "as the first format named them" in git(vault, "log", "--format=%s").stdout  # history kept
+    assert git(vault, "status", "--porcelain").stdout == ""
+
+
+def test_landing_that_keeps_failing_is_retried_with_back_off_and_said_in_status(tmp_path, embedder, alice):
+    with Memory(Settings(home=tmp_path / "home", reading=False), embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", MOVE[:1]), wait=True))
+        space = memory.space(alice)
+        real, calls = space.meaning.apply, []
+
+        def failing(docs, drops):
+            calls.append(time.monotonic())
+            if len(calls) <= 3:
+                raise OSError(28, "No space left on device")
+            return real(docs, drops)
+
+        space.meaning.apply = failing
+        memory.add(alice, AddRequest(items=chat("c1", MOVE[1:2])))
+        deadline = time.monotonic() + 10
+        while len(calls) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        status = memory.status(alice, StatusRequest(ids=["msg-002"]))
+        assert status.phases["msg-002"] == Phase.accepted
+        assert any("Landing of 1 add has failed" in n and "No space left" in n for n in status.notes or []), status
+        assert memory.idle(30)
+        assert len(calls) == 4 and calls[2] - calls[1] >= 1.5  # 1 s, then 2 s, then 4 s between tries
+        status = memory.status(alice, StatusRequest(ids=["msg-002"]))
+        assert status.phases["msg-002"] == Phase.landed and not status.notes
+
+
+def test_a_vault_that_cannot_be_repaired_is_reported_and_the_others_go_on(tmp_path, embedder, alice):
+    bob = EndUser(org="acme", project="app", account="bob")
+    settings = Settings(home=tmp_path / "home", reading=False)
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", MOVE[:1]), wait=True))
+        memory.add(bob, AddRequest(items=chat("c1", MOVE[:1]), wait=True))
+        bob_vault = memory.space(bob).root
+    head = (bob_vault / ".git" / "HEAD").read_text()
+    ref = bob_vault / ".git" / head.split(": ")[1].strip()
+    ref.write_text("0" * 40 + "\n")  # a branch pointing at nothing
+    with Memory(settings, embedder=embedder) as memory:
+        assert memory.space(bob).broken and "HEAD" in memory.space(bob).broken
+        notes = memory.status(bob, StatusRequest(ids=["msg-001"])).notes
+        assert notes and "could not be repaired" in notes[0]
+        with pytest.raises(Unavailable):
+            memory.add(bob, AddRequest(items=chat("c1", MOVE[1:2])))
+        memory.add(alice, AddRequest(items=chat("c1", MOVE[1:2]), wait=True))
+        assert memory.status(alice, StatusRequest(ids=["msg-002"])).phases["msg-002"] == Phase.landed

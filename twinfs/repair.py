@@ -1,0 +1,189 @@
+"""Start clean after any crash: what a dead process left in a vault is repaired when the home's owner opens it.
+
+Once this process holds the home lock (owner.py), no other twin process writes the vault, so a lock or temp
+file found in it is stale by construction: git's locks (left by a commit that was killed; a git child still
+finishing is waited for), temp files of atomic writes, a merge or rebase left midway. Steps that stopped
+midway are finished by what runs next: an add still in the inbox lands again (landing is idempotent), a step
+of the writer that left files uncommitted (its mark is still in .git) has them committed as a repair and
+indexed, a forget, a reindex or a sync noted as begun is done again. A vault in an older format is brought to
+this one. A vault that cannot be repaired is reported and left alone; the other end users go on.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from .paths import MARKER, VAULT_TOPS, item_filename
+from .space import WRITING, Space
+from .vault import FORMAT, atomic_write, fsync_dir
+
+log = logging.getLogger("twinfs.repair")
+GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "FETCH_HEAD.lock", "config.lock", "packed-refs.lock",
+             "shallow.lock", "MERGE_HEAD.lock")
+FORGETTING = "twin-forget.json"  # in .git: the ids of a forget that began
+REINDEXING = "reindexing"  # in .twin: a reindex began
+
+
+class Broken(Exception):
+    """The vault cannot be repaired here; the message says why."""
+
+
+def stopped_midway(space: Space) -> bool:
+    """Whether the writer's mark is in .git: a step stopped while it held (read before taking the writer)."""
+    return (space.root / ".git" / WRITING).exists()
+
+
+def repair(space: Space, midway: bool) -> list[str]:
+    """Repair what a dead process left, as the writer; `midway`: the writer's mark was found (stopped_midway).
+    Returns what was repaired, one line each (also logged)."""
+    git = space.root / ".git"
+    done: list[str] = []
+    for path in _git_locks(git):
+        _wait_unused(path)
+        path.unlink(missing_ok=True)
+        done.append(f"removed git's stale {path.relative_to(space.root)}")
+    for path in _temp_files(space, deep=midway):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+        done.append(f"removed the half-written {path.relative_to(space.root)}")
+    for head, abort in (("MERGE_HEAD", ["merge", "--abort"]), ("CHERRY_PICK_HEAD", ["cherry-pick", "--abort"]),
+                        ("REVERT_HEAD", ["revert", "--abort"])):
+        if (git / head).exists():
+            space.vault.git(*abort)
+            done.append(f"ended a git {abort[0]} left midway")
+    if (git / "rebase-merge").exists() or (git / "rebase-apply").exists():
+        space.vault.git("rebase", "--abort")
+        done.append("ended a git rebase left midway")
+    try:
+        space.vault.git("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    except subprocess.CalledProcessError:
+        try:
+            made = bool(space.vault.git("rev-list", "--all", "--max-count=1").strip())
+        except subprocess.CalledProcessError:
+            made = True  # refs git cannot read: not a vault stopped while being made
+        if made:
+            raise Broken("its git repository has no valid HEAD commit (run `git fsck` in it)") from None
+        space.vault.first_commit(space.user.dirname)  # killed while it was being made: made now
+        done.append("made the first commit of a vault that a kill stopped while it was being made")
+    done += migrate(space)
+    if midway:
+        space.writer.stopped_midway = True  # mending commits what it left as a repair, not as a hand edit
+        space.hand_edited = True
+        done.append("a step of the writer stopped midway: what it left is committed and indexed again")
+    for line in done:
+        log.warning("%s: %s", space.user.dirname, line)
+    return done
+
+
+def pending_forget(space: Space) -> tuple[list[str], list[dict] | None] | None:
+    """The ids (and the tombstones a remote sent, if it came from sync) of a forget that began and did not
+    finish (a crash), to be forgotten again."""
+    try:
+        noted = json.loads((space.root / ".git" / FORGETTING).read_text(encoding="utf-8"))
+        return noted["ids"], noted.get("stones")
+    except (FileNotFoundError, ValueError, KeyError, TypeError):
+        return None
+
+
+def begin_forget(space: Space, ids: list[str], stones: list[dict] | None = None) -> None:
+    atomic_write(space.root / ".git" / FORGETTING, json.dumps({"ids": ids, "stones": stones}))
+
+
+def end_forget(space: Space) -> None:
+    (space.root / ".git" / FORGETTING).unlink(missing_ok=True)
+
+
+def reindex_pending(space: Space) -> bool:
+    return (space.root / ".twin" / REINDEXING).exists()
+
+
+def begin_reindex(space: Space) -> None:
+    atomic_write(space.root / ".twin" / REINDEXING, "")
+
+
+def end_reindex(space: Space) -> None:
+    (space.root / ".twin" / REINDEXING).unlink(missing_ok=True)
+
+
+def migrate(space: Space) -> list[str]:
+    """Bring the vault to this format, its history kept: item files renamed to their portable names (format 2:
+    paths.item_filename), vault.json written; one commit."""
+    marker = space.vault.marker()
+    if marker.get("format", 1) >= FORMAT:
+        return []
+    renamed = 0
+    for thread in space.threads():
+        folder = space.root / "items" / thread
+        for f in sorted(folder.glob("*.json")):
+            try:
+                item_id = json.loads(f.read_text(encoding="utf-8"))["id"]
+            except (OSError, ValueError, KeyError, TypeError):
+                continue  # broken by hand: left where it is, as it is
+            name = item_filename(item_id)
+            if f.name != name:
+                os.replace(f, folder / name)
+                renamed += 1
+        if renamed:
+            fsync_dir(folder)
+    space.vault.write_marker(marker.get("vault") or space.user.dirname)
+    space.forget_cache()
+    space.vault.commit(f"migrate: vault format {FORMAT} ({renamed} item files renamed to names every file system "
+                       "can hold)", ["items", MARKER])
+    return [f"brought the vault to format {FORMAT}: {renamed} item files renamed"]
+
+
+def _git_locks(git: Path) -> list[Path]:
+    found = [git / name for name in GIT_LOCKS if (git / name).exists()]
+    for top in ("refs", "logs"):
+        if (git / top).is_dir():
+            found += sorted((git / top).rglob("*.lock"))
+    return found
+
+
+def _temp_files(space: Space, deep: bool) -> list[Path]:
+    """Temp files of atomic writes (`.<name>.<random>.tmp`) and git's half-written objects. The inbox is always
+    looked at (adds write there without the writer); the rest only after the writer stopped midway."""
+    found = sorted(space.inbox.glob(".*.tmp")) if space.inbox.is_dir() else []
+    if not deep:
+        return found
+    for top in VAULT_TOPS:
+        if (space.root / top).is_dir():
+            found += sorted(p for p in (space.root / top).rglob("*.tmp") if p.is_file())
+    if (space.root / ".twin").is_dir():  # a Whoosh writer's temp folder (`MAIN.tmp`) as well as files
+        found += sorted(p for p in (space.root / ".twin").rglob("*.tmp") if not p.is_symlink())
+    found += sorted(p for p in space.root.glob(".*.tmp") if p.is_file())
+    objects = space.root / ".git" / "objects"
+    found += sorted(objects.glob("*/tmp_obj_*")) + sorted(objects.glob("pack/tmp_*")) + \
+        sorted(objects.glob("pack/.tmp-*"))
+    return found
+
+
+def _wait_unused(path: Path, seconds: float = 5.0) -> None:
+    """A git child of the dead owner may still be finishing (a kill does not reach its children): wait until no
+    process has the lock open, as far as /proc tells."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and _open_anywhere(path):
+        time.sleep(0.05)
+
+
+def _open_anywhere(path: Path) -> bool:
+    target = str(path.resolve())
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return False  # not Linux: nothing to ask
+    for pid in pids:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                    return True
+        except OSError:
+            continue
+    return False

@@ -1,0 +1,190 @@
+"""One sync of one end user's vault, step by step (the rules are in sync.py): fetch outside the writer; under
+it, land what waits, commit hand edits, forget what the remote forgot, merge and settle; push outside it again;
+fetch and merge again when someone pushed meanwhile. A new machine joining clones the vault and builds its
+indexes. Two syncs of one vault take turns."""
+from __future__ import annotations
+
+import logging
+import subprocess
+from collections.abc import Callable
+
+from . import faults, landing, sync, tombstones
+from .clock import Clock
+from .errors import NotFound, TwinError, Unavailable
+from .mending import settle
+from .space import Space
+from .sync import Outcome, Refused
+
+log = logging.getLogger("twinfs.sync")
+ATTEMPTS = 4  # fetch -> merge -> push, again while the remote keeps moving
+
+
+class Hooks:
+    """What a sync needs of the Memory: land the inbox, forget ids (history included), fold the pages."""
+
+    def __init__(self, land: Callable[[Space], None], mend: Callable[[Space], object],
+                 forget: Callable[[Space, list[str], list[dict]], None], fold: Callable[[Space], None], clock: Clock):
+        self.land, self.mend, self.forget, self.fold, self.clock = land, mend, forget, fold, clock
+
+
+def run(space: Space, url: str, hooks: Hooks, progress: sync.Progress | None = None) -> Outcome:
+    """Sync the vault with the remote at `url` (already checked); the vault must exist."""
+    vault = space.vault
+    out = Outcome(remote=sync.shown(url))
+    with space.syncing:
+        try:
+            rewritten = False
+            for _ in range(ATTEMPTS):
+                theirs = sync.fetch(vault, url)
+                with space.writer:
+                    hooks.land(space)
+                    hooks.mend(space)  # what a person edited and no one committed yet goes with this sync
+                    again, force = _merge(space, theirs, hooks, out, rewritten)
+                    rewritten = rewritten or again
+                if again:
+                    continue  # forgotten here as the remote did: its objects were pruned, fetch them again
+                if theirs == vault.head():
+                    break
+                faults.point("pushing")
+                if sync.push(vault, url, theirs, force):
+                    out.sent = True
+                    out.kind = "sent" if out.kind == "up to date" else out.kind
+                    break
+            else:
+                raise Unavailable("the remote kept moving while this sync merged; try again", retry_after=10)
+        except TwinError as exc:
+            sync.note(vault, error=exc.message, error_at=sync.when())
+            raise
+        except subprocess.CalledProcessError as exc:
+            message = f"git failed: {(exc.stderr or '').strip().splitlines()[-1:] or exc}"
+            sync.note(vault, error=message, error_at=sync.when())
+            raise Unavailable(f"sync stopped: {message}", retry_after=60) from None
+    out.head = vault.head()
+    out.conflicts = sync.conflict_copies(vault)
+    sync.note(vault, remote_head=sync._rev(vault, sync.TRACKING), synced_at=sync.when(), error=None, error_at=None,
+              conflicts=out.conflicts)
+    return out
+
+
+def _merge(space: Space, theirs: str | None, hooks: Hooks, out: Outcome, rewritten: bool) -> tuple[bool, bool]:
+    """Under the writer: bring theirs into ours. Returns (fetch again, push with force)."""
+    vault = space.vault
+    ours = vault.head()
+    if theirs is None or theirs == ours or sync._ancestor(vault, theirs, ours):
+        return False, False
+    name = sync.marker_of(vault, theirs).get("vault")
+    if name != space.user.dirname:
+        raise Refused(f"the remote holds {'the vault ' + repr(name) if name else 'no twinfs vault'}, not "
+                      f"{space.user.dirname!r}: nothing was merged, and this vault is as it was")
+    mine, their_stones = sync.stones_of(vault, ours), sync.stones_of(vault, theirs)
+    salts = {e["salt"] for e in mine}
+    new = [e for e in their_stones if e["salt"] not in salts]
+    if new:
+        doomed = [e["id"] for e in tombstones.matching(new, _all_items(space))]
+        hooks.forget(space, doomed, new)  # files, indexes, pages and this machine's history; tombstones kept
+        out.forgotten += doomed
+        if doomed:
+            return True, False
+        ours = vault.head()
+        mine = sync.stones_of(vault, ours)
+        salts = {e["salt"] for e in mine}
+    clean = salts <= {e["salt"] for e in their_stones}  # theirs forgot all we forgot
+    if clean and not rewritten and sync._ancestor(vault, ours, theirs):
+        target, kind, merged = theirs, "received", None
+    else:
+        merged = sync.merge(vault, ours, theirs, mine + their_stones, clean, hooks.clock)
+        if clean and not rewritten:
+            parents, kind = [ours, theirs], "merged"
+        elif clean:
+            parents, kind = [theirs], "replayed"  # our history was rewritten by a forget: ours onto theirs
+        else:
+            parents, kind = [ours], "replayed"  # theirs still holds what we forgot: theirs onto ours
+        target = sync.commit_tree(vault, merged.tree, parents, _message(kind, merged))
+        out.kept += merged.kept
+        out.conflicts += merged.conflicts
+    changed = sync.move_to(space, target)
+    items = sorted({_id_of(space, p) for p in changed if p.startswith("items/")} - {None})
+    out.received += merged.received if merged else items
+    out.kind = kind
+    _settle(space, changed, merged.gone if merged else [], hooks)
+    return False, not clean
+
+
+def _settle(space: Space, changed: list[str], gone: list[str], hooks: Hooks) -> None:
+    written = settle(space, changed, gone)
+    threads = len({p.split("/")[1] for p in changed if p.startswith("items/")})
+    if written or threads:
+        space.vault.commit(f"sync: {threads} thread{'s' if threads != 1 else ''} cut again after the merge")
+    if any(p.startswith("records/") for p in changed):
+        hooks.fold(space)
+    sync.finish(space.vault)
+
+
+def resume(space: Space, hooks: Hooks) -> bool:
+    """Finish a merge that a kill stopped (at the next start): applied again, settled. Whether one waited."""
+    changed = sync.resume(space)
+    if changed is None:
+        return False
+    _settle(space, changed, [], hooks)
+    return True
+
+
+def clone(space: Space, url: str, progress: sync.Progress | None = None) -> Outcome:
+    """A new machine joining: the vault fetched whole from the remote, its indexes built here."""
+    root = space.root
+    root.mkdir(parents=True)
+    subprocess.run(["git", "init", "--quiet", "--initial-branch", sync.BRANCH, str(root)], check=True,
+                   capture_output=True)
+    vault = space.vault
+    vault.configure()
+    sync.configure(vault, url)
+    try:
+        theirs = sync.fetch(vault, url)
+        if theirs is None:
+            raise NotFound(f"the remote holds no vault yet: sync {space.user.account} from the machine that has "
+                           "it first")
+        name = sync.marker_of(vault, theirs).get("vault")
+        if name != space.user.dirname:
+            raise Refused(f"the remote holds {'the vault ' + repr(name) if name else 'no twinfs vault'}, not "
+                          f"{space.user.dirname!r}")
+    except BaseException:
+        import shutil
+
+        shutil.rmtree(root, ignore_errors=True)  # nothing half-made is left behind
+        raise
+    vault.git("reset", "--quiet", "--hard", theirs)
+    vault.forget_repo()
+    space.inbox.mkdir(exist_ok=True)
+    with space.writer:
+        landing.reindex(space, progress)
+    out = Outcome(remote=sync.shown(url), kind="cloned", head=vault.head(),
+                  received=[e["id"] for e in _all_items(space)], conflicts=sync.conflict_copies(vault))
+    sync.note(vault, remote_head=theirs, synced_at=sync.when(), error=None, conflicts=out.conflicts)
+    return out
+
+
+def _all_items(space: Space) -> list[dict]:
+    return [e for thread in space.threads() for e in space.thread_items(thread)]
+
+
+def _id_of(space: Space, path: str) -> str | None:
+    import json
+
+    try:
+        return json.loads(space.vault.read(path))["id"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _message(kind: str, merged: sync.Merge) -> str:
+    head = {"merged": "sync: merge with the remote",
+            "replayed": "sync: changes replayed onto the history that forgot"}[kind]
+    lines = [f"{head} ({len(merged.received)} item{'s' if len(merged.received) != 1 else ''} in)"]
+    if merged.kept:
+        lines += ["", "Edited on both machines (the other version is in this commit's history):",
+                  *(f"- {k}" for k in merged.kept)]
+    if merged.conflicts:
+        lines += ["", "Edited by hand on both machines; the other version is kept under conflicts/:",
+                  *(f"- {c}" for c in merged.conflicts)]
+    return "\n".join(lines)
+
