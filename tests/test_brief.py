@@ -13,7 +13,7 @@ from twinfs.models import (AddRequest, CorrectRequest, HistoryRequest, Item, Lin
                            StatusRequest)
 from twinfs.reading import Draft, Outcome, finish
 
-SAMPLE = Path(__file__).resolve().parents[1] / "sample_vault" / "items.jsonl"
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_vault.jsonl"
 SCRIPT = {
     "msg-101": [Draft(kind="state", text="Alice lives in Berlin", subject="Alice Chen", attribute="home_city",
                       value="Berlin", turns=["msg-101"]),

@@ -102,10 +102,10 @@ def test_beside_a_running_server_writers_refuse_and_readers_read_without_writing
         assert forgot.returncode == 1 and owner in forgot.stderr
 
         who = ["--org", "acme", "--project", "app", "--account", "user_42"]
-        found = twin(home, "search", *who, "Where did Alice move?", "--fast")
+        found = twin(home, "search", *who, "Where did Alice move?", "--fast", "--json")
         assert found.returncode == 0, found.stderr
         assert "Lisbon" in json.loads(found.stdout)["hits"][0]["text"]
-        status = twin(home, "status", *who, "msg-001", "new-1")
+        status = twin(home, "status", *who, "msg-001", "new-1", "--json")
         assert json.loads(status.stdout)["phases"] == {"msg-001": "landed", "new-1": "unknown"}
         grep = twin(home, "grep", *who, "Miso")
         assert grep.returncode == 0 and "Miso" in grep.stdout

@@ -1,25 +1,36 @@
-"""`twin`: the command line face of the same Memory. Errors print one line and exit non-zero."""
+"""`twin`: the command line face of the same Memory.
+
+Every command is one entry of COMMANDS (its arguments, its help and a one-line example) and one small function
+that returns its answer; `main` prints the answer for a person, or with `--json` as the HTTP API answers it.
+The global options (--home, --org, --project, --json) go before or after the command. Exit codes: 0 ok, 1 an
+error (the service's or the input's: one line on stderr), 2 a usage error.
+"""
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import os
 import sys
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from . import terminal
 from .errors import Invalid, TwinError
-from .models import (AddRequest, CorrectRequest, EndUser, ForgetRequest, GrepRequest, HistoryRequest, Item,
-                     LineageRequest, ReadRequest, SearchRequest, StatusRequest)
+from .models import (AddRequest, AddResult, CorrectRequest, EndUser, ForgetRequest, GrepRequest, HistoryRequest,
+                     Item, LineageRequest, ReadRequest, SearchRequest, StatusRequest)
 from .settings import Settings
 
 BATCH = 500
-
-
-def _out(model) -> None:
-    data = model.model_dump(mode="json", exclude_none=True) if hasattr(model, "model_dump") else model
-    print(json.dumps(data, indent=1, ensure_ascii=False))
+DEFAULT_ORG, DEFAULT_PROJECT = "local", "default"
+# the global options, each command's own defaults: what was not given anywhere
+GLOBALS = {"home": None, "org": None, "project": None, "json": False}
 
 
 def describe(exc: ValidationError, prefix: str = "") -> str:
@@ -35,25 +46,32 @@ def describe(exc: ValidationError, prefix: str = "") -> str:
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
 
+def _home(args) -> Path:
+    return Path(args.home or Settings.from_env().home)
+
+
 def _memory(args, write: bool = True):
-    """The Memory a command works with. A writing command owns the home for its run (refused, naming the owner,
-    when another process owns it); a reading one opens the vaults read-only and never writes, beside an owner
-    or not."""
+    """The one place a command opens the Memory of its home. A writing command owns the home for its run
+    (refused, naming the owner, when another process owns it); a reading one opens the vaults read-only and
+    never writes, beside an owner or not."""
     from .memory import Memory
 
     settings = Settings.from_env(home=args.home, watch=False)  # one command: nothing to watch
     if not write:
         return Memory(settings, read_only=True).start()
-    return Memory(settings, owner=f"twin {args.command}").start()
+    return Memory(settings, owner=f"twin {args.command.name}").start()
 
 
 def _user(args) -> EndUser:
-    return EndUser.parse(args.org, args.project, args.account)
+    return EndUser.parse(args.org or DEFAULT_ORG, args.project or DEFAULT_PROJECT, args.account)
 
 
 def _items_from(path: str) -> list[Item]:
     """Every line of a JSONL file as an item; the first bad line stops everything before anything is added."""
-    source = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    try:
+        source = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    except OSError as exc:
+        raise Invalid(f"{path}: {exc.strerror.lower()}") from None
     items = []
     with source:
         for n, line in enumerate(source, 1):
@@ -71,123 +89,127 @@ def _items_from(path: str) -> list[Item]:
     return items
 
 
-def cmd_init(args) -> None:
-    home = Path(args.home or Settings.from_env().home)
+# the commands: each returns its answer (a model, a list of them, or a dict), or None when it printed itself
+def cmd_init(args) -> dict:
+    home = _home(args)
     (home / "users").mkdir(parents=True, exist_ok=True)
-    print(f"twin home ready at {home.resolve()}")
+    return {"home": str(home.resolve())}
 
 
-def cmd_add(args) -> None:
+def cmd_add(args) -> list[AddResult]:
     from tqdm import tqdm
 
     items = _items_from(args.file)
     if not items:
         raise Invalid(f"{args.file} holds no items")
     user = _user(args)
+    answers: list[AddResult] = []
     with _memory(args) as memory:
-        ids: list[str] = []
         with tqdm(total=len(items), desc="accepted", unit="item", disable=args.quiet) as bar:
             for i in range(0, len(items), BATCH):
-                chunk = items[i:i + BATCH]
-                memory.add(user, AddRequest(items=chunk))
-                ids += [it.id for it in chunk]
-                bar.update(len(chunk))
-        if not args.no_wait:
-            with tqdm(total=len(ids), desc="landed", unit="item", disable=args.quiet) as bar:
-                import time
-
-                while True:
-                    phases = {}
-                    for i in range(0, len(ids), 500):
-                        phases.update(memory.status(user, StatusRequest(ids=ids[i:i + 500])).phases)
-                    done = sum(1 for p in phases.values() if p.value != "accepted")
-                    bar.update(done - bar.n)
-                    if done == len(ids):
-                        break
-                    time.sleep(0.2)
-        print(f"added {len(ids)} items for {user.account}")
+                answers.append(memory.add(user, AddRequest(items=items[i:i + BATCH])))
+                bar.update(len(answers[-1].ids))
+        if args.no_wait:
+            return answers
+        with tqdm(total=len(items), desc="landed", unit="item", disable=args.quiet) as bar:
+            while True:
+                for answer in answers:
+                    answer.phases = memory.status(user, StatusRequest(ids=answer.ids)).phases
+                done = sum(p.value != "accepted" for a in answers for p in a.phases.values())
+                bar.update(done - bar.n)
+                if done == len(items):
+                    return answers
+                time.sleep(0.2)
 
 
-def cmd_search(args) -> None:
+def cmd_search(args):
     req = SearchRequest(query=args.query, fast=args.fast, scope=args.scope, before=args.before, after=args.after)
     with _memory(args, write=False) as memory:
-        _out(memory.search(_user(args), req))
+        return memory.search(_user(args), req)
 
 
-def cmd_status(args) -> None:
+def cmd_status(args):
     with _memory(args, write=False) as memory:
-        _out(memory.status(_user(args), StatusRequest(ids=args.ids)))
+        return memory.status(_user(args), StatusRequest(ids=args.ids))
 
 
-def cmd_grep(args) -> None:
+def cmd_grep(args):
     req = GrepRequest(pattern=args.pattern, regex=args.regex, scope=args.scope, before=args.before, after=args.after)
     with _memory(args, write=False) as memory:
-        result = memory.grep(_user(args), req)
-    for line in result.lines:
-        print(f"{line.path}:{line.line}: {line.text}")
-    if result.truncated:
-        print(f"(stopped at {result.found} lines)", file=sys.stderr)
+        return memory.grep(_user(args), req)
 
 
-def cmd_read(args) -> None:
+def cmd_read(args):
     with _memory(args, write=False) as memory:
-        sys.stdout.write(memory.read(_user(args), ReadRequest(path=args.path, before=args.before)).content)
+        return memory.read(_user(args), ReadRequest(path=args.path, before=args.before))
 
 
-def cmd_reindex(args) -> None:
+def cmd_history(args):
+    with _memory(args, write=False) as memory:
+        return memory.history(_user(args), HistoryRequest(subject=args.subject, attribute=args.attribute))
+
+
+def cmd_correct(args):
+    with _memory(args) as memory:
+        return memory.correct(_user(args), CorrectRequest(id=args.id, reason=args.reason, value=args.value))
+
+
+def cmd_forget(args):
+    with _memory(args) as memory:
+        return memory.forget(_user(args), ForgetRequest(ids=args.ids))
+
+
+def cmd_lineage(args):
+    with _memory(args, write=False) as memory:
+        return memory.lineage(_user(args), LineageRequest(id=args.id))
+
+
+def cmd_reindex(args) -> list[dict]:
+    """One end user with --account; else every end user, of --org and --project when given."""
     from tqdm import tqdm
 
+    from .memory import _user_of
+
+    answers = []
     with _memory(args) as memory:
-        users = [_user(args)] if args.account else [EndUser(**dict(zip(("org", "project", "account"),
-                                                                         d.split(".", 2))))
-                                                     for d in memory.users()]
+        users = [_user(args)] if args.account else [
+            u for u in map(_user_of, memory.users())
+            if (args.org is None or u.org == args.org) and (args.project is None or u.project == args.project)]
         for user in users:
             with tqdm(desc=f"reindex {user.dirname}", unit="passage", disable=args.quiet) as bar:
                 def progress(done: int, total: int) -> None:
                     bar.total = total
                     bar.update(done - bar.n)
 
-                stats = memory.reindex(user, progress)
-            print(f"{user.dirname}: {stats['passages']} passages, {stats['changed']} reindexed, "
-                  f"{stats['embedded']} segments embedded, {stats['removed']} removed")
+                answers.append({"user": user.dirname, **memory.reindex(user, progress)})
+    return answers
 
 
-def cmd_history(args) -> None:
-    with _memory(args, write=False) as memory:
-        _out(memory.history(_user(args), HistoryRequest(subject=args.subject, attribute=args.attribute)))
-
-
-def cmd_correct(args) -> None:
-    with _memory(args) as memory:
-        _out(memory.correct(_user(args), CorrectRequest(id=args.id, reason=args.reason, value=args.value)))
-
-
-def cmd_forget(args) -> None:
-    with _memory(args) as memory:
-        _out(memory.forget(_user(args), ForgetRequest(ids=args.ids)))
-
-
-def cmd_lineage(args) -> None:
-    with _memory(args, write=False) as memory:
-        _out(memory.lineage(_user(args), LineageRequest(id=args.id)))
-
-
-def cmd_keys(args) -> None:
+def _keys(args):
     from .keys import Keys
 
-    keys = Keys(Path(args.home or Settings.from_env().home))
-    if args.keys_cmd == "create":
-        token, key = keys.create(args.org, args.project, args.role)
-        print(token)
-        print(f"({key.role} key {key.id} for {key.org}.{key.project}; shown once, stored only as a hash)",
-              file=sys.stderr)
-    elif args.keys_cmd == "list":
-        for key in keys.all():
-            print(f"{key.id}\t{key.org}.{key.project}\t{key.role}\t{key.created}")
-    elif args.keys_cmd == "revoke":
-        if not keys.revoke(args.id):
-            raise Invalid(f"no key '{args.id}'")
-        print(f"revoked {args.id}")
+    return Keys(_home(args))
+
+
+def cmd_keys_create(args) -> dict:
+    for name in ("org", "project"):
+        if not getattr(args, name):
+            args.usage(f"--{name} is required: the key is for one organisation's project")
+    token, key = _keys(args).create(args.org, args.project, args.role)
+    return {"token": token, "id": key.id, "org": key.org, "project": key.project, "role": key.role,
+            "created": key.created}
+
+
+def cmd_keys_list(args) -> list[dict]:
+    return [{"id": k.id, "org": k.org, "project": k.project, "role": k.role, "created": k.created}
+            for k in _keys(args).all()
+            if (args.org is None or k.org == args.org) and (args.project is None or k.project == args.project)]
+
+
+def cmd_keys_revoke(args) -> dict:
+    if not _keys(args).revoke(args.id):
+        raise Invalid(f"no key '{args.id}'")
+    return {"revoked": args.id}
 
 
 def cmd_serve(args) -> None:
@@ -196,52 +218,38 @@ def cmd_serve(args) -> None:
     serve(Settings.from_env(home=args.home), host=args.host, port=args.port)
 
 
-def cmd_sync(args) -> None:
+def cmd_sync(args) -> list[dict]:
+    """One end user (--account) or every vault with a remote (--all; with --remote, every vault)."""
     from tqdm import tqdm
 
+    from .memory import _user_of
+
     if args.all == bool(args.account):
-        raise Invalid("name one end user with --account, or give --all for every vault with a remote")
+        args.usage("name one end user with --account, or give --all for every vault with a remote")
+    answers: list[dict] = []
     with _memory(args) as memory:
-        if args.all:
-            names = memory.users() if args.remote else memory.synced()
-            users = [EndUser(**dict(zip(("org", "project", "account"), d.split(".", 2)))) for d in names]
-        else:
-            users = [_user(args)]
+        names = (memory.users() if args.remote else memory.synced()) if args.all else [_user(args).dirname]
         failed = 0
-        with tqdm(total=len(users), desc="sync", unit="vault", disable=args.quiet or len(users) < 2) as bar:
-            for user in users:
-                try:
-                    with tqdm(desc=f"index {user.account}", unit="passage", disable=args.quiet, leave=False) as inner:
-                        def progress(done: int, total: int) -> None:
-                            inner.total = total
-                            inner.update(done - inner.n)
+        with tqdm(total=len(names), desc="sync", unit="vault", disable=args.quiet or len(names) < 2) as bar:
+            for user in map(_user_of, names):
+                with tqdm(desc=f"index {user.account}", unit="passage", disable=args.quiet, leave=False) as inner:
+                    def progress(done: int, total: int) -> None:
+                        inner.total = total
+                        inner.update(done - inner.n)
 
-                        result = memory.sync_with(user, args.remote, progress)
-                except TwinError as exc:
-                    if not args.all:
-                        raise
-                    failed += 1
-                    tqdm.write(f"{user.dirname}: {exc.message}", file=sys.stderr)
-                    continue
-                finally:
-                    bar.update(1)
-                tqdm.write(_synced_line(user, result))
-                for line in result.kept + [f"conflict: {c} (delete it once resolved)" for c in result.conflicts]:
-                    tqdm.write(f"  {line}")
-                if result.note:
-                    tqdm.write(f"  {result.note}")
-        if failed:
-            raise TwinError(f"{failed} of {len(users)} vaults did not sync (see above)")
-
-
-def _synced_line(user: EndUser, result) -> str:
-    what = {"up to date": "up to date", "sent": "sent", "received": "received", "merged": "merged",
-            "replayed": "replayed onto the history that forgot", "cloned": "cloned"}[result.kind]
-    parts = [f"{user.dirname}: {what} with {result.remote}", f"{result.received} items in"]
-    if result.forgotten:
-        parts.append(f"{result.forgotten} forgotten as the remote forgot them")
-    parts.append("pushed" if result.sent else "nothing to push")
-    return ", ".join(parts)
+                    try:
+                        answers.append({"user": user.dirname, **memory.sync_with(user, args.remote, progress)
+                                        .model_dump(mode="json", exclude_none=True)})
+                    except TwinError as exc:
+                        if not args.all:
+                            raise
+                        failed += 1
+                        answers.append({"user": user.dirname, "error": exc.message})
+                bar.update(1)
+    if failed:
+        print(terminal.synced(answers), file=sys.stderr)
+        raise TwinError(f"{failed} of {len(names)} vaults did not sync")
+    return answers
 
 
 def cmd_mcp(args) -> None:
@@ -250,119 +258,175 @@ def cmd_mcp(args) -> None:
     serve(Settings.from_env(home=args.home), _user(args))
 
 
+# the table the parser is built from
+Arg = tuple[tuple[str, ...], dict[str, Any]]
+
+
+def arg(*flags: str, **options: Any) -> Arg:
+    return flags, options
+
+
+WINDOW = (arg("--scope", help="a path prefix such as passages/memory/messages"),
+          arg("--before", help="only memory said before this day (YYYY-MM-DD)"),
+          arg("--after", help="only memory from this day on (YYYY-MM-DD)"))
+QUIET = arg("--quiet", action="store_true", help="no progress bars")
+RECORD_ID = arg("id", help="the record id, th_…#r…")
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    example: str  # one line, the last of its --help; the tests parse it
+    run: Callable[[argparse.Namespace], Any] | None = None
+    args: tuple[Arg, ...] = ()
+    account: bool | None = True  # --account: required, optional (False) or not taken (None)
+    show: Callable[[Any], str] | None = None  # the answer for a person; None: printed as JSON
+    sub: tuple["Command", ...] = ()
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("init", "create a twin home", "twin --home ./twin-home init", cmd_init, account=None,
+            show=lambda a: f"twin home ready at {a['home']}"),
+    Command("add", "add items from a JSONL file (one item a line; - for stdin) and wait until they land",
+            "twin add --account alice items.jsonl", cmd_add,
+            (arg("file"), arg("--no-wait", action="store_true", help="return once accepted, without waiting to land"),
+             QUIET), show=terminal.added),
+    Command("search", "ask one end user's memory a question: the brief (known, facts, hits), or ranked hits with "
+            "--scope or --after", 'twin search --account alice "Where does Alice live?"', cmd_search,
+            (arg("query"), arg("--fast", action="store_true", help="skip the model filter"), *WINDOW),
+            show=terminal.search),
+    Command("status", "the phase of items or events", "twin status --account alice msg-001 msg-002", cmd_status,
+            (arg("ids", nargs="+"),), show=terminal.status),
+    Command("grep", "lines of the vault's files that match a pattern", "twin grep --account alice Lisbon",
+            cmd_grep, (arg("pattern"), arg("--regex", action="store_true", help="the pattern is a regular expression"),
+                       *WINDOW), show=terminal.grep),
+    Command("read", "a file of the vault: a passage, records/<thread>.json[#N], a page",
+            "twin read --account alice pages/alice-chen.md", cmd_read,
+            (arg("path"), arg("--before", help="the file as the vault held it before this day (git history)")),
+            show=terminal.read),
+    Command("history", "every value of a subject (or one attribute) over time",
+            'twin history --account alice "Alice Chen" --attribute home_city', cmd_history,
+            (arg("subject"), arg("--attribute")), show=terminal.history),
+    Command("correct", "retract a record, or replace its value (--value), with a reason",
+            "twin correct --account alice 'th_3c673913c32bf3b2#r3748051fcdd644ba' --reason 'she moved' --value Porto",
+            cmd_correct, (RECORD_ID, arg("--reason", required=True), arg("--value", help="the right value")),
+            show=terminal.corrected),
+    Command("forget", "remove items (or threads, th_…) and all derived from them, from files, indexes, pages and "
+            "git history", "twin forget --account alice msg-004 th_6bbab6d256ffb05c", cmd_forget,
+            (arg("ids", nargs="+", help="item ids, or thread ids for whole conversations"),), show=terminal.forgot),
+    Command("lineage", "a record, its turns, its source passage and the commits that touched it",
+            "twin lineage --account alice 'th_3c673913c32bf3b2#r3748051fcdd644ba'", cmd_lineage, (RECORD_ID,),
+            show=terminal.lineage),
+    Command("reindex", "rebuild .twin/ from the files (all end users, or of --org/--project, when --account is "
+            "left out)", "twin --home ./twin-home reindex", cmd_reindex, (QUIET,), account=False,
+            show=terminal.reindexed),
+    Command("keys", "create, list and revoke API keys for the server", "twin keys list", account=None, sub=(
+        Command("create", "create a key for one organisation's project; prints it once",
+                "twin keys create --org acme --project app --role write", cmd_keys_create,
+                (arg("--role", choices=["read", "write"], required=True),), account=None, show=terminal.key_made),
+        Command("list", "list keys (never the tokens), of --org/--project when given", "twin keys list --org acme",
+                cmd_keys_list, account=None, show=terminal.keys),
+        Command("revoke", "revoke a key by its id", "twin keys revoke key_0123456789ab", cmd_keys_revoke,
+                (arg("id"),), account=None, show=lambda a: f"revoked {a['revoked']}"),
+    )),
+    Command("sync", "sync an end user's vault with a git remote (fetch, merge, push), or every vault with one; on "
+            "a machine that does not hold the end user yet, clone it", "twin sync --account alice --remote "
+            "/mnt/nas/memory/{vault}.git", cmd_sync,
+            (arg("--remote", help="a path, or an ssh, git or https URL, kept as the vault's remote; {vault} stands "
+                                  "for the vault's folder name"),
+             arg("--all", action="store_true", help="every vault with a remote (with --remote: every vault)"), QUIET),
+            account=False, show=terminal.synced),
+    Command("serve", "serve the HTTP API (uvicorn); organisation and project come from each request's key",
+            "twin --home ./twin-home serve --port 8765", cmd_serve,
+            (arg("--host", default="127.0.0.1"), arg("--port", type=int, default=8765)), account=None),
+    Command("mcp", "serve one end user's memory to an MCP client over stdio (search, add, grep, read, status, "
+            "history)", "twin --home ./twin-home mcp --account alice", cmd_mcp),
+)
+
+
+def _global_options() -> argparse.ArgumentParser:
+    """Taken by the top parser and every command's: SUPPRESS leaves a value given elsewhere in place."""
+    g = argparse.ArgumentParser(add_help=False)
+    g.add_argument("--home", default=argparse.SUPPRESS, help="the twin home (default $TWIN_HOME or ./twin-home)")
+    g.add_argument("--org", default=argparse.SUPPRESS, help=f"organisation (default: {DEFAULT_ORG})")
+    g.add_argument("--project", default=argparse.SUPPRESS, help=f"project (default: {DEFAULT_PROJECT})")
+    g.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                   help="print the answer as the HTTP API's JSON")
+    return g
+
+
+def _add_commands(p: argparse.ArgumentParser, commands: tuple[Command, ...], common: argparse.ArgumentParser,
+                  dest: str) -> None:
+    sub = p.add_subparsers(dest=dest, required=True, metavar="COMMAND")
+    for command in commands:
+        description = textwrap.fill(command.help[0].upper() + command.help[1:] + ".", 78)
+        c = sub.add_parser(command.name, help=command.help, description=description, parents=[common],
+                           epilog=f"example: {command.example}", formatter_class=argparse.RawDescriptionHelpFormatter)
+        for flags, options in command.args:
+            c.add_argument(*flags, **options)
+        if command.account is not None:
+            c.add_argument("--account", required=command.account, default=None,
+                           help="the end user (X-Twin-Account)")
+        c.set_defaults(command=command, usage=c.error)
+        if command.sub:
+            _add_commands(c, command.sub, common, f"{command.name}_command")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="twin", description="Local-first memory for LLM apps.")
-    p.add_argument("--home", help="the twin home (default $TWIN_HOME or ./twin-home)")
-    sub = p.add_subparsers(dest="command", required=True)
-
-    def user_cmd(name: str, help: str, fn, account_required: bool = True):
-        c = sub.add_parser(name, help=help, description=help)
-        c.add_argument("--home", default=argparse.SUPPRESS, help="the twin home")
-        c.add_argument("--org", default="local", help="organisation (default: local)")
-        c.add_argument("--project", default="default", help="project (default: default)")
-        c.add_argument("--account", required=account_required, help="the end user (X-Twin-Account)")
-        c.set_defaults(fn=fn)
-        return c
-
-    def window(c):
-        c.add_argument("--scope", help="a path prefix such as passages/memory/messages")
-        c.add_argument("--before", help="only memory said before this day (YYYY-MM-DD)")
-        c.add_argument("--after", help="only memory from this day on (YYYY-MM-DD)")
-
-    c = sub.add_parser("init", help="create a twin home", description="Create a twin home.")
-    c.add_argument("--home", default=argparse.SUPPRESS)
-    c.set_defaults(fn=cmd_init)
-
-    c = user_cmd("add", "add items from a JSONL file (one item a line; - for stdin) and wait until they land", cmd_add)
-    c.add_argument("file")
-    c.add_argument("--no-wait", action="store_true", help="return once accepted, without waiting to land")
-    c.add_argument("--quiet", action="store_true", help="no progress bars")
-
-    c = user_cmd("search", "ask one end user's memory a question", cmd_search)
-    c.add_argument("query")
-    c.add_argument("--fast", action="store_true", help="skip the model filter")
-    window(c)
-
-    c = user_cmd("status", "the phase of items or events", cmd_status)
-    c.add_argument("ids", nargs="+")
-
-    c = user_cmd("grep", "lines of passages that match a pattern", cmd_grep)
-    c.add_argument("pattern")
-    c.add_argument("--regex", action="store_true", help="the pattern is a regular expression")
-    window(c)
-
-    c = user_cmd("read", "a file of the vault: a passage, records/<thread>.json[#N], a page", cmd_read)
-    c.add_argument("path")
-    c.add_argument("--before", help="the file as the vault held it before this day (git history)")
-
-    c = user_cmd("history", "every value of a subject (or one attribute) over time", cmd_history)
-    c.add_argument("subject")
-    c.add_argument("--attribute")
-
-    c = user_cmd("correct", "retract a record, or replace its value (--value), with a reason", cmd_correct)
-    c.add_argument("id", help="the record id, th_…#r…")
-    c.add_argument("--reason", required=True)
-    c.add_argument("--value", help="the right value")
-
-    c = user_cmd("forget", "remove items (or threads, th_…) and all derived from them, from files, indexes, pages "
-                 "and git history", cmd_forget)
-    c.add_argument("ids", nargs="+", help="item ids, or thread ids for whole conversations")
-
-    c = user_cmd("lineage", "a record, its turns, its source passage and the commits that touched it", cmd_lineage)
-    c.add_argument("id", help="the record id, th_…#r…")
-
-    c = user_cmd("reindex", "rebuild .twin/ from the files (all end users when --account is left out)",
-                 cmd_reindex, account_required=False)
-    c.add_argument("--quiet", action="store_true", help="no progress bars")
-
-    k = sub.add_parser("keys", help="API keys for the server", description="Create, list and revoke API keys.")
-    k.add_argument("--home", default=argparse.SUPPRESS)
-    ks = k.add_subparsers(dest="keys_cmd", required=True)
-    kc = ks.add_parser("create", help="create a key; prints it once")
-    kc.add_argument("--org", required=True)
-    kc.add_argument("--project", required=True)
-    kc.add_argument("--role", choices=["read", "write"], required=True)
-    ks.add_parser("list", help="list keys (never the tokens)")
-    kr = ks.add_parser("revoke", help="revoke a key by its id")
-    kr.add_argument("id")
-    k.set_defaults(fn=cmd_keys)
-
-    c = sub.add_parser("serve", help="serve the HTTP API", description="Serve the HTTP API (uvicorn).")
-    c.add_argument("--home", default=argparse.SUPPRESS)
-    c.add_argument("--host", default="127.0.0.1")
-    c.add_argument("--port", type=int, default=8765)
-    c.set_defaults(fn=cmd_serve)
-
-    c = user_cmd("sync", "sync an end user's vault with a git remote (fetch, merge, push); --all for every vault "
-                 "with one. A new machine joining clones the vault", cmd_sync, account_required=False)
-    c.add_argument("--remote", help="a path, or an ssh, git or https URL, kept as the vault's remote; {vault} "
-                                    "stands for the vault's folder name (with --all)")
-    c.add_argument("--all", action="store_true", help="every vault with a remote (with --remote: every vault)")
-    c.add_argument("--quiet", action="store_true", help="no progress bars")
-
-    user_cmd("mcp", "serve one end user's memory to an MCP client over stdio (search, add, grep, read, status, "
-             "history)", cmd_mcp)
+    common = _global_options()
+    p = argparse.ArgumentParser(prog="twin", description="Local-first memory for LLM apps.", parents=[common],
+                                epilog='example: twin --home ./twin-home search --account alice "Where does '
+                                       'Alice live?"', formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_commands(p, COMMANDS, common, "command_name")
     return p
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    args = parser().parse_args(argv)
+    for name, value in GLOBALS.items():
+        if not hasattr(args, name):
+            setattr(args, name, value)
+    return args
+
+
+def _as_json(answer: Any) -> str:
+    """The answer as the HTTP API writes it; a list (an add in batches, reindex) is one JSON line each."""
+    if isinstance(answer, list):
+        return "\n".join(_as_json(a) for a in answer)
+    if isinstance(answer, BaseModel):
+        return answer.model_dump_json(exclude_none=True)
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def _fail(args, status: int, message: str) -> int:
+    print(f"twin: {message}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"error": {"status": status, "message": message}}, ensure_ascii=False))
+    return 1
 
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    args = parser().parse_args(argv)
-    if not hasattr(args, "home"):
-        args.home = None
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # the embedder's loading bar says nothing to a person
+    args = parse(argv)
+    command: Command = args.command
     try:
-        args.fn(args)
+        answer = command.run(args)
     except TwinError as exc:
-        print(f"twin: {exc.message}", file=sys.stderr)
-        return 1 if exc.status < 500 else 2
+        return _fail(args, exc.status, exc.message)
     except ValidationError as exc:
-        print(f"twin: {describe(exc)}", file=sys.stderr)
-        return 1
-    except (OSError, ValueError) as exc:
-        print(f"twin: {exc}", file=sys.stderr)
-        return 1
+        return _fail(args, 422, describe(exc))
+    except ValueError as exc:
+        return _fail(args, 422, str(exc))
+    except OSError as exc:
+        return _fail(args, 500, str(exc))
     except KeyboardInterrupt:
         return 130
+    if answer is not None:
+        text = _as_json(answer) if args.json or command.show is None else command.show(answer)
+        if text:
+            print(text, end="" if text.endswith("\n") else "\n")
     return 0
 
 

@@ -1,4 +1,5 @@
-"""`./run demo`: a demo vault from sample_vault/, the server on a loopback port, and real searches over HTTP.
+"""`./run demo`: sample_vault/ adopted into a fresh home (a git repository, its indexes built), the server on a
+loopback port, and real searches over HTTP.
 
 python -m twinfs.demo [--home DIR] [--serve]
 """
@@ -16,10 +17,10 @@ import httpx
 from .client import nodelay_transport
 from .keys import Keys
 from .memory import Memory
-from .models import AddRequest, EndUser, Item, StatusRequest
+from .models import EndUser, StatusRequest
+from .sample import FOLDER, USER, adopt, items
 from .settings import Settings
 
-SAMPLE = Path(__file__).resolve().parents[1] / "sample_vault" / "items.jsonl"
 QUESTIONS = [
     ({"query": "Where does Alice live?"}, "the brief"),
     ({"query": "What is the plan for the Porto trip?", "fast": True}, "fast: the ranking, no model"),
@@ -31,13 +32,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def fill(memory: Memory, user: EndUser) -> list[str]:
-    items = [Item.model_validate_json(line) for line in SAMPLE.read_text().splitlines() if line.strip()]
-    memory.add(user, AddRequest(items=items, wait=True))
-    memory.wait(user, [i.id for i in items], timeout=120)
-    return [i.id for i in items]
 
 
 def until_folded(memory: Memory, user: EndUser, ids: list[str], timeout: float = 180) -> dict[str, int]:
@@ -66,15 +60,21 @@ def main(argv: list[str] | None = None) -> None:
     from server.app import create_app
 
     settings = Settings.from_env(home=args.home)
-    user = EndUser(org="demo", project="app", account="alice")
-    token, _ = Keys(settings.home).create("demo", "app", "write")
-    memory = Memory(settings).start()
-    print(f"demo vault: {(settings.home / 'users' / user.dirname).resolve()}")
-    t0 = time.perf_counter()
-    ids = fill(memory, user)
-    print(f"added {len(ids)} items from {SAMPLE.name}; landed in {time.perf_counter() - t0:.1f} s")
-    phases = until_folded(memory, user, ids)
+    user = USER
     root = settings.home / "users" / user.dirname
+    t0 = time.perf_counter()
+    if (root / ".git").exists():
+        print(f"demo vault: {root.resolve()} (adopted before; kept as it is)")
+    else:
+        adopt(settings.home)
+        print(f"demo vault: {root.resolve()}, adopted {FOLDER.name}/ (git init, one commit)")
+    token, _ = Keys(settings.home).create(user.org, user.project, "write")
+    memory = Memory(settings).start()
+    stats = memory.reindex(user)
+    print(f"indexes built from the files in {time.perf_counter() - t0:.1f} s: {stats['passages']} passages, "
+          f"{stats['records']} records ({stats['embedded']} segments embedded)")
+    ids = [i.id for i in items()]
+    phases = until_folded(memory, user, ids)
     records = sum(len(json.loads(f.read_text())) for f in root.glob("records/*.json"))
     print(f"read into {records} records, folded into {len(list(root.glob('pages/*.md')))} pages "
           f"after {time.perf_counter() - t0:.1f} s (phases: {phases}; reader: {memory.reading.reader.name})")

@@ -63,13 +63,14 @@ class Memory:
     from what it wrote, and never write. Otherwise this Memory owns the home from start() to close()."""
 
     def __init__(self, settings: Settings, embedder: Embedder | None = None, reader: Reader | None = None,
-                 clock: Callable[[], datetime] | None = None, read_only: bool = False, owner: str = "twin"):
+                 clock: Callable[[], datetime] | None = None, read_only: bool = False, owner: str = "twin",
+                 stamps: Clock | None = None):
         self.settings = settings
         self.home = settings.home
         self.read_only = read_only
         self.lock = HomeLock(self.home)
         self.owner = owner  # what this process is, for the message a second writer gets
-        self.stamps = Clock(settings.machine)  # which edit of an item came later, across machines
+        self.stamps = stamps or Clock(settings.machine)  # which edit of an item came later, across machines
         self.embedder = embedder or shared_embedder()
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self._spaces: dict[str, Space] = {}
@@ -164,8 +165,9 @@ class Memory:
             if pending:
                 log.warning("%s: finishing a forget that stopped midway", space.user.dirname)
                 self._forget(space, *pending)
-            if syncing.resume(space, self._hooks):
-                log.warning("%s: finished a sync's merge that stopped midway", space.user.dirname)
+            with space.writer:
+                if syncing.resume(space, self._hooks):
+                    log.warning("%s: finished a sync's merge that stopped midway", space.user.dirname)
             if repair.reindex_pending(space) or meaning.outdated(space.root / ".twin" / "meaning"):
                 log.warning("%s: reindexing (a reindex stopped midway, or the meaning lane's format is older)",
                             space.user.dirname)

@@ -151,13 +151,14 @@ def _temp_files(space: Space, deep: bool) -> list[Path]:
     """Temp files of atomic writes (`.<name>.<random>.tmp`) and git's half-written objects. The inbox is always
     looked at (adds write there without the writer); the rest only after the writer stopped midway."""
     found = sorted(space.inbox.glob(".*.tmp")) if space.inbox.is_dir() else []
+    found += sorted((space.root / ".twin" / "whoosh").glob("*/*.tmp"))  # a Whoosh writer's folder, at any kill
     if not deep:
         return found
     for top in VAULT_TOPS:
         if (space.root / top).is_dir():
             found += sorted(p for p in (space.root / top).rglob("*.tmp") if p.is_file())
-    if (space.root / ".twin").is_dir():  # a Whoosh writer's temp folder (`MAIN.tmp`) as well as files
-        found += sorted(p for p in (space.root / ".twin").rglob("*.tmp") if not p.is_symlink())
+    if (space.root / ".twin").is_dir():
+        found += sorted(p for p in (space.root / ".twin").rglob("*.tmp") if p.is_file() and p not in found)
     found += sorted(p for p in space.root.glob(".*.tmp") if p.is_file())
     objects = space.root / ".git" / "objects"
     found += sorted(objects.glob("*/tmp_obj_*")) + sorted(objects.glob("pack/tmp_*")) + \

