@@ -172,7 +172,7 @@ def land_event(space: Space, event: str) -> list[str]:
     where = threads[0] if len(threads) == 1 else f"{len(threads)} threads ({', '.join(threads[:3])}…)"
     recut_all(space, {thread: added_from.get(thread) for thread in by_thread},
               # the commit needs no index: it runs while the turns are embedded
-              meanwhile=lambda: space.vault.commit(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''}"
+              meanwhile=lambda: space.vault.commit_written(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''}"
                                                    f" to {where}"))
     space.add_speakers(speakers_of(entries))
     for thread in threads:
