@@ -244,7 +244,7 @@ def check(home: Path, seen: Seen) -> dict:
 
     changed = []
     with Memory(Settings(home=home, reading=False)) as memory:
-        out["repaired"] = sum(len(s.repaired or []) for s in memory._spaces.values())
+        out["repaired"] = sum(len(s.repaired or []) for s in memory.spaces.values())
         for user in USERS:
             if not (home / "users" / f"acme.app.{user}").exists():
                 continue

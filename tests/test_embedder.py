@@ -36,6 +36,16 @@ def test_batches_match_fp32_in_either_precision(embedder, fp32):
     assert embedder.encode([]).shape == (0, 384)
 
 
+def test_batches_run_in_onnx_runtime_on_a_cpu_without_amx_and_match_torch(fp32):
+    onnx = Embedder(bf16=False)
+    assert onnx.batch_runtime == "onnxruntime" and fp32.batch_runtime == "torch"
+    assert Embedder(bf16=True).batch_runtime == "torch-bf16"
+    texts = TEXTS + [f"turn {i}: " + "a few words " * (i % 9) for i in range(70)]  # several batches, lengths mixed
+    ours, theirs = onnx.encode(texts), fp32.encode(texts)
+    assert ours.dtype == np.float32 and ours.shape == (len(texts), 384)
+    assert float((ours * theirs).sum(axis=1).min()) > 0.9999  # each row is its own text's, whatever the order
+
+
 def test_the_graph_is_exported_once_into_the_cache(tmp_path, fp32):
     first = Embedder(cache=tmp_path)
     assert first.runtime == "onnxruntime"

@@ -262,6 +262,8 @@ def test_an_index_from_before_turns_knew_their_speaker_is_mended_at_start(settin
         vectors = db.execute("SELECT count(*) FROM vectors").fetchone()[0]
     assert meaning.outdated(folder)
     with Memory(settings, embedder=embedder) as m:
+        assert meaning.outdated(folder)  # start-up opens no vault with nothing to do: mended when first opened
+        m.status(alice, StatusRequest(ids=["msg-001"]))
         assert not meaning.outdated(folder)
         with closing(sqlite3.connect(folder / "vectors.sqlite")) as db:
             assert {r[0] for r in db.execute("SELECT who FROM segments")} == {"Alice Chen", "Assistant"}

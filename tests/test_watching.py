@@ -52,7 +52,7 @@ def test_the_watcher_commits_and_indexes_hand_edits(watched, alice):
     assert all(h.turns != ["doc-porto"] for h in watched.search(alice, SearchRequest(query="Douro", fast=True)).hits)
 
 
-def test_items_edited_by_hand_while_stopped_are_mended_at_start(tmp_home, embedder, alice):
+def test_items_edited_by_hand_while_stopped_are_mended_when_the_vault_is_first_opened(tmp_home, embedder, alice):
     settings = Settings(home=tmp_home, reading=False, watch=True)
     with Memory(settings, embedder=embedder) as m:
         m.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
@@ -61,6 +61,9 @@ def test_items_edited_by_hand_while_stopped_are_mended_at_start(tmp_home, embedd
     entry = json.loads(item.read_text())
     item.write_text(json.dumps({**entry, "text": "I just moved to Madrid from Berlin, near the park."}))
     with Memory(settings, embedder=embedder) as m:
+        time.sleep(1.5)
+        assert not log(m, alice)[0].startswith("edit: "), "start-up opened a vault with nothing to do"
+        m.status(alice, StatusRequest(ids=["msg-001"]))  # its first open looks for edits made while stopped
         assert until(lambda: log(m, alice)[0].startswith("edit: items/")), log(m, alice)[:3]
         m.pipeline.wait_idle(10)
         text = next(root.glob("passages/memory/messages/*/p_0001.md")).read_text()

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -48,27 +49,46 @@ class Trouble:
                 " s), and nothing accepted is lost")
 
 
+Opener = Callable[[str], AbstractContextManager["Space | None"]]
+
+
 class Pipeline:
-    def __init__(self, workers: int = 2, steps: list[Step] | None = None, mend: Step | None = None):
+    """Work is queued by end user (the vault's folder name), not by an open Space: a vault waiting its turn may
+    be closed meanwhile (Memory keeps only so many open), and is opened again by `open` when its turn comes.
+    `settle(space)` is told when an end user's work is done for now (Memory notes what is left, and when)."""
+
+    def __init__(self, workers: int = 2, steps: list[Step] | None = None, mend: Step | None = None,
+                 open: Opener | None = None, settle: Step | None = None):
         self._pools = {LAND: ThreadPoolExecutor(max_workers=workers, thread_name_prefix="twin-land"),
                        LATER: ThreadPoolExecutor(max_workers=1, thread_name_prefix="twin-later")}
         self._lock = threading.Lock()
-        self._busy: set[tuple[str, str]] = set()  # (lane, end user) being worked on
+        self._busy: set[tuple[str, str]] = set()  # (lane, end user) being worked on or queued
         self._again: set[tuple[str, str]] = set()  # … and woken again meanwhile
         self.troubles: dict[str, Trouble] = {}  # end user -> what keeps failing for them
-        self._due: list[tuple[float, str, Space]] = []  # (when, end user, space) to be woken again
+        self._due: list[tuple[float, str]] = []  # (when, end user) to be woken again
         self._timer: threading.Thread | None = None
         self._idle = threading.Condition(self._lock)
         self.steps: list[Step] = list(steps or [])
         self.mend = mend  # commits and indexes what was edited by hand, when the watcher saw some
+        self._known: dict[str, Space] = {}  # without `open`: the Space last woken, by end user
+        self.open: Opener = open or (lambda name: nullcontext(self._known.get(name)))
+        self.settle = settle
         self.closed = False
 
-    def wake(self, space: Space) -> None:
+    def wake(self, space: Space | str) -> None:
         """There is work for this end user: make sure its landing runs (again); the later steps follow it."""
+        if isinstance(space, Space):
+            self._known[space.user.dirname] = space
+            space = space.user.dirname
         self._submit(space, LAND)
 
-    def _submit(self, space: Space, lane: str) -> None:
-        key = (lane, space.user.dirname)
+    def busy(self, name: str) -> bool:
+        """Whether this end user's work is queued, under way, or waits to be tried again."""
+        with self._lock:
+            return (LAND, name) in self._busy or (LATER, name) in self._busy or any(n == name for _, n in self._due)
+
+    def _submit(self, name: str, lane: str) -> None:
+        key = (lane, name)
         with self._lock:
             if self.closed:
                 return
@@ -76,11 +96,30 @@ class Pipeline:
                 self._again.add(key)
                 return
             self._busy.add(key)
-        self._pools[lane].submit(self._drain, space, lane)
+        self._pools[lane].submit(self._drain, name, lane)
 
-    def _drain(self, space: Space, lane: str) -> None:
-        key = (lane, space.user.dirname)
+    def _drain(self, name: str, lane: str) -> None:
+        key = (lane, name)
         lower_priority(NICE[lane])
+        try:
+            with self.open(name) as space:
+                if space is None or space.broken:
+                    return  # gone (forgotten whole, moved away) or not to be written until an operator mends it
+                self._work(space, lane)
+        except Exception:  # opening it failed: tried again with back-off, like a failed step
+            log.exception("opening %s for its work failed", name)
+            with self._lock:
+                self._busy.discard(key)
+                self._idle.notify_all()
+            self._retry(name, time.monotonic() + LAST_RETRY / 10)
+        finally:
+            with self._lock:
+                if key in self._busy:
+                    self._busy.discard(key)
+                    self._idle.notify_all()
+
+    def _work(self, space: Space, lane: str) -> None:
+        key = (lane, space.user.dirname)
         while True:
             try:
                 with space.writer:
@@ -103,16 +142,27 @@ class Pipeline:
                 if key in self._again and not self.closed:
                     self._again.discard(key)
                     continue
+                later = (LATER, key[1])
                 if lane == LAND and self.steps and not self.closed:
-                    later = (LATER, key[1])
                     if later in self._busy:
                         self._again.add(later)
                     else:
                         self._busy.add(later)
-                        self._pools[LATER].submit(self._drain, space, LATER)
+                        self._pools[LATER].submit(self._drain, key[1], LATER)
+                other = (LAND if lane == LATER else LATER, key[1])
+                done = not self.closed and other not in self._busy and key[1] not in self.troubles
+            if done and self.settle:  # still busy meanwhile: idle() waits for it, a wake comes back here
+                try:
+                    self.settle(space)
+                except Exception:  # noting what is left must not stop the work of the others
+                    log.exception("settling %s", key[1])
+            with self._lock:
+                if key in self._again and not self.closed:
+                    self._again.discard(key)
+                    continue
                 self._busy.discard(key)
                 self._idle.notify_all()
-                return
+            return
 
     def _land_all(self, space: Space) -> None:
         """Land the inbox in the order adds were accepted (an edit never lands before what it edits). An event
@@ -125,7 +175,7 @@ class Pipeline:
                 return
             trouble = self.troubles.get(key)
             if trouble and trouble.what.startswith("landing") and trouble.due > time.monotonic():
-                self._retry(space, trouble.due)
+                self._retry(key, trouble.due)
                 return
             try:
                 land_event(space, events[0])
@@ -149,19 +199,19 @@ class Pipeline:
             trouble.due = time.monotonic() + trouble.delay
         log.error("%s for %s failed (try %d; again in %.0f s)", what, key, trouble.tries, trouble.delay,
                   exc_info=exc)
-        self._retry(space, trouble.due)
+        self._retry(key, trouble.due)
 
     def _cleared(self, key: str, what: str) -> None:
         if key in self.troubles and self.troubles[key].what.startswith(what):
             with self._lock:
                 self.troubles.pop(key, None)
 
-    def _retry(self, space: Space, due: float) -> None:
+    def _retry(self, name: str, due: float) -> None:
         """Wake this end user again at `due` (monotonic), from one timer thread for all of them."""
         with self._lock:
             if self.closed:
                 return
-            heapq.heappush(self._due, (due, space.user.dirname, space))
+            heapq.heappush(self._due, (due, name))
             if self._timer is None:
                 self._timer = threading.Thread(target=self._timer_loop, name="twin-retry", daemon=True)
                 self._timer.start()
@@ -174,13 +224,13 @@ class Pipeline:
                     self._idle.wait(max(0.05, self._due[0][0] - time.monotonic()) if self._due else None)
                 if self.closed:
                     return
-                _, _, space = heapq.heappop(self._due)
-                key = (LAND, space.user.dirname)
+                _, name = heapq.heappop(self._due)
+                key = (LAND, name)
                 if key in self._busy:
                     self._again.add(key)
-                else:
-                    self._busy.add(key)
-                    self._pools[LAND].submit(self._drain, space, LAND)
+                    continue
+                self._busy.add(key)
+            self._pools[LAND].submit(self._drain, name, LAND)
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         with self._lock:

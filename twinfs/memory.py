@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import shutil
 import sqlite3
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 
 import git
@@ -28,9 +30,11 @@ from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUs
                      StatusResult, SyncRequest, SyncResult, parse_day)
 from .owner import HomeBusy, HomeLock, holder
 from .pages import Folding
+from .pending import Marks
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
+from .spaces import Spaces
 from .vault import Vault
 from .watching import Watcher
 
@@ -73,9 +77,13 @@ class Memory:
         self.stamps = stamps or Clock(settings.machine)  # which edit of an item came later, across machines
         self.embedder = embedder or shared_embedder()
         self.clock = clock or (lambda: datetime.now(timezone.utc))
-        self._spaces: dict[str, Space] = {}
+        self.spaces = Spaces(self._make, settings.open_users, on_close=self._closed)
+        self.pending = Marks(self.home / "pending")  # vaults with work to do (pending.py)
+        self.remotes = Marks(self.home / "synced")  # vaults with a git remote
+        self._users: int | None = None  # end users in the home, counted once (health answers often)
         self._lock = threading.Lock()
-        self.pipeline = Pipeline(workers=settings.workers, mend=self._mend)
+        self.pipeline = Pipeline(workers=settings.workers, mend=self._mend, open=self._held_by_name,
+                                 settle=self._settle)
         self.reading: Reading | None = None
         self.folding: Folding | None = None
         if settings.reading:
@@ -85,7 +93,8 @@ class Memory:
             self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock)
             self.pipeline.steps += [self.reading, self.folding]
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
-        self._pages: dict[str, tuple[tuple, tuple[list, list]]] = {}
+        self._pages: dict[str, tuple[tuple, tuple[list, list]]] = {}  # an open end user's folded records
+        self._every = max(1.0, min(30.0, settings.quiet_seconds / 4))  # how often the ticker looks
         self._ticker: threading.Thread | None = None
         self._watcher: Watcher | None = None
         self._syncer: threading.Thread | None = None
@@ -108,23 +117,65 @@ class Memory:
         return self
 
     def _start(self) -> None:
+        """One listing of the home's pending index, not of the vaults: only a vault it names is opened, by the
+        pipeline, when its turn comes (start-up opens none). A home from before the index has every vault
+        looked at once."""
         (self.home / "users").mkdir(parents=True, exist_ok=True)
-        for dirname in self.users():
-            space = self.space(_user_of(dirname))
-            if space.broken:
-                continue
-            if self.settings.watch and not space.pending():
-                space.hand_edited = True  # what was edited while no one watched (a pending add commits it anyway)
-            if space.hand_edited or space.pending() or (self.reading and space.state.unread_threads()):
-                self.pipeline.wake(space)
-        if self.reading:
-            self._ticker = threading.Thread(target=self._tick, name="twin-ticker", daemon=True)
-            self._ticker.start()
+        if not self.pending.exists:
+            self.pending.load()
+            self.pending.mark_all(self._listed())
+        if not self.remotes.exists:
+            self.remotes.load()
+            self.remotes.mark_all([d for d in self._listed()
+                                   if (self.home / "users" / d / ".git" / sync.STATE).exists()])
+        self.pending.load()
+        self._wake_due()
+        self._ticker = threading.Thread(target=self._tick, name="twin-ticker", daemon=True)
+        self._ticker.start()
         if self.settings.watch:
-            self._watcher = Watcher(self.home / "users", self._wrote, self._edited_by_hand).start()
+            self._watcher = Watcher(self.home / "users", self._wrote, self._edited_by_hand,
+                                    limit=self.settings.watch_limit).start()
         if self.settings.sync_seconds:
             self._syncer = threading.Thread(target=self._sync_every, name="twin-sync", daemon=True)
             self._syncer.start()
+
+    def _listed(self) -> list[str]:
+        """The vaults' folder names, from one listing (no stat of each)."""
+        folder = self.home / "users"
+        if not folder.is_dir():
+            return []
+        with os.scandir(folder) as entries:
+            return sorted(e.name for e in entries if e.is_dir() and e.name.count(".") >= 2
+                          and not e.name.startswith("."))
+
+    def _wake_due(self) -> None:
+        for name in self.pending.due():
+            self.pipeline.wake(name)
+
+    def _mark(self, space: Space) -> None:
+        """Before a vault has work anywhere on disk (an add, a step of its writer): in the pending index."""
+        if not self.read_only:
+            self.pending.mark(space.user.dirname)
+
+    def _settle(self, space: Space) -> None:
+        """The pipeline is done with this vault for now: what is left (turns still to read, pages to fold) is
+        due then in the pending index; a vault with nothing left leaves it."""
+        now = time.time()
+        due: float | None = None
+        if self.reading and space.state.unread_threads():
+            due = now + self._every  # the newest window waits for quiet; a spent budget for the next day
+        if self.folding and space.state.has_phase("read"):
+            last = space.state.get("folded_at")
+            wait = 0.0 if last is None else self.settings.fold_seconds - (
+                self.clock() - datetime.fromisoformat(last)).total_seconds()
+            due = min(due or now + wait, now + max(0.0, wait))
+        with space.accept_lock:  # an add marks and writes the inbox under it: nothing slips between
+            if space.pending() or space.hand_edited or space.writer.stopped_midway:
+                due = now
+            if due is None:
+                self.pending.clear(space.user.dirname)
+            else:
+                self.pending.mark(space.user.dirname, due, exact=True)
 
     def _sync_every(self) -> None:
         """TWIN_SYNC_SECONDS: every vault with a remote syncs that often (fetching even when nothing changed
@@ -137,19 +188,21 @@ class Memory:
         while not self._stop.wait(min(every, 5.0)):
             for dirname in self.synced():
                 now = time.monotonic()
-                space = self.space(_user_of(dirname))
-                if due.get(dirname, 0.0) > now or space.broken or now - space.last_add < quiet:
+                if due.get(dirname, 0.0) > now:
                     continue
-                try:
-                    url = sync.configured(space.vault)
-                    if url:
-                        self._sync(space, url)
-                    failures.pop(dirname, None)
-                    due[dirname] = now + every
-                except Exception as exc:  # noted in the vault's sync state by the sync itself; the others go on
-                    failures[dirname] = failures.get(dirname, 0) + 1
-                    due[dirname] = now + min(3600.0, every * 2 ** failures[dirname])
-                    log.warning("sync of %s failed (try %d): %s", dirname, failures[dirname], exc)
+                with self._held(_user_of(dirname)) as space:
+                    if space.broken or not space.exists or now - space.last_add < quiet:
+                        continue
+                    try:
+                        url = sync.configured(space.vault)
+                        if url:
+                            self._sync(space, url)
+                        failures.pop(dirname, None)
+                        due[dirname] = now + every
+                    except Exception as exc:  # noted in the vault's sync state by the sync itself; the others go on
+                        failures[dirname] = failures.get(dirname, 0) + 1
+                        due[dirname] = now + min(3600.0, every * 2 ** failures[dirname])
+                        log.warning("sync of %s failed (try %d): %s", dirname, failures[dirname], exc)
 
     def _prepare(self, space: Space) -> None:
         """The first time this owner opens a vault: repair what a dead process left, finish what it began (a
@@ -159,6 +212,8 @@ class Memory:
         try:
             with space.writer:
                 space.repaired = repair.repair(space, midway)
+                if not space.vault.tuned():
+                    space.vault.configure()  # a vault made before git was set for many files
                 if space.vault.purge_pending():
                     forgetting.purge(space)  # a forget that stopped before its history was rewritten
             pending = repair.pending_forget(space)
@@ -177,30 +232,28 @@ class Memory:
             space.broken = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             log.error("%s cannot be repaired here: %s; its other end users' neighbours go on",
                       space.user.dirname, space.broken)
+        self.spaces.prepared(space)
+        if not space.broken:
+            if self.settings.watch:
+                space.hand_edited = True  # what was edited while no one watched (nothing is, if nothing was)
+            self.pipeline.wake(space.user.dirname)  # and whatever else it has to do
 
     def _tick(self) -> None:
-        """Wake end users with unread turns now and then: the newest part of a conversation is read once it
-        has been quiet for TWIN_QUIET_SECONDS, and a spent budget comes back the next UTC day."""
-        every = max(1.0, min(30.0, self.settings.quiet_seconds / 4))
-        while not self._stop.wait(every):
-            with self._lock:
-                spaces = [s for s in self._spaces.values() if s.exists]
-            for space in spaces:
-                try:
-                    if space.state.unread_threads() or (self.folding and self.folding.due(space)):
-                        self.pipeline.wake(space)
-                except Exception:  # a broken vault must not stop the others' reading
-                    log.exception("ticker: %s", space.user.dirname)
+        """Wake the vaults whose work is due, open or not (the pending index says): the newest part of a
+        conversation is read once it has been quiet for TWIN_QUIET_SECONDS, pages are folded every
+        TWIN_FOLD_SECONDS, and a spent budget comes back the next UTC day."""
+        while not self._stop.wait(self._every):
+            try:
+                self._wake_due()
+            except Exception:  # the index must not stop the ticker
+                log.exception("ticker")
 
     def close(self) -> None:
         self._stop.set()
         if self._watcher:
             self._watcher.stop()
         self.pipeline.close()
-        with self._lock:
-            for space in self._spaces.values():
-                space.close()
-            self._spaces.clear()
+        self.spaces.close_all()
         self.lock.release()
 
     def __enter__(self) -> "Memory":
@@ -209,17 +262,20 @@ class Memory:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def space(self, user: EndUser, create: bool = False) -> Space:
-        """The end user's Space; only end users that exist (or are being created) are kept open. The owner
-        repairs a vault the first time it opens it (see _prepare)."""
-        with self._lock:
-            space = self._spaces.get(user.dirname)
-            if space is None:
-                space = Space(self.home, user, self.embedder, read_only=self.read_only,
-                              machine=self.settings.machine)
-                if not (create or space.exists):
-                    return space
-                space = self._spaces.setdefault(user.dirname, space)
+    def space(self, user: EndUser, create: bool = False, hold: bool = False) -> Space:
+        """The end user's Space; only end users that exist (or are being created) are kept open, and only so
+        many (spaces.py): use it under `_held` (a lease), or it may be closed while in use. The owner repairs a
+        vault the first time it opens it (see _prepare)."""
+        space = self.spaces.get(user, keep=create, hold=hold)
+        try:
+            self._opening(space, create)
+        except BaseException:
+            if hold:
+                self.spaces.release(space)
+            raise
+        return space
+
+    def _opening(self, space: Space, create: bool = False) -> None:
         if create and not space.exists:
             self._writable()
             with space.opening:  # a request that finds the vault half made waits below until it is made
@@ -228,13 +284,45 @@ class Memory:
                         space.create()
                     except (OSError, git.GitCommandError) as exc:
                         shutil.rmtree(space.root, ignore_errors=True)  # nothing half-made stays
-                        raise unwritable(exc, f"end user '{user.account}'") from None
+                        raise unwritable(exc, f"end user '{space.user.account}'") from None
                     space.repaired = []
-        if space.repaired is None and not self.read_only:
+                    self.spaces.prepared(space)
+                    if self._users is not None:
+                        self._users += 1
+        if space.repaired is None and not self.read_only and space.exists:
             with space.opening:
                 if space.repaired is None and space.broken is None:
                     self._prepare(space)
+
+    def _make(self, user: EndUser) -> Space:
+        space = Space(self.home, user, self.embedder, read_only=self.read_only, machine=self.settings.machine)
+        space.writer.on_enter = lambda: self._mark(space)
         return space
+
+    def _closed(self, space: Space) -> None:
+        self._pages.pop(space.user.dirname, None)
+
+    @contextmanager
+    def _held(self, user: EndUser, create: bool = False) -> Iterator[Space]:
+        """The end user's Space under a lease: it stays open until the block ends."""
+        space = self.space(user, create=create, hold=True)
+        try:
+            yield space
+        finally:
+            self.spaces.release(space)
+
+    @contextmanager
+    def _held_by_name(self, dirname: str) -> Iterator[Space | None]:
+        """For the pipeline: the vault of this folder name under a lease, or None when there is none."""
+        with self._held(_user_of(dirname)) as space:
+            yield space if space.exists else None
+
+    @contextmanager
+    def _existing(self, user: EndUser) -> Iterator[Space]:
+        with self._held(user) as space:
+            if not space.exists:
+                raise NotFound(f"no memory for end user '{user.account}' yet")
+            yield space
 
     def _writable(self) -> None:
         if self.read_only:
@@ -244,9 +332,11 @@ class Memory:
     def mend(self, user: EndUser) -> list[str]:
         """Commit and index again what was edited by hand in this end user's vault now; the paths edited."""
         self._writable()
-        space = self._existing(user)
-        with space.writer:
-            return self._mend(space)
+        with self._existing(user) as space:
+            with space.writer:
+                changed = self._mend(space)
+            self.pipeline.wake(space)  # which settles it in the pending index
+            return changed
 
     def _mend(self, space: Space) -> list[str]:
         changed = mending.mend(space)
@@ -254,20 +344,16 @@ class Memory:
             self.folding(space, force=True)
         return changed
 
-    def _open(self, dirname: str) -> Space | None:
-        space = self.space(_user_of(dirname))
-        return space if space.exists else None
-
     def _wrote(self, dirname: str, rel: str) -> bool:
-        with self._lock:
-            space = self._spaces.get(dirname)
+        space = self.spaces.peek(dirname)  # a vault not open has not been written since it was closed
         return space is not None and space.vault.wrote(rel)
 
     def _edited_by_hand(self, dirname: str) -> None:
-        space = self._open(dirname)
-        if space is not None:
-            space.hand_edited = True
-            self.pipeline.wake(space)
+        self.pending.mark(dirname)
+        with self._held(_user_of(dirname)) as space:
+            if space.exists:
+                space.hand_edited = True  # kept open until the pipeline has mended it (Space.idle)
+                self.pipeline.wake(space.user.dirname)
 
     def warm(self) -> None:
         """Load both embedder runtimes and the date parser now rather than on the first search (the brief
@@ -275,12 +361,6 @@ class Memory:
         self.embedder.query("warm up")
         self.embedder.encode(["warm up"])
         searching.question_times("What did we do on 3 June 2023?", Bounds())
-
-    def _existing(self, user: EndUser) -> Space:
-        space = self.space(user)
-        if not space.exists:
-            raise NotFound(f"no memory for end user '{user.account}' yet")
-        return space
 
     def users(self) -> list[str]:
         folder = self.home / "users"
@@ -291,15 +371,18 @@ class Memory:
         """Durable before it returns: the items are in the end user's inbox, fsync'd. Landing follows. A full
         disk or a folder that cannot be written is a 503, and nothing of the add is kept."""
         self._writable()
-        space = self.space(user)
+        with self._held(user, create=True) as space:
+            return self._add(self._usable(space), user, request)
+
+    def _add(self, space: Space, user: EndUser, request: AddRequest) -> AddResult:
         if space.pending_count() >= self.settings.max_pending:
             raise Unavailable(f"the landing queue of end user '{user.account}' is full "
                               f"({self.settings.max_pending} adds waiting); try again shortly", retry_after=2)
-        space = self._usable(self.space(user, create=True))
         ids = [item.id for item in request.items]
         with space.accept_lock:
             event = new_event_id()  # taken in turn, so the inbox lands adds in the order they were accepted
             try:
+                self._mark(space)  # in the pending index before the inbox: a restart finds it
                 entries, phases = self._accept(space, user, request, event, ids)
             except (OSError, sqlite3.Error) as exc:
                 try:
@@ -309,7 +392,7 @@ class Memory:
                 raise unwritable(exc, f"add for end user '{user.account}'") from None
         if entries:
             space.last_add = time.monotonic()
-            self.pipeline.wake(space)
+            self.pipeline.wake(space.user.dirname)
         if request.wait and entries:
             self._wait_landed(space, ids, WAIT_SECONDS)
             phases = space.state.phases(ids)
@@ -355,18 +438,19 @@ class Memory:
 
     def wait(self, user: EndUser, ids: list[str], timeout: float = 60.0) -> bool:
         """Until these items (or events) have landed: for CLIs and tests."""
-        return self._wait_landed(self._existing(user), ids, timeout)
+        with self._existing(user) as space:
+            return self._wait_landed(space, ids, timeout)
 
     def idle(self, timeout: float | None = None) -> bool:
         return self.pipeline.wait_idle(timeout)
 
     # reading
     def status(self, user: EndUser, request: StatusRequest) -> StatusResult:
-        space = self.space(user)
-        if not space.exists:
-            return StatusResult(phases={i: Phase.unknown for i in request.ids})
-        phases = space.state.phases(request.ids)
-        return StatusResult(phases=phases, notes=self.notes(space) or None)
+        with self._held(user) as space:
+            if not space.exists:
+                return StatusResult(phases={i: Phase.unknown for i in request.ids})
+            phases = space.state.phases(request.ids)
+            return StatusResult(phases=phases, notes=self.notes(space) or None)
 
     def notes(self, space: Space) -> list[str]:
         """What an app should know of this end user's memory beyond phases: work that waits or keeps failing."""
@@ -404,10 +488,10 @@ class Memory:
         return space
 
     def search(self, user: EndUser, request: SearchRequest, limit: int = searching.HITS) -> SearchResult:
-        space = self._existing(user)
-        if space.rebuilding:
-            raise Unavailable(f"end user '{user.account}' is being rebuilt; try again shortly", retry_after=5)
-        return searching.search(space, request, limit, self._context(space, request))
+        with self._existing(user) as space:
+            if space.rebuilding:
+                raise Unavailable(f"end user '{user.account}' is being rebuilt; try again shortly", retry_after=5)
+            return searching.search(space, request, limit, self._context(space, request))
 
     def _context(self, space: Space, request: SearchRequest) -> searching.Context:
         """What the brief adds to the lanes: known, worked_out, the judge, and whether reading waits."""
@@ -450,15 +534,19 @@ class Memory:
         return folded
 
     def history(self, user: EndUser, request: HistoryRequest) -> HistoryResult:
-        space = self._existing(user)
-        rows = folding.history(self._folded(space)[0], request.subject, request.attribute, self.embedder)
+        with self._existing(user) as space:
+            records = self._folded(space)[0]
+        rows = folding.history(records, request.subject, request.attribute, self.embedder)
         return HistoryResult(subject=request.subject, attribute=request.attribute,
                              values=[HistoryValue(**row) for row in rows])
 
     def correct(self, user: EndUser, request: CorrectRequest) -> CorrectResult:
         """Retract a record or replace its value: a commit, the lanes updated, the pages folded again."""
         self._writable()
-        space = self._usable(self._existing(user))
+        with self._existing(user) as space:
+            return self._correct(self._usable(space), request)
+
+    def _correct(self, space: Space, request: CorrectRequest) -> CorrectResult:
         with space.writer:
             old, new, records = ledger.correct(space, request.id, request.reason, request.value, self.clock())
             thread = ledger.thread_of_record(request.id)
@@ -469,17 +557,19 @@ class Memory:
             index_records(space, thread, records)
             if self.folding:
                 self.folding(space, force=True)
+        self.pipeline.wake(space.user.dirname)  # which settles it in the pending index
         return CorrectResult(id=old.id, retracted=True, replaced_by=new.id if new else None, commit=sha)
 
     def forget(self, user: EndUser, request: ForgetRequest) -> ForgetResult:
         """Items or threads out of the files, the indexes, the pages and the git history; their threads read again."""
         self._writable()
-        return self._forget(self._usable(self._existing(user)), request.ids)
+        with self._existing(user) as space:
+            return self._forget(self._usable(space), request.ids)
 
     def _forget(self, space: Space, ids: list[str], stones: list[dict] | None = None) -> ForgetResult:
         with space.writer:
             result = self._forget_held(space, ids, stones)
-        self.pipeline.wake(space)  # the rest of those threads is read again
+        self.pipeline.wake(space.user.dirname)  # the rest of those threads is read again
         return result
 
     def _forget_held(self, space: Space, ids: list[str], stones: list[dict] | None = None) -> ForgetResult:
@@ -521,56 +611,63 @@ class Memory:
             folding_(space, force=True)
 
     def lineage(self, user: EndUser, request: LineageRequest) -> LineageResult:
-        return LineageResult(**ledger.lineage(self._existing(user), request.id))
+        with self._existing(user) as space:
+            return LineageResult(**ledger.lineage(space, request.id))
 
     def grep(self, user: EndUser, request: GrepRequest) -> GrepResult:
-        return browse.grep(self._existing(user), request)
+        with self._existing(user) as space:
+            return browse.grep(space, request)
 
     def read(self, user: EndUser, request: ReadRequest | str) -> ReadResult:
         if isinstance(request, str):
             request = ReadRequest(path=request)
         before = parse_day(request.before, "before") if request.before else None
-        return browse.read(self._existing(user), request.path, before)
+        with self._existing(user) as space:
+            return browse.read(space, request.path, before)
 
     # sync
     def sync(self, user: EndUser, request: SyncRequest | None = None) -> SyncResult:
         """The HTTP API's sync: with the remote the operator configured for this vault, never one a client names."""
         self._writable()
-        space = self._usable(self._existing(user))
-        url = sync.configured(space.vault)
-        if url is None:
-            raise NotFound(f"no remote is configured for end user '{user.account}': the operator sets one with "
-                           f"`twin sync --account {user.account} --remote URL`")
-        return self._sync(space, url)
+        with self._existing(user) as space:
+            url = sync.configured(self._usable(space).vault)
+            if url is None:
+                raise NotFound(f"no remote is configured for end user '{user.account}': the operator sets one "
+                               f"with `twin sync --account {user.account} --remote URL`")
+            return self._sync(space, url)
 
     def sync_with(self, user: EndUser, remote: str | None = None,
                   progress: Callable[[int, int], None] | None = None) -> SyncResult:
         """`twin sync`: with `remote` (kept as the vault's remote from then on) or the one kept before. An end
         user this home does not hold yet is cloned from the remote (a new machine joining)."""
         self._writable()
-        space = self.space(user)
         url = sync.check_url(remote, user.dirname) if remote else None
-        if not space.exists:
+        with self._held(user) as space:
+            if not space.exists:  # not kept open while it does not exist: closed once it is cloned
+                if url is None:
+                    raise NotFound(f"no memory for end user '{user.account}' here: give --remote to fetch it")
+                try:
+                    out = syncing.clone(space, url, progress)
+                finally:
+                    space.close()
+                space.repaired = []
+                self.spaces.prepared(space)  # opened from now on as a vault this owner has prepared
+                self.remotes.mark(user.dirname)
+                self.pipeline.wake(user.dirname)  # read here what was read there, and fold
+                return self._result(out)
+            self._usable(space)
+            if url is not None:
+                sync.configure(space.vault, url)
+                self.remotes.mark(user.dirname)
+            url = url or sync.configured(space.vault)
             if url is None:
-                raise NotFound(f"no memory for end user '{user.account}' here: give --remote to fetch it")
-            out = syncing.clone(space, url, progress)
-            with self._lock:
-                self._spaces[user.dirname] = space
-            space.repaired = []
-            self.pipeline.wake(space)  # read here what was read there, and fold
-            return self._result(out)
-        self._usable(space)
-        if url is not None:
-            sync.configure(space.vault, url)
-        url = url or sync.configured(space.vault)
-        if url is None:
-            raise NotFound(f"no remote is kept for end user '{user.account}' yet: give --remote URL")
-        return self._sync(space, url)
+                raise NotFound(f"no remote is kept for end user '{user.account}' yet: give --remote URL")
+            return self._sync(space, url)
 
     def _sync(self, space: Space, url: str) -> SyncResult:
         out = syncing.run(space, url, self._hooks)
         self._pages.pop(space.user.dirname, None)
-        self.pipeline.wake(space)  # what came in is read, and the pages folded
+        self.pipeline.wake(space.user.dirname)  # what came in is read, and the pages folded
         return self._result(out)
 
     @staticmethod
@@ -584,22 +681,24 @@ class Memory:
 
     def synced(self) -> list[str]:
         """The end users whose vaults have a remote, by folder name."""
-        return [d for d in self.users() if (self.home / "users" / d / ".git" / sync.STATE).exists()]
+        return self.remotes.names() if self.remotes.exists else \
+            [d for d in self.users() if (self.home / "users" / d / ".git" / sync.STATE).exists()]
 
     def health(self) -> dict[str, int]:
         """Counts for GET /v1/health (no names: it answers without a key)."""
-        with self._lock:
-            broken = sum(1 for s in self._spaces.values() if s.broken)
+        if self._users is None:
+            self._users = len(self._listed())
         synced = self.synced()
         failed = sum(1 for d in synced if sync.state(Vault(self.home / "users" / d)).get("error"))
-        return {"users": len(self.users()), "broken": broken, "failing": len(self.pipeline.troubles),
+        return {"users": self._users, "broken": self.spaces.broken(), "failing": len(self.pipeline.troubles),
                 "synced": len(synced), "sync_failed": failed}
 
     # upkeep
     def reindex(self, user: EndUser, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
         """Rebuild .twin/ from the files. Searches answer 503 meanwhile; adds wait in the inbox."""
         self._writable()
-        return self._reindex(self._existing(user), progress)
+        with self._existing(user) as space:
+            return self._reindex(space, progress)
 
     def _reindex(self, space: Space, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
         """A reindex is noted in .twin/ while it runs: one a crash stopped is run again at the next start."""
@@ -611,5 +710,5 @@ class Memory:
                 repair.end_reindex(space)
             finally:
                 space.rebuilding = False
-        self.pipeline.wake(space)
+        self.pipeline.wake(space.user.dirname)
         return stats

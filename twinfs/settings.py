@@ -42,6 +42,8 @@ class Settings:
     watch: bool = False  # commit and index files edited by hand in the vaults (the server and MCP do)
     machine: str = "localhost"  # names this machine in commits and conflict copies (TWIN_MACHINE, the hostname)
     sync_seconds: int | None = None  # the server syncs every vault with a remote this often (TWIN_SYNC_SECONDS)
+    open_users: int = 64  # end users kept open at once, the least recently used closed first (TWIN_OPEN_USERS)
+    watch_limit: int | None = None  # inotify watches the watcher may take; None: half of the system's limit
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "home", Path(self.home))
@@ -61,5 +63,7 @@ class Settings:
             watch=os.environ.get("TWIN_WATCH", "1").lower() not in ("0", "false", "no", "off"),
             machine=machine_name(os.environ.get("TWIN_MACHINE") or socket.gethostname()),
             sync_seconds=_int("TWIN_SYNC_SECONDS", None) or None,
+            open_users=_int("TWIN_OPEN_USERS", 64) or 1,
+            watch_limit=_int("TWIN_WATCH_LIMIT", None),
         )
         return replace(base, **overrides)

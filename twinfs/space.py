@@ -7,6 +7,7 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -60,14 +61,17 @@ class Writer:
     A mark found when the vault is opened says a step stopped midway (a crash, or a step that failed): what it
     left uncommitted is repaired as that, not taken for an edit by hand."""
 
-    def __init__(self, mark: Path):
+    def __init__(self, mark: Path, on_enter: Callable[[], None] | None = None):
         self.mark = mark
+        self.on_enter = on_enter  # the owner notes the vault in the home's pending index first (pending.py)
         self._lock = threading.Lock()
         self.stopped_midway = False  # a step failed while holding: its leftovers are a repair's, not a person's
 
     def __enter__(self) -> "Writer":
         self._lock.acquire()
         try:
+            if self.on_enter:
+                self.on_enter()
             self.mark.write_bytes(b"")
         except OSError:
             pass  # a full or read-only disk: the step itself will say so
@@ -106,6 +110,7 @@ class Space:
         self._meaning: MeaningIndex | None = None
         self.accept_lock = threading.Lock()  # adds of this end user take turns writing the inbox
         self.writer = Writer(self.root / ".git" / WRITING)  # the one writer of files, git and indexes
+        self.leases = 0  # requests and work using this Space now (Memory's, under its lock): it stays open
         self.opening = threading.Lock()
         self.syncing = threading.Lock()  # two syncs of one vault take turns
         self.last_add = 0.0  # monotonic time of the last add accepted (a sync waits for a quiet spell)  # the owner's first open of the vault (repair) happens once
@@ -173,12 +178,23 @@ class Space:
                 self._speakers = self._speakers | names
 
     def close(self) -> None:
+        """Let go of every file, connection and git process this Space holds; it opens them again if used."""
         with self._opened:
             if self._state:
                 self._state.close()
             if self._meaning:
                 self._meaning.close()
+            if self._words:
+                self._words.close()
+            self.vault.close()
             self._state = self._words = self._meaning = None
+            self._speakers = None
+
+    @property
+    def idle(self) -> bool:
+        """Nothing about it lives only in this object: it may be closed and opened again later as it is."""
+        return self.leases == 0 and not self.writer.locked() and not self.opening.locked() \
+            and not self.hand_edited and not self.writer.stopped_midway and not self.rebuilding
 
     def put_inbox(self, event: str, entries: list[dict]) -> None:
         atomic_write(self.inbox / f"{event}.json", json.dumps({"event": event, "items": entries}, ensure_ascii=False))

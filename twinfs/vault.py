@@ -264,6 +264,12 @@ class Vault:
                               env={**os.environ, **(env or {})}, check=True)
         return done.stdout
 
+    def close(self) -> None:
+        """The git processes gitpython keeps for this repository end (they hold pipes open)."""
+        if self._repo is not None:
+            self._repo.close()
+            self._repo = None
+
     def forget_repo(self) -> None:
         """Refs and the index were changed with plumbing: gitpython's view of the repository is stale."""
         self._repo = None

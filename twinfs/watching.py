@@ -1,84 +1,184 @@
-"""The watcher (watchdog): a file edited by hand in a vault is committed, indexed again and folded again.
+"""The watcher: a file edited by hand in a vault is committed, indexed again and folded again.
 
-It watches the passages/, records/ and pages/ of every vault under $TWIN_HOME/users (and the folders above
-them, for new end users and new folders; never .git or .twin, which change on every add). A change marks that
-end user; once their files have been quiet for QUIET seconds (an editor saves in bursts), the end user's
-writer runs `Memory.mend`, which commits what changed as "edit: … (by hand)". A file that reads as the writer
-left it is the writer's own change and wakes no one.
+It watches, with one inotify instance read by one thread (watchdog's InotifyFD), every folder under the
+passages/, records/ and pages/ of every vault, open or closed, plus $TWIN_HOME/users and each vault's own folder
+(for new end users and new folders); never .git or .twin, which change on every add, nor items/, which every add
+writes (watching it cost landing a third more: bench/README.md "Load"). A change marks that end user; once their
+files have been quiet for QUIET seconds (an editor saves in bursts), the end user's writer runs `Memory.mend`,
+which commits what changed as "edit: … (by hand)". A file that reads as the writer left it is the writer's own
+change and wakes no one.
+
+Each watched folder is one inotify watch, of the system's fs.inotify.max_user_watches for this user (a vault of
+a few hundred turns takes ~8; bench/README.md "Scale"). Past `limit` watches, the vaults that did not fit are
+polled instead: their files' sizes and times are compared every POLL seconds.
 """
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import threading
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent, FileClosedEvent, FileDeletedEvent,
-                             FileMovedEvent, FileSystemEvent, FileSystemEventHandler)
-from watchdog.observers import Observer
+from watchdog.observers.inotify_c import InotifyConstants as IN
+from watchdog.observers.inotify_c import InotifyEvent, InotifyFD
 
 log = logging.getLogger("twinfs.watching")
-# watchdog's inotify observer warns each time it watches a directory it creates itself; nothing is wrong
-warnings.filterwarnings("ignore", message="Callback with id", category=RuntimeWarning, module="watchdog")
 QUIET = 1.0  # seconds without a change before the writer looks
-# What a person reads and corrects. Not items/: every add writes a file an item there, and watching them cost
-# landing a third more under load (bench/README.md "Load"); an item edited by hand is committed with the next
-# edit the watcher sees in that vault, and at the next start.
+POLL = 10.0  # seconds between two looks at a vault that is polled, not watched
 WATCHED = ("passages", "records", "pages")
 # a file written and closed, moved, deleted: what an edit does. Not opened, read or each write before the close
 # (a search reads passages: those would be events too, on every search)
-EVENTS = [FileClosedEvent, FileMovedEvent, FileDeletedEvent, DirMovedEvent, DirDeletedEvent]
+FILES = IN.IN_CLOSE_WRITE | IN.IN_MOVED_FROM | IN.IN_MOVED_TO | IN.IN_DELETE | IN.IN_CREATE | IN.IN_DELETE_SELF
+FOLDERS = IN.IN_CREATE | IN.IN_MOVED_TO | IN.IN_ONLYDIR  # above the watched folders: only new folders matter
 
 
-class Watcher(FileSystemEventHandler):
+def system_limit() -> int:
+    """fs.inotify.max_user_watches (8,192 where it cannot be read)."""
+    try:
+        return int(Path("/proc/sys/fs/inotify/max_user_watches").read_text())
+    except (OSError, ValueError):
+        return 8192
+
+
+class _Folder:
+    """The watch of one folder: its events, with the folder's path (inotify gives only the name)."""
+
+    def __init__(self, watcher: "Watcher", path: Path):
+        self.watcher, self.path = watcher, path
+
+    def on_event(self, event: InotifyEvent) -> None:
+        try:
+            self.watcher._event(self.path, event)
+        except Exception:  # the inotify thread must go on whatever one event does
+            log.exception("watcher: an event in %s", self.path)
+
+    def on_watch_deleted(self, wd: int) -> None:
+        self.watcher._unwatched(self.path)
+
+    def on_queue_overflow(self) -> None:
+        self.watcher._overflow()
+
+
+class Watcher:
     def __init__(self, users: Path, wrote: Callable[[str, str], bool], wake: Callable[[str], None],
-                 quiet: float = QUIET):
-        """`wrote(end user dir, path)`: whether the file is as the writer left it; `wake(end user dir)`: look."""
-        self.users, self.wrote, self.wake, self.quiet = users, wrote, wake, quiet
+                 quiet: float = QUIET, limit: int | None = None, poll: float = POLL):
+        """`wrote(end user dir, path)`: whether the file is as the writer left it; `wake(end user dir)`: look.
+        `limit`: inotify watches to take at most (None: half of the system's limit, the rest for editors)."""
+        self.users, self.wrote, self.wake, self.quiet, self.poll = users, wrote, wake, quiet, poll
+        self.limit = system_limit() // 2 if limit is None else limit
         self._due: dict[str, float] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._observer = Observer()
+        self._inotify = InotifyFD()  # one inotify instance and one thread for every watch
+        self._folders: dict[Path, int] = {}  # watched folder -> its watch
+        self._polled: dict[str, dict[str, tuple] | None] = {}  # vault -> its files as last seen (None: not yet)
         self._ticker = threading.Thread(target=self._tick, name="twin-watch", daemon=True)
+
+    @property
+    def watches(self) -> int:
+        with self._lock:
+            return len(self._folders)
+
+    @property
+    def polled(self) -> list[str]:
+        with self._lock:
+            return sorted(self._polled)
 
     def start(self) -> "Watcher":
         self.users.mkdir(parents=True, exist_ok=True)
-        self._observer.schedule(self, str(self.users), event_filter=[DirCreatedEvent])
-        for vault in self.users.iterdir():
-            if vault.is_dir():
-                self._watch_vault(vault)
-        self._observer.start()
+        self._watch(self.users, FOLDERS)
+        with os.scandir(self.users) as entries:
+            vaults = sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
+        for name in vaults:
+            self._watch_vault(self.users / name)
+        self._inotify.start()
         self._ticker.start()
         return self
 
-    def _watch_vault(self, vault: Path) -> None:
-        self._observer.schedule(self, str(vault), event_filter=[DirCreatedEvent])
-        for top in WATCHED:
-            if (vault / top).is_dir():
-                self._observer.schedule(self, str(vault / top), recursive=True, event_filter=EVENTS)
-
     def stop(self) -> None:
         self._stop.set()
-        self._observer.stop()
-        self._observer.join(timeout=5)
+        self._inotify.stop()
+        self._inotify.join(timeout=5)
         self._ticker.join(timeout=5)
 
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        where = Path(event.src_path)
-        if event.event_type == "created" and event.is_directory:
-            if where.parent == self.users:
-                self._watch_vault(where)  # a new end user
-            elif where.parent.parent == self.users and where.name in WATCHED:
-                self._observer.schedule(self, str(where), recursive=True, event_filter=EVENTS)
-                with self._lock:  # what was written there before the watch began is looked at too
-                    self._due[where.parent.name] = time.monotonic()
-            if where.parent == self.users or where.parent.parent == self.users:
+    # watches
+    def _watch(self, folder: Path, mask: int) -> bool:
+        """One watch on one folder; False when the limit is reached (or the folder went meanwhile)."""
+        with self._lock:
+            if folder in self._folders:
+                return True
+            if len(self._folders) >= self.limit:
+                return False
+        try:
+            wd = self._inotify.add_callback(os.fsencode(folder), mask, _Folder(self, folder), 0)
+        except OSError as exc:
+            if exc.errno == errno.ENOSPC:
+                log.warning("the system's inotify watches are spent (fs.inotify.max_user_watches): polling")
+                with self._lock:
+                    self.limit = len(self._folders)
+            return False  # ENOENT: it went before the watch began
+        with self._lock:
+            self._folders[folder] = wd
+        return True
+
+    def _watch_vault(self, vault: Path) -> None:
+        if not self._watch(vault, FOLDERS):
+            self._poll_instead(vault.name)
+            return
+        for top in WATCHED:
+            if (vault / top).is_dir() and not self._watch_tree(vault / top):
                 return
-        for path in (event.src_path, getattr(event, "dest_path", "")):
-            if path:
-                self._note(Path(path))
+
+    def _watch_tree(self, top: Path) -> bool:
+        """Every folder from `top` down; a vault whose folders do not all fit is polled instead."""
+        for folder, subfolders, _ in os.walk(top):
+            subfolders[:] = [s for s in subfolders if not s.startswith(".")]
+            if not self._watch(Path(folder), FILES):
+                self._poll_instead(top.relative_to(self.users).parts[0])
+                return False
+        return True
+
+    def _unwatched(self, folder: Path) -> None:
+        with self._lock:
+            self._folders.pop(folder, None)
+
+    def _poll_instead(self, vault: str) -> None:
+        with self._lock:
+            if vault not in self._polled:
+                self._polled[vault] = None
+                log.warning("watching %s by polling every %.0f s: the watcher's %d inotify watches are taken "
+                            "(TWIN_WATCH_LIMIT, fs.inotify.max_user_watches)", vault, self.poll, self.limit)
+
+    def _overflow(self) -> None:
+        """Events were lost: every watched vault is looked at once."""
+        log.warning("inotify's queue overflowed: every watched vault is looked at")
+        with self._lock:
+            vaults = {f.relative_to(self.users).parts[0] for f in self._folders if f != self.users}
+            now = time.monotonic()
+            for vault in vaults:
+                self._due[vault] = now
+
+    # events
+    def _event(self, folder: Path, event: InotifyEvent) -> None:
+        if event.is_ignored or not event.name:
+            return
+        path = folder / os.fsdecode(event.name)
+        depth = len(path.relative_to(self.users).parts)
+        if event.is_directory and (event.is_create or event.is_moved_to):
+            if depth == 1:
+                self._watch_vault(path)  # a new end user
+                return
+            if depth == 2 and path.name not in WATCHED:
+                return
+            if not path.name.startswith("."):
+                self._watch_tree(path)
+                self._touch(path.relative_to(self.users).parts[0])  # what was written before the watch began
+            return
+        if depth >= 3 and not event.is_create:
+            self._note(path)
 
     def _note(self, path: Path) -> None:
         try:
@@ -91,12 +191,19 @@ class Watcher(FileSystemEventHandler):
         user, rel = parts[0], "/".join(parts[1:])
         if self.wrote(user, rel):
             return
+        self._touch(user)
+
+    def _touch(self, user: str) -> None:
         with self._lock:
             self._due[user] = time.monotonic()
 
     def _tick(self) -> None:
+        last_poll = time.monotonic()
         while not self._stop.wait(self.quiet / 4):
             now = time.monotonic()
+            if now - last_poll >= self.poll:
+                last_poll = now
+                self._poll_all()
             with self._lock:
                 ready = [user for user, at in self._due.items() if now - at >= self.quiet]
                 for user in ready:
@@ -106,3 +213,33 @@ class Watcher(FileSystemEventHandler):
                     self.wake(user)
                 except Exception:  # one broken vault must not stop the watching of the others
                     log.exception("watcher: %s", user)
+
+    # polling, past the limit
+    def _poll_all(self) -> None:
+        for vault in self.polled:
+            if self._stop.is_set():
+                return
+            seen = self._files(vault)
+            with self._lock:
+                before = self._polled.get(vault)
+                self._polled[vault] = seen
+            if before is None:
+                continue
+            for rel in {r for r in seen.keys() | before.keys() if seen.get(r) != before.get(r)}:
+                self._note(self.users / vault / rel)
+
+    def _files(self, vault: str) -> dict[str, tuple]:
+        """rel path -> (size, mtime, inode) of every file under the watched folders of a polled vault."""
+        out: dict[str, tuple] = {}
+        root = self.users / vault
+        for top in WATCHED:
+            for folder, subfolders, files in os.walk(root / top):
+                subfolders[:] = [s for s in subfolders if not s.startswith(".")]
+                for name in files:
+                    path = Path(folder) / name
+                    try:
+                        st = path.stat()
+                    except OSError:
+                        continue
+                    out[path.relative_to(root).as_posix()] = (st.st_size, st.st_mtime_ns, st.st_ino)
+        return out

@@ -92,6 +92,12 @@ class WordIndex:
                     self._ix[type] = whoosh_index.create_in(str(folder), SCHEMA)
             return self._ix[type]
 
+    def close(self) -> None:
+        with self._lock:
+            for ix in self._ix.values():
+                ix.close()
+            self._ix.clear()
+
     def hashes(self) -> dict[str, str]:
         """id -> content hash of everything indexed (to find what changed)."""
         out: dict[str, str] = {}
