@@ -236,7 +236,8 @@ class Memory:
         if not space.broken:
             if self.settings.watch:
                 space.hand_edited = True  # what was edited while no one watched (nothing is, if nothing was)
-            self.pipeline.wake(space.user.dirname)  # and whatever else it has to do
+            self._settle(space)  # what is left, in the pending index (opening it marked it)
+            self.pipeline.wake(space.user.dirname)  # and done
 
     def _tick(self) -> None:
         """Wake the vaults whose work is due, open or not (the pending index says): the newest part of a

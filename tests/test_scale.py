@@ -1,0 +1,166 @@
+"""Many end users on one home: only so many kept open, closed without losing work, start-up that opens only what
+has work to do, and a watcher that sees edits in vaults that are closed."""
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from datetime import datetime, timezone
+
+import pytest
+
+from conftest import MOVE, chat
+from twinfs import EndUser, Memory, Settings
+from twinfs import jobs
+from twinfs.models import AddRequest, Phase, SearchRequest, StatusRequest
+from twinfs.watching import Watcher
+
+BOB = EndUser(org="acme", project="app", account="bob")
+CAROL = EndUser(org="acme", project="app", account="carol")
+
+
+def until(check, seconds: float = 20.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def log(root) -> list[str]:
+    return subprocess.run(["git", "-C", str(root), "log", "--format=%s"], capture_output=True, text=True,
+                          check=True).stdout.splitlines()
+
+
+def phase(memory: Memory, user: EndUser, item: str) -> Phase:
+    return memory.status(user, StatusRequest(ids=[item])).phases[item]
+
+
+def is_open(memory: Memory, user: EndUser) -> bool:
+    return memory.spaces.peek(user.dirname) is not None
+
+
+def now_chat(conversation: str) -> list[dict]:
+    """MOVE said just now: its newest window is read only after the quiet spell."""
+    return chat(conversation, MOVE, start=datetime.now(timezone.utc), step=1)
+
+
+def test_an_end_user_closed_with_an_add_waiting_lands_it_when_reopened(tmp_home, embedder, alice, monkeypatch):
+    """One end user open at a time: alice's add waits behind bob's landing, alice is closed to make room for
+    carol, and her add lands all the same once the pipeline gets to her (her vault opened again)."""
+    release = threading.Event()
+    real = jobs.land_event
+
+    def land(space, event):  # bob's landing holds the only landing worker until the test lets it go
+        if space.user == BOB:
+            release.wait(30)
+        return real(space, event)
+
+    monkeypatch.setattr(jobs, "land_event", land)
+    with Memory(Settings(home=tmp_home, reading=False, open_users=1, workers=1), embedder=embedder) as m:
+        m.add(BOB, AddRequest(items=chat("b", MOVE)))
+        assert until(lambda: m.pipeline.busy(BOB.dirname))
+        m.add(alice, AddRequest(items=chat("a", MOVE)))  # queued behind bob: no lease holds her open
+        m.add(CAROL, AddRequest(items=chat("c", MOVE)))
+        assert not is_open(m, alice), "alice was not closed to make room"
+        inbox = tmp_home / "users" / alice.dirname / ".inbox"
+        assert list(inbox.glob("ev_*.json")) and (tmp_home / "pending" / alice.dirname).exists()
+        closed = m.spaces.closed
+        release.set()
+        assert until(lambda: phase(m, alice, "msg-001") == Phase.landed)
+        assert m.idle(30)
+        assert phase(m, CAROL, "msg-003") == phase(m, BOB, "msg-003") == Phase.landed
+        assert not list(inbox.glob("ev_*.json")) and closed >= 1
+        assert len(m.spaces) <= 1 + 1  # the one kept open, and at most one held by a request or the pipeline
+        hits = m.search(alice, SearchRequest(query="Where did Alice move?", fast=True)).hits
+        assert hits and hits[0].turns[0] == "msg-001"
+    assert not list((tmp_home / "pending").iterdir())  # nothing left to do anywhere
+
+
+def test_an_end_user_closed_with_turns_to_read_is_read_by_the_ticker(tmp_home, embedder, alice):
+    """The newest window waits for quiet; alice is closed meanwhile; the ticker finds her in the pending index,
+    opens her again and reads it."""
+    settings = Settings(home=tmp_home, reading=True, quiet_seconds=3, fold_seconds=0, open_users=1)
+    with Memory(settings, embedder=embedder) as m:
+        m.add(alice, AddRequest(items=now_chat("a"), wait=True))
+        assert phase(m, alice, "msg-001") == Phase.landed
+        m.add(BOB, AddRequest(items=chat("b", MOVE), wait=True))
+        assert until(lambda: not is_open(m, alice)), "alice was not closed to make room for bob"
+        assert (tmp_home / "pending" / alice.dirname).exists()
+        assert until(lambda: phase(m, alice, "msg-001") == Phase.folded, 30)
+        assert any(line.startswith("read: ") for line in log(tmp_home / "users" / alice.dirname))
+        assert m.idle(30)
+    assert not (tmp_home / "pending" / alice.dirname).exists()
+
+
+def test_start_up_opens_no_vault_with_nothing_to_do(tmp_home, embedder, alice, monkeypatch):
+    settings = Settings(home=tmp_home, reading=True, quiet_seconds=4, fold_seconds=0)
+    with Memory(settings, embedder=embedder) as m:
+        for user in (alice, BOB):
+            m.add(user, AddRequest(items=chat(user.account, MOVE), wait=True))  # said long ago: read at once
+        m.add(CAROL, AddRequest(items=now_chat("c"), wait=True))  # its newest window waits for quiet
+        assert m.idle(60)
+    assert sorted(p.name for p in (tmp_home / "pending").iterdir()) == [CAROL.dirname]
+
+    opened: list[str] = []
+    real = Memory._make
+    monkeypatch.setattr(Memory, "_make", lambda self, user: opened.append(user.dirname) or real(self, user))
+    with Memory(settings, embedder=embedder) as m:
+        assert until(lambda: (tmp_home / "users" / CAROL.dirname / "pages").is_dir() and m.idle(1), 30)
+        assert opened == [CAROL.dirname]  # alice's and bob's vaults were not even looked at
+        assert phase(m, CAROL, "msg-003") == Phase.folded
+        assert m.health()["users"] == 3
+        assert phase(m, alice, "msg-001") == Phase.folded  # opened when asked
+    assert not list((tmp_home / "pending").iterdir())
+
+
+def test_a_vault_stopped_midway_is_in_the_pending_index(tmp_home, embedder, alice):
+    """The writer marks its vault pending before it begins: a crash inside any step leaves the mark."""
+    with Memory(Settings(home=tmp_home, reading=False), embedder=embedder) as m:
+        m.add(alice, AddRequest(items=chat("a", MOVE), wait=True))
+        assert m.idle(30)
+        assert not (tmp_home / "pending" / alice.dirname).exists()
+        space = m.space(alice)
+        space.writer.__enter__()  # a step begins …
+        assert (tmp_home / "pending" / alice.dirname).exists()
+        space.writer._lock.release()  # … and the process dies inside it: the lock goes, the marks stay
+    with Memory(Settings(home=tmp_home, reading=False), embedder=embedder) as m:
+        assert m.idle(30)
+        repaired = m.spaces.peek(alice.dirname).repaired
+        assert any("stopped midway" in line for line in repaired), repaired
+    assert not (tmp_home / "pending" / alice.dirname).exists()
+
+
+def test_the_watcher_sees_a_hand_edit_in_a_vault_that_was_closed(tmp_home, embedder, alice):
+    settings = Settings(home=tmp_home, reading=False, watch=True, open_users=1)
+    with Memory(settings, embedder=embedder) as m:
+        m.add(alice, AddRequest(items=chat("a", MOVE), wait=True))
+        m.add(BOB, AddRequest(items=chat("b", MOVE), wait=True))
+        assert until(lambda: not is_open(m, alice) and m.idle(1))
+        root = tmp_home / "users" / alice.dirname
+        passage = next(root.glob("passages/memory/messages/*/p_0001.md"))
+        passage.write_text(passage.read_text().replace("My cat Miso", "My parrot Kiwi"))
+        rel = passage.relative_to(root).as_posix()
+        assert until(lambda: log(root)[0] == f"edit: {rel} (by hand)"), log(root)[:3]
+        hit = m.search(alice, SearchRequest(query="parrot Kiwi", fast=True)).hits[0]
+        assert "Kiwi" in hit.text
+        assert m._watcher.watches <= 1 + 2 * 6  # users/, and per vault its folder and its few memory folders
+
+
+def test_past_its_watch_limit_the_watcher_polls(tmp_path):
+    users = tmp_path / "users"
+    (users / "a.b.c" / "passages" / "memory").mkdir(parents=True)
+    (users / "a.b.d" / "records").mkdir(parents=True)
+    woken: list[str] = []
+    watcher = Watcher(users, wrote=lambda user, rel: False, wake=woken.append, quiet=0.2, limit=4, poll=0.3)
+    watcher.start()
+    try:
+        assert watcher.watches == 4 and watcher.polled == ["a.b.d"]  # users/, a.b.c and its two folders … full
+        time.sleep(0.5)  # the first poll notes the files as they are
+        (users / "a.b.d" / "records" / "th_1.json").write_text("[]")
+        (users / "a.b.c" / "passages" / "memory" / "p.md").write_text("edited")
+        assert until(lambda: sorted(set(woken)) == ["a.b.c", "a.b.d"], 5), woken
+        assert watcher.watches == 4
+    finally:
+        watcher.stop()
