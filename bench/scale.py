@@ -25,10 +25,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,6 +39,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from chat import life  # noqa: E402
 
 from twinfs import EndUser, Memory, Settings  # noqa: E402
+from twinfs.keys import Keys  # noqa: E402
 from twinfs.models import AddRequest  # noqa: E402
 
 BIG = EndUser(org="bench", project="scale", account="big")
@@ -183,6 +186,239 @@ def build_home(cache: Path, n: int) -> Path:
     return home
 
 
+def ready(home: Path) -> str:
+    """A built home as this version keeps one (its pending and remotes indexes, empty: nothing waits), and a
+    write key for it."""
+    for index in ("pending", "synced"):
+        (home / index).mkdir(exist_ok=True)
+    token, _ = Keys(home).create("bench", "scale", "write")
+    return token
+
+
+# -- measuring ------------------------------------------------------------------------------------------------
+
+QUESTIONS = ("Where did Alice go with {name}?", "What did I say about {thing}?", "When is my {relation} moving?",
+             "How much did dinner in {place} cost?", "What job did I start in {place}?",
+             "What do you remember about {name}?", "Did I finish {thing}?", "What was I {feeling} about?")
+
+
+def questions(n: int, seed: int = 1) -> list[str]:
+    from chat import _fill
+
+    rng = random.Random(seed)
+    return [rng.choice(QUESTIONS).format(**_fill(rng)) for _ in range(n)]
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+def ms(values: list[float]) -> str:
+    return f"p50 {pct(values, 50) * 1000:.1f} ms / p95 {pct(values, 95) * 1000:.1f} ms (n={len(values)})"
+
+
+def process(pid: int) -> dict[str, int]:
+    """Threads, open files, RSS (MB) and inotify watches of a live process."""
+    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    fds = os.listdir(f"/proc/{pid}/fd")
+    watches = 0
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == "anon_inode:inotify":
+                watches += Path(f"/proc/{pid}/fdinfo/{fd}").read_text().count("inotify wd:")
+        except OSError:
+            continue
+    return {"threads": int(status["Threads"]), "fds": len(fds), "rss_mb": int(status["VmRSS"].split()[0]) // 1024,
+            "watches": watches}
+
+
+def measure_home(cache: Path, n: int, report: list[str]) -> None:
+    """`twin serve` on a home of n end users: start to first answer, then every end user searched once."""
+    import httpx
+    from load import free_port
+
+    from twinfs.client import nodelay_transport
+
+    home = cache / f"home-{n}"
+    token = ready(home)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    log_file = open(home / "server.log", "ab")
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "twinfs.cli", "--home", str(home), "serve", "--port", str(port)],
+                            stdout=log_file, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
+    headers = {"Authorization": f"Bearer {token}"}
+    try:
+        with httpx.Client(base_url=url, transport=nodelay_transport(), headers=headers, timeout=120) as c:
+            cold = f"u{n - 1:05d}"
+            while True:
+                try:
+                    r = c.post("/v1/memory/search", json={"query": "Where did Alice go?", "fast": True},
+                               headers={"X-Twin-Account": cold})
+                    if r.status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                if proc.poll() is not None or time.perf_counter() - t0 > 300:
+                    sys.exit(f"the server did not answer: {(home / 'server.log').read_text()[-2000:]}")
+                time.sleep(0.05)
+            first = time.perf_counter() - t0
+            assert r.json()["hits"], r.text
+            # the reader loads with the first reading: an add to a new end user, read before it is measured
+            probe = {"items": life(10**6, "probe")[:12], "wait": True}
+            c.post("/v1/memory/add", json=probe, headers={"X-Twin-Account": "probe"})
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                r = c.post("/v1/memory/status", json={"ids": [probe["items"][0]["id"]]},
+                           headers={"X-Twin-Account": "probe"})
+                if r.json()["phases"][probe["items"][0]["id"]] in ("read", "folded"):
+                    break
+                time.sleep(0.2)
+            time.sleep(2)
+            idle = process(proc.pid)
+            asked = questions(n)
+            times = []
+            for i in range(n):
+                t = time.perf_counter()
+                r = c.post("/v1/memory/search", json={"query": asked[i], "fast": True},
+                           headers={"X-Twin-Account": f"u{i:05d}"})
+                times.append(time.perf_counter() - t)
+                assert r.status_code == 200, r.text
+            touched = process(proc.pid)
+            again = []
+            for i in random.Random(2).sample(range(n), min(n, 200)):  # closed again since (LRU), reopened
+                t = time.perf_counter()
+                c.post("/v1/memory/search", json={"query": asked[i], "fast": True},
+                       headers={"X-Twin-Account": f"u{i:05d}"})
+                again.append(time.perf_counter() - t)
+            hot = []
+            for _ in range(50):  # one end user kept open
+                t = time.perf_counter()
+                c.post("/v1/memory/search", json={"query": asked[0], "fast": True}, headers={"X-Twin-Account": "u00000"})
+                hot.append(time.perf_counter() - t)
+    finally:
+        proc.terminate()
+        proc.wait(60)
+    report.append(f"home of {n} end users: start to first answer on a cold end user {first:.2f} s; idle "
+                  f"{idle['threads']} threads, {idle['fds']} files, {idle['rss_mb']} MB, {idle['watches']} watches; "
+                  f"after searching every end user once: {touched['threads']} threads, {touched['fds']} files, "
+                  f"{touched['rss_mb']} MB; first search of each {ms(times)}; again after being closed "
+                  f"{ms(again)}; one kept open {ms(hot)}")
+    print(report[-1], flush=True)
+
+
+def measure_reopen(cache: Path, n: int, report: list[str]) -> None:
+    """In process: an end user closed to make room, opened again (its state and both lanes) and searched."""
+    from twinfs.models import SearchRequest, StatusRequest
+
+    home = cache / f"home-{n}"
+    ready(home)
+    users = [EndUser(org="bench", project="scale", account=f"u{i:05d}") for i in range(min(n, 300))]
+    with Memory(Settings(home=home, watch=False, open_users=8)) as memory:
+        memory.warm()
+        for user in users:  # prepared once (what the owner does at a vault's first open), then closed
+            memory.search(user, SearchRequest(query="warm", fast=True))
+        memory.idle()
+        opens, searches = [], []
+        for user in users[:200]:
+            t = time.perf_counter()
+            memory.status(user, StatusRequest(ids=["x"]))
+            opens.append(time.perf_counter() - t)
+            memory.spaces.peek(user.dirname).close()  # only the state was opened: both lanes too, below
+            t = time.perf_counter()
+            memory.search(user, SearchRequest(query="Where did Alice go with Mei?", fast=True))
+            searches.append(time.perf_counter() - t)
+    report.append(f"reopen in process (home of {n}, 8 kept open): status of a closed end user {ms(opens)}; "
+                  f"a fast search that opens both lanes {ms(searches)}")
+    print(report[-1], flush=True)
+
+
+def git_ms(vault: Path, *args: str) -> float:
+    times = []
+    for _ in range(3):
+        t = time.perf_counter()
+        subprocess.run(["git", "-C", str(vault), *args], capture_output=True, check=True)
+        times.append(time.perf_counter() - t)
+    return sorted(times)[1] * 1000
+
+
+def measure_big(cache: Path, size: int, report: list[str]) -> None:
+    """One end user of `size` passages, in process, on a copy of the built vault."""
+    from twinfs.models import SearchRequest
+
+    built = cache / f"big-{size}"
+    work = cache / f"work-{size}"
+    shutil.rmtree(work, ignore_errors=True)
+    (work / "users").mkdir(parents=True)
+    clone_vault(built / "users" / BIG.dirname, work / "users" / BIG.dirname)
+    ready(work)
+    vault = work / "users" / BIG.dirname
+    try:
+        with Memory(Settings(home=work, watch=True)) as memory:
+            memory.warm()
+            t = time.perf_counter()
+            memory.search(BIG, SearchRequest(query="warm", fast=True))
+            opened = time.perf_counter() - t
+            memory.idle()  # the first open's look for hand edits (git status)
+            fast = []
+            for q in questions(60, 3):
+                t = time.perf_counter()
+                memory.search(BIG, SearchRequest(query=q, fast=True))
+                fast.append(time.perf_counter() - t)
+            brief, before = [], []
+            for n, q in enumerate(questions(40, 4)):
+                t = time.perf_counter()
+                memory.search(BIG, SearchRequest(query=q, **({"before": "2023-06-01"} if n % 2 else {})))
+                (before if n % 2 else brief).append(time.perf_counter() - t)
+            landed = []
+            rng = random.Random(5)
+            for k in range(30):
+                conv = rng.randrange(100)
+                turns = life(conv, "b")
+                last = turns[-1]
+                at = datetime.fromisoformat(last["at"]) + timedelta(days=1)
+                items = [{**turn, "id": f"more-{k}-{i}", "at": (at + timedelta(seconds=30 * i)).isoformat()}
+                         for i, turn in enumerate(turns[:10])]
+                t = time.perf_counter()
+                memory.add(BIG, AddRequest(items=items, wait=True))
+                landed.append(time.perf_counter() - t)
+            memory.idle()
+            rel = next(vault.glob("passages/memory/messages/*/p_0001.md")).relative_to(vault).as_posix()
+            status_ms, log_ms = git_ms(vault, "status", "--short"), git_ms(vault, "log", "--oneline", "--", rel)
+            t = time.perf_counter()
+            stats = memory.reindex(BIG)
+            reindexed = time.perf_counter() - t
+            meaning = memory.space(BIG).meaning
+            per = meaning.bytes_per_segment() if hasattr(meaning, "bytes_per_segment") else None
+        report.append(f"one end user of {size} passages: first search (opens it) {opened:.2f} s; search fast "
+                      f"{ms(fast)}; brief {ms(brief)}; brief with before {ms(before)}; add of 10 turns -> landed "
+                      f"{ms(landed)}; git status {status_ms:.0f} ms, git log -- <passage> {log_ms:.0f} ms; reindex "
+                      f"with nothing changed {reindexed:.1f} s ({stats}); vectors {per} bytes a segment")
+        print(report[-1], flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, cache: Path) -> None:
+    report: list[str] = [f"{time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.1f} at start, "
+                         f"{os.cpu_count()} cores"]
+    print(report[0], flush=True)
+    for size in sizes(args.passages):
+        if (cache / f"big-{size}").exists():
+            measure_big(cache, size, report)
+    for n in sizes(args.users):
+        if (cache / f"home-{n}" / "done").exists():
+            measure_home(cache, n, report)
+    if sizes(args.users) and (cache / f"home-{sizes(args.users)[0]}" / "done").exists():
+        measure_reopen(cache, sizes(args.users)[-1] if (cache / f"home-{sizes(args.users)[-1]}" / "done").exists()
+                       else sizes(args.users)[0], report)
+    report.append(f"load average at the end {os.getloadavg()[0]:.1f}; command: ./run bench scale run "
+                  f"--passages {args.passages} --users {args.users}" + (" --skip-build" if args.skip_build else ""))
+    print(report[-1])
+
+
 def build(args: argparse.Namespace) -> None:
     cache = cache_root()
     cache.mkdir(parents=True, exist_ok=True)
@@ -204,8 +440,6 @@ def main() -> None:
     if args.what == "build" or not args.skip_build:
         build(args)
     if args.what == "run":
-        from scale_measure import measure
-
         measure(args, cache_root())
 
 

@@ -164,3 +164,32 @@ def test_past_its_watch_limit_the_watcher_polls(tmp_path):
         assert watcher.watches == 4
     finally:
         watcher.stop()
+
+
+def test_a_reindex_stopped_midway_goes_on_where_it_stopped_and_shows_progress(memory, alice, monkeypatch):
+    from twinfs import landing
+    from twinfs.index.meaning import MeaningIndex
+
+    for n in range(6):
+        memory.add(alice, AddRequest(items=chat(f"c{n}", [(f"m{n}-{i}", r, t) for i, r, t in MOVE]), wait=True))
+    space = memory.space(alice)
+    space.meaning.apply([], list(space.meaning.hashes()))  # the meaning lane as if .twin/meaning were new
+    monkeypatch.setattr(landing, "CHUNK", 2)
+    real, indexed = MeaningIndex.apply, []
+
+    def apply(self, upserts, deletes):
+        if len(indexed) == 2:
+            raise OSError("killed")  # the third chunk never comes
+        indexed.append(len(upserts))
+        return real(self, upserts, deletes)
+
+    monkeypatch.setattr(MeaningIndex, "apply", apply)
+    with pytest.raises(OSError):
+        memory.reindex(alice)
+    assert indexed == [2, 2] and space.meaning.count() == 4
+    monkeypatch.setattr(MeaningIndex, "apply", lambda self, upserts, deletes: indexed.append(len(upserts))
+                        or real(self, upserts, deletes))
+    shown: list[tuple[int, int]] = []
+    memory.reindex(alice, lambda done, total: shown.append((done, total)))
+    assert indexed[2:] == [2] and space.meaning.count() == 6  # only what the first did not get to
+    assert shown[-1][0] == shown[-1][1] and len(shown) >= 2

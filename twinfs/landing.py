@@ -20,6 +20,7 @@ from .passages import Passage, content_hash, cut, parse, passage_id, render, spo
 from .space import Space, said_order, stored_hash, turns_of
 
 Progress = Callable[[int, int], None]
+CHUNK = 512  # docs a reindex indexes (and keeps) at a time
 
 
 def passage_doc(path: str, text: str) -> Doc:
@@ -207,10 +208,13 @@ def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
         known = lane.hashes()
         changed = [d for d in docs if known.get(d.id) != d.hash]
         removed = [i for i in known if i not in ids]
-        if lane is space.meaning:
-            stats["embedded"] = lane.apply(changed, removed)
-        else:
-            lane.apply(changed, removed)
+        # in chunks, each kept once done: a reindex killed midway (hours, at 100,000 passages) goes on from there
+        for start in range(0, max(1, len(changed)), CHUNK):
+            embedded = lane.apply(changed[start:start + CHUNK], removed if start == 0 else [])
+            if lane is space.meaning:
+                stats["embedded"] += embedded
+                if progress:
+                    progress(len(files) + min(len(changed), start + CHUNK), len(files) + len(changed))
         stats["changed"] = max(stats["changed"], len(changed))
         stats["removed"] = max(stats["removed"], len(removed))
     _rebuild_state(space)

@@ -15,11 +15,12 @@ from datetime import datetime, timezone
 
 import git
 
-from . import browse, folding, forgetting, landing, ledger, mending, repair, sync, syncing, tombstones, worked
+from . import browse, folding, forgetting, landing, ledger, mending, repair, sync, syncing, tombstones
 from . import search as searching
 from .clock import Clock
 from .errors import NotFound, TwinError, Unavailable
 from .filing import Reading, index_records
+from .briefing import Briefing
 from .filtering import Filter, make_filter
 from .index import Bounds, meaning
 from .index.embedder import Embedder, shared_embedder
@@ -30,7 +31,7 @@ from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUs
                      StatusResult, SyncRequest, SyncResult, parse_day)
 from .owner import HomeBusy, HomeLock, holder
 from .pages import Folding
-from .pending import Marks
+from .pending import Marks, next_due
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
@@ -93,7 +94,7 @@ class Memory:
             self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock)
             self.pipeline.steps += [self.reading, self.folding]
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
-        self._pages: dict[str, tuple[tuple, tuple[list, list]]] = {}  # an open end user's folded records
+        self.briefing = Briefing(self.embedder, self.clock)  # the brief's folded records, per open end user
         self._every = max(1.0, min(30.0, settings.quiet_seconds / 4))  # how often the ticker looks
         self._ticker: threading.Thread | None = None
         self._watcher: Watcher | None = None
@@ -158,20 +159,13 @@ class Memory:
             self.pending.mark(space.user.dirname)
 
     def _settle(self, space: Space) -> None:
-        """The pipeline is done with this vault for now: what is left (turns still to read, pages to fold) is
-        due then in the pending index; a vault with nothing left leaves it."""
-        now = time.time()
-        due: float | None = None
-        if self.reading and space.state.unread_threads():
-            due = now + self._every  # the newest window waits for quiet; a spent budget for the next day
-        if self.folding and space.state.has_phase("read"):
-            last = space.state.get("folded_at")
-            wait = 0.0 if last is None else self.settings.fold_seconds - (
-                self.clock() - datetime.fromisoformat(last)).total_seconds()
-            due = min(due or now + wait, now + max(0.0, wait))
+        """The pipeline is done with this vault for now: what is left is due then in the pending index."""
+        folded_at = space.state.get("folded_at") if self.folding else None
+        waited = (self.clock() - datetime.fromisoformat(folded_at)).total_seconds() if folded_at else None
+        due = next_due(space, bool(self.reading), bool(self.folding), waited, self.settings.fold_seconds, self._every)
         with space.accept_lock:  # an add marks and writes the inbox under it: nothing slips between
             if space.pending() or space.hand_edited or space.writer.stopped_midway:
-                due = now
+                due = time.time()
             if due is None:
                 self.pending.clear(space.user.dirname)
             else:
@@ -301,7 +295,7 @@ class Memory:
         return space
 
     def _closed(self, space: Space) -> None:
-        self._pages.pop(space.user.dirname, None)
+        self.briefing.forget(space.user.dirname)
 
     @contextmanager
     def _held(self, user: EndUser, create: bool = False) -> Iterator[Space]:
@@ -492,51 +486,12 @@ class Memory:
         with self._existing(user) as space:
             if space.rebuilding:
                 raise Unavailable(f"end user '{user.account}' is being rebuilt; try again shortly", retry_after=5)
-            return searching.search(space, request, limit, self._context(space, request))
-
-    def _context(self, space: Space, request: SearchRequest) -> searching.Context:
-        """What the brief adds to the lanes: known, worked_out, the judge, and whether reading waits."""
-        context = searching.Context()
-        if request.ranked:
-            return context
-        org = space.user.org
-        waiting = self.reading is not None and self.reading.waiting(org)
-        if waiting:
-            context.reading_waits_until = self.reading.budget.resumes_at(org)
-        if not request.fast and not (waiting and self.judge.name == "model"):
-            context.judge = self.judge  # an LLM judge spends the budget; spent, the brief goes unfiltered
-        records, pages = self._folded(space)
-        before = request.before_at
-        if before is not None:
-            records = [r for r in records if r.said < before.date().isoformat()]
-            pages = folding.fold(records, self.embedder)
-        if records:
-            wanted = folding.relevant(pages, request.query, self.embedder)
-            context.known = folding.known_lines(pages, wanted)
-            chosen = {s for s, _ in wanted}
-            context.worked_out = worked.conflicts([p for p in pages if p.subject in chosen])
-            today = (before.date().isoformat() if before else self.clock().date().isoformat())
-            for line in (worked.count_line(records, request.query), worked.span_line(records, request.query, today)):
-                if line:
-                    context.worked_out.append(line)
-        return context
-
-    def _folded(self, space: Space) -> tuple[list, list]:
-        """The records and the pages they fold into, as the files now stand; kept until a record file
-        changes, since every brief asks."""
-        stamp = tuple(sorted((f.name, f.stat().st_mtime_ns, f.stat().st_size)
-                             for f in space.root.glob("records/th_*.json")))
-        cached = self._pages.get(space.user.dirname)
-        if cached and cached[0] == stamp:
-            return cached[1]
-        records = ledger.all_records(space)
-        folded = (records, folding.fold(records, self.embedder))
-        self._pages[space.user.dirname] = (stamp, folded)
-        return folded
+            return searching.search(space, request, limit,
+                                    self.briefing.context(space, request, self.judge, self.reading))
 
     def history(self, user: EndUser, request: HistoryRequest) -> HistoryResult:
         with self._existing(user) as space:
-            records = self._folded(space)[0]
+            records = self.briefing.folded(space)[0]
         rows = folding.history(records, request.subject, request.attribute, self.embedder)
         return HistoryResult(subject=request.subject, attribute=request.attribute,
                              values=[HistoryValue(**row) for row in rows])
@@ -594,7 +549,7 @@ class Memory:
             space.vault.purge_later(forgetting.history_paths(space, threads), threads)
         forgetting.purge(space)  # also what an earlier forget noted and did not finish
         repair.end_forget(space)
-        self._pages.pop(space.user.dirname, None)
+        self.briefing.forget(space.user.dirname)
         self.embedder.forget()
         return ForgetResult(forgotten=forgotten, unknown=unknown, commit=space.vault.head() if forgotten else None)
 
@@ -667,7 +622,7 @@ class Memory:
 
     def _sync(self, space: Space, url: str) -> SyncResult:
         out = syncing.run(space, url, self._hooks)
-        self._pages.pop(space.user.dirname, None)
+        self.briefing.forget(space.user.dirname)
         self.pipeline.wake(space.user.dirname)  # what came in is read, and the pages folded
         return self._result(out)
 

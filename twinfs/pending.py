@@ -107,3 +107,18 @@ class Marks:
         now = time.time() if now is None else now
         with self._lock:
             return sorted(n for n, at in self._names().items() if at <= now)
+
+
+def next_due(space, reading: bool, folding: bool, folded_ago: float | None, fold_seconds: int, every: float
+             ) -> float | None:
+    """When a vault's remaining work is due (epoch seconds), None when it has none: turns still to read are
+    looked at again in `every` seconds (the newest window waits for quiet, a spent budget for the next day);
+    pages are folded `fold_seconds` after the last fold (`folded_ago` seconds ago; None: never folded)."""
+    now = time.time()
+    due: float | None = None
+    if reading and space.state.unread_threads():
+        due = now + every
+    if folding and space.state.has_phase("read"):
+        fold = now + max(0.0, fold_seconds - folded_ago) if folded_ago is not None else now
+        due = fold if due is None else min(due, fold)
+    return due

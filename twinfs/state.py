@@ -11,6 +11,7 @@ from .models import PHASE_ORDER, Phase
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (id TEXT PRIMARY KEY, thread TEXT, hash TEXT, phase TEXT, event TEXT);
 CREATE INDEX IF NOT EXISTS items_thread ON items(thread);
+CREATE INDEX IF NOT EXISTS items_phase ON items(phase);
 CREATE TABLE IF NOT EXISTS events (id TEXT PRIMARY KEY, ids TEXT);
 CREATE TABLE IF NOT EXISTS cuts (path TEXT PRIMARY KEY, thread TEXT, hash TEXT);
 CREATE INDEX IF NOT EXISTS cuts_thread ON cuts(thread);

@@ -144,10 +144,13 @@ class MeaningIndex:
                 for sid in gone:
                     self._doc_of.pop(sid, None)
                     self._who_of.pop(sid, None)
-            for doc_id in deletes:
-                self._type_of.pop(doc_id, None)
-            self._type_of.update({d.id: d.type for d in upserts})
-            self._types = Counter(self._type_of.values())
+            for doc_id in [*deletes, *(d.id for d in upserts)]:  # counted as they change: not all again each time
+                gone_type = self._type_of.pop(doc_id, None)
+                if gone_type:
+                    self._types[gone_type] -= 1
+            for d in upserts:
+                self._type_of[d.id] = d.type
+                self._types[d.type] += 1
             if added:
                 for sid, doc_id, _, who in added:
                     self._doc_of[sid] = doc_id
