@@ -335,6 +335,43 @@ def measure_reopen(cache: Path, n: int, report: list[str]) -> None:
     print(report[-1], flush=True)
 
 
+def overlap(memory: Memory, user: EndUser, asked: list[str]) -> str:
+    """Top-10 docs of the meaning lane with its index against a flat scan of the same vectors; the lane is made
+    IVF for this if it is not yet (at the size it has), so the overlap shows at every size."""
+    import faiss
+
+    from twinfs.index import Bounds, vectors
+
+    meaning = memory.space(user).meaning
+    own = meaning._index
+    flat = vectors.Vectors.__new__(vectors.Vectors)
+    flat.__dict__.update(own.__dict__)
+    flat.index = faiss.IndexIDMap2(faiss.IndexFlatIP(own.dim))
+    flat._add_from(vectors.VECTORS)
+    ivf = own
+    if not own.ivf:
+        ivf = vectors.Vectors.__new__(vectors.Vectors)
+        ivf.__dict__.update(flat.__dict__)
+        ivf.index, ivf.read_only = faiss.IndexIDMap2(faiss.IndexFlatIP(own.dim)), True
+        ivf._add_from(vectors.VECTORS)
+        ivf._to_ivf()
+    shared, took = [], {"flat": [], "ivf": []}
+    try:
+        for q in asked:
+            tops = {}
+            for name, index in (("flat", flat), ("ivf", ivf)):
+                meaning._index = index
+                t = time.perf_counter()
+                tops[name] = [d for d, _, _ in meaning.search(q, Bounds(), limit=10)]
+                took[name].append(time.perf_counter() - t)
+            shared.append(len(set(tops["flat"]) & set(tops["ivf"])) / max(1, len(tops["flat"])))
+    finally:
+        meaning._index = own
+    return (f"meaning lane top-10 overlap IVF{ivf.index.nlist} nprobe {vectors.NPROBE} vs flat over "
+            f"{flat.ntotal} segments: {sum(shared) / len(shared):.3f} ({len(asked)} questions); lane search flat "
+            f"{ms(took['flat'])}, IVF {ms(took['ivf'])}; the lane here is {'IVF' if own.ivf else 'flat'}")
+
+
 def git_ms(vault: Path, *args: str) -> float:
     times = []
     for _ in range(3):
@@ -358,9 +395,11 @@ def measure_big(cache: Path, size: int, report: list[str]) -> None:
     try:
         with Memory(Settings(home=work, watch=True)) as memory:
             memory.warm()
+            rss = process(os.getpid())["rss_mb"]
             t = time.perf_counter()
             memory.search(BIG, SearchRequest(query="warm", fast=True))
             opened = time.perf_counter() - t
+            grown = process(os.getpid())["rss_mb"] - rss
             memory.idle()  # the first open's look for hand edits (git status)
             fast = []
             for q in questions(60, 3):
@@ -390,12 +429,11 @@ def measure_big(cache: Path, size: int, report: list[str]) -> None:
             t = time.perf_counter()
             stats = memory.reindex(BIG)
             reindexed = time.perf_counter() - t
-            meaning = memory.space(BIG).meaning
-            per = meaning.bytes_per_segment() if hasattr(meaning, "bytes_per_segment") else None
-        report.append(f"one end user of {size} passages: first search (opens it) {opened:.2f} s; search fast "
-                      f"{ms(fast)}; brief {ms(brief)}; brief with before {ms(before)}; add of 10 turns -> landed "
-                      f"{ms(landed)}; git status {status_ms:.0f} ms, git log -- <passage> {log_ms:.0f} ms; reindex "
-                      f"with nothing changed {reindexed:.1f} s ({stats}); vectors {per} bytes a segment")
+            near = overlap(memory, BIG, questions(200, 6))
+        report.append(f"one end user of {size} passages: first search (opens it) {opened:.2f} s, RSS +{grown} MB; "
+                      f"search fast {ms(fast)}; brief {ms(brief)}; brief with before {ms(before)}; add of 10 turns "
+                      f"-> landed {ms(landed)}; git status {status_ms:.0f} ms, git log -- <passage> {log_ms:.0f} ms; "
+                      f"reindex with nothing changed {reindexed:.1f} s ({stats}); {near}")
         print(report[-1], flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -117,6 +117,7 @@ def test_a_forget_that_fails_before_its_history_is_rewritten_is_finished_later(s
             pass
         assert "4471-zebra" in everything_in(root)  # still in the history: the rewrite failed
         monkeypatch.setattr(Vault, "rewrite_history", original)
-    with Memory(settings, embedder=embedder):  # the next start finishes it
+    with Memory(settings, embedder=embedder) as m:  # the next start finishes it (in the pending index)
+        assert m.idle(60)
         assert "4471-zebra" not in everything_in(root)
         assert not (root / ".git" / "twin-purge.json").exists()

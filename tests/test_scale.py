@@ -154,7 +154,7 @@ def test_past_its_watch_limit_the_watcher_polls(tmp_path):
     (users / "a.b.d" / "records").mkdir(parents=True)
     woken: list[str] = []
     watcher = Watcher(users, wrote=lambda user, rel: False, wake=woken.append, quiet=0.2, limit=4, poll=0.3)
-    watcher.start()
+    watcher.start(wait=True)
     try:
         assert watcher.watches == 4 and watcher.polled == ["a.b.d"]  # users/, a.b.c and its two folders … full
         time.sleep(0.5)  # the first poll notes the files as they are
@@ -193,3 +193,53 @@ def test_a_reindex_stopped_midway_goes_on_where_it_stopped_and_shows_progress(me
     memory.reindex(alice, lambda done, total: shown.append((done, total)))
     assert indexed[2:] == [2] and space.meaning.count() == 6  # only what the first did not get to
     assert shown[-1][0] == shown[-1][1] and len(shown) >= 2
+
+
+def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_up(tmp_path, monkeypatch):
+    import sqlite3
+
+    import numpy as np
+
+    from twinfs.index import meaning, vectors
+
+    monkeypatch.setattr(vectors, "FLAT_UP_TO", 400)
+    monkeypatch.setattr(vectors, "NLIST_MIN", 8)
+    monkeypatch.setattr(vectors, "NLIST_MAX", 8)
+    monkeypatch.setattr(vectors, "NPROBE", 8)  # every list: the same answers as a flat scan
+    monkeypatch.setattr(vectors, "EXACT_UP_TO", 50)
+    rng = np.random.default_rng(1)
+    db = sqlite3.connect(tmp_path / "vectors.sqlite", isolation_level=None)
+    db.executescript(meaning.SCHEMA)
+
+    def put(n0: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        vecs = rng.normal(size=(n, 384)).astype("float32")
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        for i, v in enumerate(vecs, n0):
+            db.execute("INSERT INTO segments (sid, doc, thash, who) VALUES (?, ?, ?, NULL)", (i, f"d{i}", f"h{i}"))
+            db.execute("INSERT INTO vectors VALUES (?, ?)", (f"h{i}", v.tobytes()))
+        return vecs, np.arange(n0, n0 + n, dtype="int64")
+
+    vecs, ids = put(1, 300)
+    index = vectors.Vectors(db, tmp_path, 384)
+    assert not index.ivf and index.ntotal == 300
+    more, more_ids = put(301, 200)
+    index.add(more, more_ids)  # past 400: trained and kept on disk
+    assert index.ivf and index.ntotal == 500 and len(list(tmp_path.glob("ivf-*.faiss"))) == 1
+    everything = np.vstack([vecs, more])
+    query = everything[[7]]
+    scores, found = index.search(query, 10, None)
+    assert found[0][0] == 8 and list(found[0]) == list(np.argsort(-(everything @ query[0]))[:10] + 1)
+    narrowed = np.arange(100, 140, dtype="int64")  # a few segments: scanned exactly
+    assert set(index.search(query, 5, narrowed)[1][0]) <= set(narrowed)
+
+    # what changed after the file was written is caught up with at the next open
+    db.execute("DELETE FROM segments WHERE sid = 8")
+    index.remove(np.array([8], dtype="int64"))
+    late, late_ids = put(501, 20)
+    index.add(late, late_ids)  # not written: a crash now
+    again = vectors.Vectors(db, tmp_path, 384)
+    assert again.ivf and again.ntotal == 519
+    assert 8 not in again.search(query, 10, None)[1][0]
+    assert again.search(late[[3]], 1, None)[1][0][0] == 504
+    again.save()
+    assert len(list(tmp_path.glob("ivf-*.faiss"))) == 1  # the older file is gone

@@ -316,6 +316,7 @@ def test_a_sync_killed_midway_leaves_a_clean_vault_at_the_next_start_and_loses_n
                            env={**os.environ, "PYTHONPATH": str(root), "TWIN_CRASH_AT": point}, timeout=300)
     assert child.returncode == -signal.SIGKILL, child.stderr[-2000:]
     again = machine("laptop-b", reading=False)
+    assert again.idle(60)  # the killed sync's vault is in the pending index: finished as soon as it starts
     vault = again.home / "users" / USER.dirname
     assert not (vault / ".git" / "MERGE_HEAD").exists() and not list((vault / ".git").rglob("*.lock"))
     assert subprocess.run(["git", "-C", str(vault), "fsck", "--strict", "--no-dangling"]).returncode == 0

@@ -114,8 +114,11 @@ class Reading:
             return 0
         turns = turns_of(entries)
         done = space.state.windows(thread)
-        windows = plan_windows(thread, turns, sources_of(space, thread), {h for h, _, _ in done.values()},
-                               self.clock(), self.quiet_seconds)
+        read_before = {h for h, _, _ in done.values()}
+        # windows read before a crash cut their step short (their records kept by the repair): their items read
+        space.state.set_thread_phase(thread, Phase.read, [i for w in plan_windows(
+            thread, turns, {}, set(), self.clock(), self.quiet_seconds) if w.hash in read_before for i in w.new])
+        windows = plan_windows(thread, turns, sources_of(space, thread), read_before, self.clock(), self.quiet_seconds)
         if not windows:
             return 0
         records = {r.id: r for r in load_records(space, thread)}

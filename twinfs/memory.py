@@ -201,11 +201,13 @@ class Memory:
     def _prepare(self, space: Space) -> None:
         """The first time this owner opens a vault: repair what a dead process left, finish what it began (a
         forget, a reindex, a history rewrite), bring the vault to this format. A vault that cannot be repaired
-        is marked broken and reported; the other end users go on."""
+        is marked broken and reported; the other end users go on. Until it is done, a request that opens the
+        vault waits (space.repaired stays None: see _opening)."""
         midway = repair.stopped_midway(space)
+        repaired: list[str] = []
         try:
             with space.writer:
-                space.repaired = repair.repair(space, midway)
+                repaired = repair.repair(space, midway)
                 if not space.vault.tuned():
                     space.vault.configure()  # a vault made before git was set for many files
                 if space.vault.purge_pending():
@@ -226,6 +228,7 @@ class Memory:
             space.broken = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             log.error("%s cannot be repaired here: %s; its other end users' neighbours go on",
                       space.user.dirname, space.broken)
+        space.repaired = repaired
         self.spaces.prepared(space)
         if not space.broken:
             if self.settings.watch:

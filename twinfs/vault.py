@@ -338,7 +338,11 @@ class Vault:
         subprocess.run(["git", "-C", str(self.root), "fast-import", "--force", "--quiet"], input=b"".join(out),
                        capture_output=True, check=True)
         faults.point("rewrite")
-        self.git("reset", "--quiet")  # the index to the new HEAD, whose tree is the same
+        # the index to the new HEAD (whose tree is the same), written whole: a split index keeps the old entries
+        # in its shared part, and gc keeps what an index names
+        self.git("-c", "core.splitIndex=false", "reset", "--quiet")
+        for shared in (self.root / ".git").glob("sharedindex.*"):
+            shared.unlink()  # the old entries' paths (item names are their ids) and blob ids
         self.drop_old_refs()
         self.git("reflog", "expire", "--expire=now", "--all")
         self.git("gc", "--prune=now", "--quiet")

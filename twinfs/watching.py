@@ -87,16 +87,26 @@ class Watcher:
         with self._lock:
             return sorted(self._polled)
 
-    def start(self) -> "Watcher":
+    def start(self, wait: bool = False) -> "Watcher":
+        """Watch $TWIN_HOME/users now, and every vault's folders from the watcher's own thread (a home of
+        10,000 end users has ~100,000 to walk: start-up does not wait for them, unless `wait`). An edit made
+        before its folder is watched is found when the vault is first opened (Memory._prepare)."""
         self.users.mkdir(parents=True, exist_ok=True)
         self._watch(self.users, FOLDERS)
+        self._inotify.start()
+        self._walked = threading.Event()
+        self._ticker.start()
+        if wait:
+            self._walked.wait()
+        return self
+
+    def _walk(self) -> None:
         with os.scandir(self.users) as entries:
             vaults = sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
         for name in vaults:
+            if self._stop.is_set():
+                return
             self._watch_vault(self.users / name)
-        self._inotify.start()
-        self._ticker.start()
-        return self
 
     def stop(self) -> None:
         self._stop.set()
@@ -198,6 +208,12 @@ class Watcher:
             self._due[user] = time.monotonic()
 
     def _tick(self) -> None:
+        try:
+            self._walk()
+        except Exception:  # a vault that vanished meanwhile; the others are watched all the same
+            log.exception("watcher: walking the vaults")
+        finally:
+            self._walked.set()
         last_poll = time.monotonic()
         while not self._stop.wait(self.quiet / 4):
             now = time.monotonic()

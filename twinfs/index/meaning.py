@@ -20,6 +20,7 @@ import numpy as np
 
 from . import Bounds, Doc
 from .embedder import DIM, Embedder
+from .vectors import Vectors
 
 faiss.omp_set_num_threads(1)  # one end user's flat index is small: OpenMP start-up costs more than it saves
 
@@ -60,6 +61,7 @@ class MeaningIndex:
     def __init__(self, folder: Path, embedder: Embedder, read_only: bool = False):
         self.folder = folder
         self.embedder = embedder
+        self.read_only = read_only
         self._lock = threading.RLock()
         if read_only:  # beside another owner: what it indexed, never written here
             from ..state import read_only_db
@@ -82,22 +84,19 @@ class MeaningIndex:
             self._db.execute("UPDATE docs SET hash = '' WHERE type = 'passage'")
 
     def _load(self) -> None:
-        index = faiss.IndexIDMap2(faiss.IndexFlatIP(DIM))
-        rows = self._db.execute(
-            "SELECT s.sid, s.doc, v.vec, s.who FROM segments s JOIN vectors v ON v.thash = s.thash").fetchall()
-        self._doc_of: dict[int, str] = {}
-        self._who_of: dict[int, str] = {int(r[0]): r[3] for r in rows if r[3]}
+        rows = self._db.execute("SELECT sid, doc, who FROM segments").fetchall()
+        self._doc_of: dict[int, str] = {int(r[0]): r[1] for r in rows}
+        self._who_of: dict[int, str] = {int(r[0]): r[2] for r in rows if r[2]}
         self._type_of: dict[str, str] = dict(self._db.execute("SELECT id, type FROM docs").fetchall())
         self._types = Counter(self._type_of.values())
-        if rows:
-            ids = np.array([r[0] for r in rows], dtype="int64")
-            vecs = np.vstack([np.frombuffer(r[2], dtype="float32") for r in rows])
-            index.add_with_ids(vecs, ids)
-            self._doc_of = {int(r[0]): r[1] for r in rows}
-        self._index = index
+        self._index = Vectors(self._db, self.folder, DIM, read_only=self.read_only)  # flat, or IVF at size
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            try:
+                self._index.save()  # an IVF index written now is not caught up with at the next open
+            finally:
+                self._db.close()
 
     def hashes(self, thread: str | None = None) -> dict[str, str]:
         """id -> content hash of the docs indexed (of one thread's only, when given)."""
@@ -140,7 +139,7 @@ class MeaningIndex:
                 db.execute("ROLLBACK")
                 raise
             if gone:
-                self._index.remove_ids(np.array(gone, dtype="int64"))
+                self._index.remove(np.array(gone, dtype="int64"))
                 for sid in gone:
                     self._doc_of.pop(sid, None)
                     self._who_of.pop(sid, None)
@@ -156,14 +155,15 @@ class MeaningIndex:
                     self._doc_of[sid] = doc_id
                     if who:
                         self._who_of[sid] = who
-                self._index.add_with_ids(np.vstack([vectors[a[2]] for a in added]).astype("float32"),
-                                         np.array([a[0] for a in added], dtype="int64"))
+                self._index.add(np.vstack([vectors[a[2]] for a in added]).astype("float32"),
+                                np.array([a[0] for a in added], dtype="int64"))
         return len(missing)
 
     def compact(self) -> None:
         """Drop the vectors no segment uses any more (they are kept to spare embedding a text twice) and the
         free pages they leave: after forget, nothing of a forgotten text stays here."""
         with self._lock:
+            self._index.save()  # an IVF index on disk holds nothing removed either (its old file is deleted)
             self._db.execute("DELETE FROM vectors WHERE thash NOT IN (SELECT thash FROM segments)")
             self._db.execute("VACUUM")
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -224,10 +224,7 @@ class MeaningIndex:
             if total == 0:
                 return []
             k = min(total, max(limit * 8, 64) if allowed is not None or not bounds.type else 2000)
-            params = None
-            if allowed is not None:
-                params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed))
-            scores, ids = self._index.search(query, k, params=params)
+            scores, ids = self._index.search(query, k, allowed)
             best: dict[str, float] = {}
             for sid, score in zip(ids[0], scores[0]):
                 if sid < 0:

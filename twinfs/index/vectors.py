@@ -1,0 +1,155 @@
+"""The FAISS index of a meaning lane: a flat scan while it is small, an inverted file (IVF) past FLAT_UP_TO.
+
+A flat scan is exact and is rebuilt from the vectors in SQLite in milliseconds when a vault opens. Past
+FLAT_UP_TO segments (~12,000 passages) it costs more than the rest of a search, its removals move every vector
+after the one removed, and reading all vectors at each open takes seconds; so the index becomes IVF: NLIST
+lists trained once on a sample, vectors stored as float16, NPROBE lists searched (top-10 overlap with the flat
+scan: bench/README.md, "Scale"), kept on disk beside the vectors and caught up with SQLite at open (segments
+added since, segments gone since). A search narrowed to a few segments (a scope, a date) scans those exactly.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import sqlite3
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+log = logging.getLogger("twinfs.index")
+FLAT_UP_TO = 50_000  # segments
+NLIST_MIN, NLIST_MAX, NPROBE = 64, 2048, 64  # lists (4·√n when trained), lists searched
+TRAIN_PER_LIST = 40  # vectors a list is trained on (faiss asks for 39)
+EXACT_UP_TO = 20_000  # segments a narrowed search scans exactly
+KEY = "ivf"  # in the lane's meta table: the file the IVF index is kept in, and the last segment it holds
+VECTORS = "SELECT s.sid, v.vec FROM segments s JOIN vectors v ON v.thash = s.thash"
+
+
+def lists(n: int) -> int:
+    return max(NLIST_MIN, min(NLIST_MAX, int(4 * n ** 0.5)))
+
+
+def _array(rows: list[tuple[int, bytes]], dim: int) -> tuple[np.ndarray, np.ndarray]:
+    ids = np.array([r[0] for r in rows], dtype="int64")
+    vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype="float32").reshape(len(rows), dim)
+    return ids, vecs
+
+
+class Vectors:
+    """The vectors of one lane's segments, searchable by inner product; ids are segment ids."""
+
+    def __init__(self, db: sqlite3.Connection, folder: Path, dim: int, read_only: bool = False):
+        self.db, self.folder, self.dim, self.read_only = db, folder, dim, read_only
+        self.changed = 0  # adds and removals since the IVF index was last written
+        count = db.execute("SELECT count(*) FROM segments").fetchone()[0]
+        saved = self._saved()
+        self.index = None
+        if count > FLAT_UP_TO and saved:
+            try:
+                self.index = faiss.read_index(str(folder / saved["file"]))
+                self._catch_up(saved["upto"])
+            except RuntimeError as exc:  # a file a crash cut short: built again from the vectors
+                log.warning("%s: the IVF index could not be read (%s); building it again", folder, exc)
+                self.index = None
+        if self.index is None:
+            self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+            self._add_from(VECTORS)
+            if count > FLAT_UP_TO:
+                self._to_ivf()
+
+    @property
+    def ivf(self) -> bool:
+        return not isinstance(self.index, faiss.IndexIDMap2)
+
+    @property
+    def ntotal(self) -> int:
+        return self.index.ntotal
+
+    def _saved(self) -> dict | None:
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (KEY,)).fetchone()
+        except sqlite3.OperationalError:
+            return None  # no meta table yet (a read-only lane written before it)
+        return json.loads(row[0]) if row else None
+
+    def _add_from(self, sql: str, args: tuple = ()) -> None:
+        cursor = self.db.execute(sql, args)
+        while rows := cursor.fetchmany(20_000):
+            ids, vecs = _array(rows, self.dim)
+            self.index.add_with_ids(vecs, ids)
+
+    def _catch_up(self, upto: int) -> None:
+        """Segments added since the file was written are added; those gone since are removed."""
+        live = np.array([r[0] for r in self.db.execute("SELECT sid FROM segments WHERE sid <= ?", (upto,))],
+                        dtype="int64")
+        lists = self.index.invlists
+        held = np.concatenate([faiss.rev_swig_ptr(lists.get_ids(i), lists.list_size(i)).copy()
+                               for i in range(lists.nlist)] or [np.zeros(0, dtype="int64")])
+        gone = np.setdiff1d(held, live)
+        if len(gone):
+            self.remove(gone)
+        kept = self.index.ntotal
+        self._add_from(VECTORS + " WHERE s.sid > ?", (upto,))
+        self.changed = len(gone) + self.index.ntotal - kept
+
+    def _to_ivf(self) -> None:
+        """The flat index becomes IVF: trained on a sample of its vectors, then given all of them."""
+        flat = self.index
+        n = flat.ntotal
+        vecs = flat.index.reconstruct_n(0, n)
+        ids = faiss.vector_to_array(flat.id_map).copy()
+        nlist = lists(n)
+        ivf = faiss.index_factory(self.dim, f"IVF{nlist},SQfp16", faiss.METRIC_INNER_PRODUCT)
+        sample = vecs[np.random.default_rng(0).permutation(n)[:TRAIN_PER_LIST * nlist]]
+        faiss.extract_index_ivf(ivf).cp.niter = 10
+        ivf.train(sample)
+        ivf.set_direct_map_type(faiss.DirectMap.Hashtable)
+        ivf.nprobe = NPROBE
+        ivf.add_with_ids(vecs, ids)
+        self.index = ivf
+        log.info("%s: %d segments: the meaning lane is an IVF index now", self.folder, n)
+        self.save()
+
+    def add(self, vecs: np.ndarray, ids: np.ndarray) -> None:
+        self.index.add_with_ids(vecs, ids)
+        self.changed += len(ids)
+        if not self.ivf and self.index.ntotal > FLAT_UP_TO:
+            self._to_ivf()
+        elif self.ivf and self.changed > max(10_000, self.index.ntotal // 10):
+            self.save()  # so that an open after a crash catches up on a tenth, not on all of it
+
+    def remove(self, ids: np.ndarray) -> None:
+        ids = np.ascontiguousarray(ids, dtype="int64")  # IVF's id map takes an array of ids, not a batch
+        self.index.remove_ids(faiss.IDSelectorArray(len(ids), faiss.swig_ptr(ids)) if self.ivf else ids)
+        self.changed += len(ids)
+
+    def save(self) -> None:
+        """Write the IVF index whole beside the vectors, then point the meta table at it."""
+        if not self.ivf or self.read_only or not self.changed:
+            return
+        upto = self.db.execute("SELECT coalesce(max(sid), 0) FROM segments").fetchone()[0]
+        name = f"ivf-{secrets.token_hex(4)}.faiss"
+        faiss.write_index(self.index, str(self.folder / f".{name}.tmp"))
+        (self.folder / f".{name}.tmp").rename(self.folder / name)
+        old = self._saved()
+        self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (KEY, json.dumps({"file": name, "upto": upto})))
+        if old and old["file"] != name:
+            (self.folder / old["file"]).unlink(missing_ok=True)
+        self.changed = 0
+
+    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, ids) of the k nearest, each (1, k); `allowed`: only these segment ids."""
+        if allowed is None:
+            return self.index.search(query, k)
+        if self.ivf and len(allowed) <= EXACT_UP_TO:
+            vecs = self.index.reconstruct_batch(allowed)  # a few: scanned exactly
+            scores = vecs @ query[0]
+            top = np.argsort(-scores)[:k]
+            return scores[top][None, :].astype("float32"), allowed[top][None, :]
+        params = faiss.SearchParametersIVF(sel=faiss.IDSelectorBatch(allowed), nprobe=min(
+            self.index.nlist, NPROBE * max(1, self.index.ntotal // max(1, len(allowed))))) if self.ivf else \
+            faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed))
+        return self.index.search(query, k, params=params)
