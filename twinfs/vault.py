@@ -217,8 +217,11 @@ class Vault:
 
     def _commit_index(self, message: str) -> str | None:
         tree = self.git("write-tree").strip()
-        parent = self._head_commit()
-        if parent and self.git("rev-parse", f"{parent}^{{tree}}").strip() == tree:
+        try:
+            parent, head_tree = self.git("rev-parse", "HEAD^{commit}", "HEAD^{tree}").split()
+        except (subprocess.CalledProcessError, ValueError):
+            parent = head_tree = None  # no commit yet
+        if head_tree == tree:
             return None  # nothing staged
         faults.point("commit")
         sha = self.git("commit-tree", tree, *(["-p", parent] if parent else []), "-m", message,
@@ -229,12 +232,6 @@ class Vault:
             self._upkeep = threading.Thread(target=self.upkeep, name="twin-git-upkeep", daemon=True)
             self._upkeep.start()
         return sha
-
-    def _head_commit(self) -> str | None:
-        try:
-            return self.git("rev-parse", "--verify", "--quiet", "HEAD^{commit}").strip() or None
-        except subprocess.CalledProcessError:
-            return None
 
     def upkeep(self) -> None:
         """What `git commit` would have done now and then: pack loose objects once there are many (in the
