@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
 from conftest import MOVE, PORTO, chat

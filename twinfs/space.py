@@ -225,6 +225,11 @@ class Space:
             self._threads[thread] = cached
         return list(cached.values())
 
+    def cached_ids(self, thread: str) -> set[str] | None:
+        """The ids of a thread's items as the writer holds them, without reading a file (None: not held)."""
+        cached = self._threads.get(thread)
+        return None if cached is None else set(cached)
+
     def thread_item(self, thread: str, item_id: str) -> dict | None:
         self.thread_items(thread)
         return self._threads[thread].get(item_id)
@@ -239,10 +244,15 @@ class Space:
         self.vault.delete(self.item_path(thread, item_id))
         self._threads.get(thread, {}).pop(item_id, None)
 
-    def forget_cache(self) -> None:
-        """Files changed behind the writer's back (reindex, a hand edit): read them again."""
-        self._threads.clear()
-        self.heads.clear()
+    def forget_cache(self, threads: list[str] | None = None) -> None:
+        """Files changed behind the writer's back (reindex, a hand edit, a merge): read them again (of these
+        threads only, when given)."""
+        if threads is None:
+            self._threads.clear()
+            self.heads.clear()
+            return
+        for thread in threads:
+            self._threads.pop(thread, None)
 
     def threads(self) -> list[str]:
         folder = self.root / "items"
