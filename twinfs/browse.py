@@ -34,7 +34,7 @@ def grep(space: Space, req: GrepRequest) -> GrepResult:
         rel = f.relative_to(space.root).as_posix()
         if not f.is_file() or not rel.startswith(scope.rstrip("/")) or f.name.startswith("."):
             continue
-        text = f.read_text(encoding="utf-8", errors="replace")
+        text = _as_stored(f)
         if rel.startswith("passages/") and (before or after):
             p = parse(text)
             if (before and p.end and p.end >= before) or (after and p.end and p.end < after):
@@ -73,7 +73,7 @@ def read(space: Space, path: str, before: datetime | None = None) -> ReadResult:
     elif not _is_file(target):
         raise NotFound(f"no file at '{rel}' in this memory")
     else:
-        content = target.read_text(encoding="utf-8", errors="replace")
+        content = _as_stored(target)
     if not fragment:
         return ReadResult(path=rel, content=content)
     if not rel.startswith("records/") or not fragment.isdigit():
@@ -93,3 +93,8 @@ def _is_file(path: Path) -> bool:
         if exc.errno == errno.ENAMETOOLONG:
             return False
         raise
+
+
+def _as_stored(path: Path) -> str:
+    """The file's text byte for byte: read_text() would turn a text's \r\n and \r into \n."""
+    return path.read_bytes().decode("utf-8", errors="replace")
