@@ -241,6 +241,15 @@ LONG_SCOPE = "passages/" + "a" * 504
     ("search", {"query": "x", "colour": "blue"}, "colour"),
     ("search", {"query": "x", "fast": "very"}, "fast"),
     ("search", {"query": 42}, "query"),
+    ("search", {"query": "x", "fast": "yes"}, "fast"),
+    ("search", {"query": "x", "fast": 0}, "fast"),
+    ("grep", {"pattern": "x", "regex": 0}, "regex"),
+    ("grep", {"pattern": "x", "scope": "outside/x"}, "scope"),
+    ("read", {"path": "items/a#1"}, "path"),
+    ("history", {"subject": 3}, "subject"),
+    ("lineage", {"id": "not-a-record"}, "id"),
+    ("add", {"items": [{"id": "a", "kind": "message", "text": "x", "at": 1790000000}]}, "items[0].at"),
+    ("add", {"items": [{"id": "a", "kind": "message", "text": "x", "at": "2026-10-01"}], "wait": 1}, "wait"),
     ("status", {"ids": [f"i{n}" for n in range(501)]}, "ids"),
     ("status", {"ids": []}, "ids"),
     ("status", {"ids": "msg-001"}, "ids"),
@@ -357,6 +366,60 @@ def test_openapi_is_generated_from_the_models_the_routes_validate_with(server):
     assert schemas["StatusRequest"]["properties"]["ids"]["maxItems"] == 500
     assert "503" in doc["paths"]["/v1/memory/add"]["post"]["responses"]
     assert doc["paths"]["/v1/memory/add"]["post"]["responses"]["202"]
+
+
+def test_openapi_states_the_bounds_the_routes_enforce(server):
+    anyone = httpx.get(f"{server.url}/v1/openapi.json").json()
+    mine = httpx.get(f"{server.url}/v1/openapi.json", headers={"Authorization": f"Bearer {server.read}"}).json()
+    bound = {doc["paths"]["/v1/memory/search"]["post"]["parameters"][0]["schema"]["maxLength"] for doc in [anyone]}
+    assert bound == {60}  # the widest any key allows: a one-character org and project
+    header = mine["paths"]["/v1/memory/search"]["post"]["parameters"][0]
+    assert header["name"] == "X-Twin-Account" and header["schema"]["maxLength"] == 64 - len("acme.app.")
+    assert re.fullmatch(header["schema"]["pattern"][1:-1], "user_42")
+    responses = mine["paths"]["/v1/memory/add"]["post"]["responses"]
+    assert responses["503"]["headers"]["Retry-After"]["required"] is True
+    assert responses["413"]["headers"]["Connection"]["schema"] == {"const": "close"}
+    assert {"ItemStatus", "ForgetItems"} <= set(responses["202"]["links"])
+    schemas = mine["components"]["schemas"]
+    assert schemas["GrepRequest"]["properties"]["regex"]["type"] == "boolean"
+    assert "pattern" in schemas["Item"]["properties"]["at"] and "format" not in schemas["Item"]["properties"]["at"]
+    assert schemas["SearchRequest"]["properties"]["k"].get("type") is None  # ignored, whatever it holds
+    hit = schemas["Hit"]
+    assert hit["additionalProperties"] is False and "said" not in hit["required"]
+    assert hit["properties"]["said"] == {"description": "when the passage's last turn was said", "title": "Said",
+                                         "type": "string"}  # absent rather than null, as answers leave
+
+
+def test_an_id_given_twice_in_one_add_is_an_edit(server):
+    first = {"id": "twice", "kind": "message", "conversation": "t", "role": "user", "text": "I live in Rome.",
+             "at": "2026-10-01T09:00:00Z"}
+    with server.client(server.write, account="twice") as c:
+        r = c.post("/v1/memory/add", json={"items": [first, {**first, "text": "I live in Oslo."}], "wait": True})
+        assert r.status_code == 202 and r.json()["ids"] == ["twice"], r.text
+        assert c.post("/v1/memory/grep", json={"pattern": "Oslo"}).json()["found"] == 1
+        assert c.post("/v1/memory/grep", json={"pattern": "Rome"}).json()["found"] == 0
+
+
+def test_k_is_ignored_over_http_whatever_it_holds(server, seeded):
+    with server.client(server.read) as c:
+        for k in (3, "3", None, [1, 2], {"n": 1}, 1e300):
+            r = c.post("/v1/memory/search", json={"query": "Lisbon", "fast": True, "k": k})
+            assert r.status_code == 200 and r.json()["found"] >= 1, (k, r.text)
+
+
+def test_a_lone_surrogate_is_400_not_a_file_no_one_can_write(server):
+    with server.client(server.write, account="surrogate") as c:
+        r = c.post("/v1/memory/add", content=b'{"items": [{"id": "s", "kind": "message", "text": "half \\ud800 a pair", '
+                                             b'"at": "2026-10-01"}]}', headers={"Content-Type": "application/json"})
+        assert "surrogate" in error_of(r, 400)
+        r = c.post("/v1/memory/add", json={"items": [{"id": "s", "kind": "message", "text": "whole \U0001F600",
+                                                      "at": "2026-10-01"}], "wait": True})
+        assert r.status_code == 202 and r.json()["phases"] == {"s": "landed"}
+
+
+def test_a_path_no_file_system_can_hold_is_404(server, seeded):
+    with server.client(server.read) as c:
+        assert "no file" in error_of(c.post("/v1/memory/read", json={"path": "items/" + "0" * 300}), 404)
 
 
 def test_health(server, seeded):
