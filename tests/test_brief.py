@@ -132,9 +132,9 @@ def test_a_correction_changes_known_and_a_revert_undoes_it(memory):
     assert all(f.id != fact.id for f in after.facts)  # search stops returning the retracted record
     lineage = memory.lineage(USER, LineageRequest(id=fact.id))
     assert lineage.record.retracted["reason"].startswith("she moved")
-    assert lineage.turns[0]["id"] == "msg-001" and "moved to Lisbon" in lineage.turns[0]["text"]
-    assert "msg-001" in lineage.source["content"]
-    assert [c["message"].split(":")[0] for c in lineage.commits] == ["correct", "read"]
+    assert lineage.turns[0].id == "msg-001" and "moved to Lisbon" in lineage.turns[0].text
+    assert "msg-001" in lineage.source.content
+    assert [c.message.split(":")[0] for c in lineage.commits] == ["correct", "read"]
 
     root = memory.home / "users" / USER.dirname
     subprocess.run(["git", "-C", str(root), "revert", "--no-edit", done.commit], check=True, capture_output=True)

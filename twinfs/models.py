@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJson
     model_validator
 from pydantic_core import core_schema
 
-from .errors import BadRequest
+from .errors import BadRequest, Invalid
 
 ITEM_ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
 ACCOUNT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -117,13 +117,27 @@ class Moment(Day):
         return {"type": "string", "pattern": self.pattern}
 
 
+class PathForm(Form):
+    """A vault path: first clean_relpath's refusals, which say what is wrong (`'..' is not allowed`, absolute, not
+    memory) as Invalid, then the form, which every path clean_relpath keeps as it is matches."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        from .paths import clean_relpath  # one checker of client paths
+
+        def check(value: str, info: core_schema.ValidationInfo) -> str:
+            clean_relpath(value, info.field_name or "path", allow_empty=self.regex.fullmatch("") is not None)
+            return self.check(value)
+
+        return core_schema.with_info_after_validator_function(check, handler(source))
+
+
 NotBlank = Annotated[str, Form(NOT_BLANK, "more than white space", whole=False)]
 OneLine = Annotated[str, Form(ONE_LINE, "one line: no line break or control character")]
 DayText = Annotated[str, Day()]
 RecordId = Annotated[str, Form(RECORD_ID, "a record id: th_<16 hex>#r<name>")]
-Scope = Annotated[str, Form(SCOPE, "a path inside the vault under items/, passages/, records/ or pages/, "
+Scope = Annotated[str, PathForm(SCOPE, "a path inside the vault under items/, passages/, records/ or pages/, "
                                    "with no '.' or '..' segment, '\\', '#' or control character")]
-VaultPath = Annotated[str, Form(VAULT_PATH, "a file of the vault under items/, passages/, records/ or pages/ "
+VaultPath = Annotated[str, PathForm(VAULT_PATH, "a file of the vault under items/, passages/, records/ or pages/ "
                                             "(records/<thread>.json#N for one record), with no '.' or '..' segment, "
                                             "'\\', '#' or control character")]
 
@@ -268,15 +282,6 @@ class Window(Strict):
                                 description="a path prefix under items/, passages/, records/ or pages/, "
                                             "e.g. passages/memory/messages")
 
-    @field_validator("scope")
-    @classmethod
-    def _scope(cls, v: str | None) -> str | None:
-        if v is None:
-            return v
-        from .paths import clean_relpath  # one checker of client paths
-
-        return clean_relpath(v, "scope", allow_empty=True)
-
     @property
     def before_at(self) -> datetime | None:
         return parse_day(self.before, "before")
@@ -345,8 +350,8 @@ class GrepRequest(Window):
         if self.regex:
             try:
                 re.compile(self.pattern)
-            except (re.error, OverflowError, RecursionError) as exc:
-                raise ValueError(f"pattern is not a valid regular expression: {exc}") from None
+            except (re.error, OverflowError, RecursionError) as exc:  # Invalid, as grep itself would say
+                raise Invalid(f"pattern is not a valid regular expression: {exc}", "pattern") from None
         return self
 
 
