@@ -18,6 +18,7 @@ import argparse
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,7 @@ from bench.load import free_port, start_server  # noqa: E402
 from twinfs.keys import Keys  # noqa: E402
 
 LANDED = {"landed", "read", "folded"}
+SLOWEST = 20  # seconds an answer may take: an add with wait holds up to 10 s, and the fuzzer loads 2 cores
 
 
 @dataclass
@@ -44,11 +46,13 @@ class Figures:
     failures: Counter = field(default_factory=Counter)  # check name -> failed cases
     errors: list[str] = field(default_factory=list)  # schemathesis errors (network, schema), each a line
     server_errors: int = 0  # answers with a 5xx status
+    slowest: tuple[float, str] = (0.0, "")  # the slowest answer: seconds, operation
     accepted: int = 0  # distinct (end user, item id) answered 202 and not forgotten after
     landed: int = 0  # of those, landed when asked at the end
     unlanded: list[tuple[str, str, str]] = field(default_factory=list)  # (account, id, phase)
     seconds: float = 0.0
     output: str = ""  # schemathesis's own report
+    kept: Path | None = None  # where a run that was not clean left its home, log and events
 
     @property
     def clean(self) -> bool:
@@ -59,14 +63,17 @@ class Figures:
         phases = ", ".join(f"{name} {n}" for name, n in sorted(self.by_phase.items()))
         return "\n".join([
             f"test cases: {self.cases} ({phases}) in {self.seconds:.0f} s",
-            f"failed checks: {dict(self.failures) or 0}  errors: {len(self.errors)}  5xx answers: {self.server_errors}",
+            f"failed checks: {dict(self.failures) or 0}  errors: {len(self.errors)}  5xx answers: {self.server_errors}"
+            f"  slowest answer: {self.slowest[0]:.2f} s ({self.slowest[1]})",
             f"items answered 202: {self.accepted}, landed: {self.landed}"
             + (f"; not landed: {self.unlanded[:5]}" if self.unlanded else ""),
         ])
 
 
-def fuzz(examples: int, seed: int = 1, workers: int = 1, land_seconds: float = 120) -> Figures:
-    """One run in a fresh home; the figures, whatever they show (the caller judges them)."""
+def fuzz(examples: int, seed: int = 1, workers: int = 1, land_seconds: float = 120, keep: Path | None = None
+         ) -> Figures:
+    """One run in a fresh home; the figures, whatever they show (the caller judges them). A run that is not
+    clean leaves the server's log, schemathesis's events and the home in `keep` when given."""
     with tempfile.TemporaryDirectory(prefix="twin-fuzz-") as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
@@ -77,11 +84,12 @@ def fuzz(examples: int, seed: int = 1, workers: int = 1, land_seconds: float = 1
         server = start_server(home, port, env={"TWIN_READING": "0"})
         try:
             started = time.monotonic()
-            # wait: true holds an add up to 10 s, so the client waits longer than that
+            # wait: true holds an add up to 10 s: the client's timeout and the slowest answer allowed are above that
             run = subprocess.run(
                 [sys.executable, "-m", "schemathesis.cli", "run", f"{url}/v1/openapi.json",
                  "-H", f"Authorization: Bearer {token}", "--checks", "all", "--max-examples", str(examples),
                  "--seed", str(seed), "--workers", str(workers), "--request-timeout", "30",
+                 "--max-response-time", str(SLOWEST),
                  "--report", "ndjson", "--report-ndjson-path", str(report), "--no-color"],
                 capture_output=True, text=True, cwd=tmp, env={**os.environ, "NO_COLOR": "1"})
             figures = Figures(seconds=time.monotonic() - started, output=run.stdout + run.stderr)
@@ -92,6 +100,10 @@ def fuzz(examples: int, seed: int = 1, workers: int = 1, land_seconds: float = 1
             server.wait(30)
         if "Traceback" in (home / "server.log").read_text(errors="replace"):
             figures.errors.append("the server logged a traceback")
+        if keep is not None and not figures.clean:
+            shutil.rmtree(keep, ignore_errors=True)
+            shutil.copytree(tmp, keep, symlinks=True)
+            figures.kept = keep
     return figures
 
 
@@ -125,6 +137,7 @@ def read_events(report: Path, figures: Figures) -> dict[tuple[str, str], str]:
             request = exchange["request"]
             status = answer["status_code"]
             figures.server_errors += status >= 500
+            figures.slowest = max(figures.slowest, (answer["elapsed"], request["uri"].rsplit("/", 1)[-1]))
             account = (request["headers"].get("X-Twin-Account") or [""])[0]
             exchanges.append((exchange["timestamp"], request["uri"].rsplit("/", 1)[-1], account,
                               _body(request.get("body")), status, _body(answer.get("content"))))
@@ -179,10 +192,15 @@ def main() -> None:
     print(f"./run bench fuzz --examples {args.examples} --seed {args.seed} --workers {args.workers}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  cores: {os.cpu_count()}",
           flush=True)
-    figures = fuzz(args.examples, args.seed, args.workers)
-    tail = figures.output.strip().splitlines()
-    print("\n".join(tail[-12:]))
+    figures = fuzz(args.examples, args.seed, args.workers, keep=Path(tempfile.gettempdir()) / "twin-fuzz-last")
+    report = figures.output.strip()
+    for section in ("= ERRORS =", "= FAILURES ="):
+        if not figures.clean and section in report:
+            print(report[report.index(section):][:6000])
+    print("\n".join(report.splitlines()[-12:]))
     print(figures.summary())
+    if figures.kept:
+        print(f"not clean: the home, server log and events are in {figures.kept}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     sys.exit(0 if figures.clean else 1)
 
