@@ -2,8 +2,6 @@
 `twin serve` over loopback: about 2,000 cases here, 10,000 in bench/fuzz.py."""
 from __future__ import annotations
 
-import pytest
-
 from bench.fuzz import fuzz
 
 from test_server import start_server, stop_server
@@ -20,10 +18,8 @@ def test_2000_fuzzed_requests_break_nothing_and_every_202_lands():
     assert figures.landed == figures.accepted, figures.unlanded
 
 
-@pytest.mark.xfail(strict=True, reason="an id of 128 dots is valid but its file name is 389 bytes, over the 255 a "
-                                       "file system allows: it never lands until item file names are shortened "
-                                       "(issue 10, twinfs/paths.py)")
 def test_the_longest_ids_of_any_characters_land(tmp_path):
+    """128 dots encode to a 389-byte file name: item file names are shortened (paths.item_filename), so it lands."""
     server = start_server(tmp_path / "home")
     try:
         items = [{"id": c * 128, "kind": "message", "conversation": "long", "role": "user",

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 from pydantic import ValidationError
 
 from twinfs import BadRequest, EndUser, Invalid
-import re
-
 from twinfs.models import (MOMENT, NOT_BLANK, SCOPE, SPACE, VAULT_PATH, AddRequest, CorrectRequest, GrepRequest, Item,
                            ReadRequest, SearchRequest, StatusRequest)
 from twinfs.paths import clean_relpath, thread_id
