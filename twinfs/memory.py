@@ -395,6 +395,8 @@ class Memory:
             until = self.reading.budget.resumes_at(org).strftime("%Y-%m-%d %H:%M UTC")
             notes.append(f"Reading is waiting on the daily budget until {until}: landed items are searchable, "
                          "and are read then.")
+        if self.reading:
+            notes += self.reading.notes(space)
         return notes
 
     def _usable(self, space: Space) -> Space:
