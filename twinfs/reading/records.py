@@ -101,16 +101,17 @@ def finish(window: Window, drafts: list[Draft], turn_dates: bool = False) -> lis
             happened = said  # a state, event or preference without a time phrase holds as of the day it was said
         subject = _clean(draft.subject)
         speakers = {norm(t.speaker) for t in window.turns} - {norm(cited.speaker)}
-        if not subject or subject.lower() in _SELF or norm(subject) in speakers:
+        by = "assistant" if cited.role == "assistant" else "user"
+        if not subject or subject.lower() in _SELF or (by == "user" and norm(subject) in speakers):
             subject = cited.speaker  # a model may name the other speaker of a turn; the turn says who spoke
-        attribute = _attribute(draft.attribute)
+        attribute = _attribute(draft.attribute) if by == "user" else None  # a suggestion sets no one's value
         value = _clean(draft.value) if attribute else None
         if value is None:
             attribute = None
         body = {
             "kind": draft.kind, "text": text, "subject": subject, "attribute": attribute, "value": value,
             "happened": happened.isoformat() if happened else None, "said": said.isoformat(),
-            "by": "assistant" if cited.role == "assistant" else "user",
+            "by": by,
             "turns": turns,
             "source": next((window.sources[t] for t in turns if t in window.sources), ""),
         }
