@@ -159,10 +159,24 @@ class Sentence:
         root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
         if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i:
             return False  # an imperative: "Check out my new studio"
+        if self.implicit is None and not self._about_speaker():
+            return False  # "It takes me to another world", "Taking time for ourselves is crucial": no fact of theirs
         content = [t for t in self.tokens if not t.is_stop and not t.is_punct and t.pos_ in
                    ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV") and t.lower_ not in FIRST]
         has_verb = any(t.pos_ in ("VERB", "AUX") for t in self.tokens)
         return has_verb and len(content) >= MIN_CONTENT
+
+    def _about_speaker(self) -> bool:
+        """A first-person word is a subject, or owns one ("my sister is visiting", "my kids and I")."""
+        for t in self.tokens:
+            if t.lower_ not in FIRST:
+                continue
+            if t.dep_ in ("nsubj", "nsubjpass") or (t.dep_ == "conj" and t.head.dep_ in ("nsubj", "nsubjpass")):
+                return True
+            if t.dep_ == "poss" and (t.head.dep_ in ("nsubj", "nsubjpass") or (
+                    t.head.dep_ == "conj" and t.head.head.dep_ in ("nsubj", "nsubjpass"))):
+                return True
+        return False
 
     def time_phrase(self, base) -> tuple[str | None, tuple[int, int] | None]:
         """The sentence's first time phrase that names a day, and its character span in the sentence."""
