@@ -206,6 +206,8 @@ def test_a_diet_that_changes_says_what_changed_and_a_like_that_adds_does_not():
     assert conflicts(fold([VEGETARIAN, FISH, coriander, tea])) == [
         "Changed: Alice Chen · diet was vegetarian (said 2025-01-10), then eats fish (said 2026-02-14): the newer "
         f"holds unless corrected ({VEGETARIAN.id}, {FISH.id})"]  # two dislikes both hold
+    asked = conflicts(fold(MOVE_SET), [("Alice Chen", "diet")])  # a brief says what changed of what it asks
+    assert len(asked) == 1 and asked[0].startswith("Changed: Alice Chen · diet was vegetarian")
     guess = rec(11, "Alice eats meat", attribute="diet", value="eats meat", said="2026-03-01", by="assistant")
     assert conflicts(fold([VEGETARIAN, FISH, guess]))[0].startswith(
         "Conflict: Alice Chen · diet was stated by the user as eats fish")

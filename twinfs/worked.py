@@ -17,9 +17,10 @@ from .text import IRREGULAR, LIGHT_VERBS, norm, stem, stems_of, words_of
 ONE_AT_A_TIME = {"home", "job", "employer", "diet", "partner", "age"}  # a newer value replaces the older
 
 
-def conflicts(pages: list[Page]) -> list[str]:
+def conflicts(pages: list[Page], asked: list[tuple[str, str | None]] | None = None) -> list[str]:
     """Two values stated on the same newest day, the user's own word overruled only by the assistant, or a value
-    that holds one at a time (home, job, diet …) stated anew: what changed, so the older is not taken as now."""
+    that holds one at a time (home, job, diet …) stated anew: what changed, so the older is not taken as now
+    (only for the subject · attribute pairs `asked` about, when given)."""
     lines = []
     for page in pages:
         for attr in page.attributes:
@@ -39,7 +40,8 @@ def conflicts(pages: list[Page]) -> list[str]:
             if newest.by == "assistant" and own is not None:
                 lines.append(f"Conflict: {where} was stated by the user as {own.value} on {own.said} and by the "
                              f"assistant as {newest.value} on {newest.said} ({own.records[0]}, {newest.records[0]})")
-            elif concept_of(attr.name) in ONE_AT_A_TIME and newest.by == "user":
+            elif concept_of(attr.name) in ONE_AT_A_TIME and newest.by == "user" and (
+                    asked is None or (page.subject, attr.name) in asked):
                 before = attr.values[1]
                 lines.append(f"Changed: {where} was {before.value} (said {before.said}), then {newest.value} "
                              f"(said {newest.said}): the newer holds unless corrected ({before.records[0]}, "
