@@ -115,7 +115,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: just| recently| finally| now)?"
                   r" (?:live|lived|living|moved|moving|relocated|relocating|based) (?:in|to) ([A-Z][\w .'-]+)", text,
                   re.I)
-    if m and ents.get("GPE") and ents["GPE"] in m.group(1) and not re.search(r"\bfrom\b", m.group(0)):
+    if m and ents.get("GPE") and m.group(1).startswith(ents["GPE"]):
         add("home_city", ents["GPE"])
     m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|grew up in|raised in) "
                   r"([A-Z][\w .'-]+)", text)
