@@ -18,7 +18,8 @@ import pytest
 
 from twinfs.passages import Turn
 from twinfs.reading import Window, make_reader
-from twinfs.reading.llama import LlamaReader, gbnf, grammar, shipped_gguf
+from twinfs.reading.llama import LlamaReader, gbnf, grammar
+from twinfs.reading.shipped import smollm2 as shipped_gguf
 from twinfs.reading.openai import OpenAIReader, chat_url
 from twinfs.reading.prompts import Answer, messages, schema
 

@@ -395,6 +395,8 @@ class Memory:
             until = self.reading.budget.resumes_at(org).strftime("%Y-%m-%d %H:%M UTC")
             notes.append(f"Reading is waiting on the daily budget until {until}: landed items are searchable, "
                          "and are read then.")
+        if self.reading:
+            notes += self.reading.notes(space)
         return notes
 
     def _usable(self, space: Space) -> Space:
@@ -429,7 +431,7 @@ class Memory:
             wanted = folding.relevant(pages, request.query, self.embedder)
             context.known = folding.known_lines(pages, wanted)
             chosen = {s for s, _ in wanted}
-            context.worked_out = worked.conflicts([p for p in pages if p.subject in chosen])
+            context.worked_out = worked.conflicts([p for p in pages if p.subject in chosen], wanted)
             today = (before.date().isoformat() if before else self.clock().date().isoformat())
             for line in (worked.count_line(records, request.query), worked.span_line(records, request.query, today)):
                 if line:
