@@ -558,8 +558,6 @@ def test_hostile_texts_come_back_as_stored_from_search_grep_and_read(server, hos
     assert {status["phases"][i] for i, _ in HOSTILE} == {"landed"}
 
 
-@pytest.mark.xfail(strict=True, reason="Vault.read (twinfs/vault.py) reads with read_text(), whose universal newlines "
-                                       "turn a text's \\r\\n and \\r into \\n in search hits; read and grep keep them")
 def test_a_carriage_return_comes_back_from_search_as_stored(server, hostile):
     with server.client(server.read, account="hostile") as c:
         files = passages_of(c)

@@ -17,6 +17,7 @@ from .landing import index_docs, passage_doc, recut_all
 from .ledger import load_records, records_path
 from .passages import passage_id
 from .space import Space, said_order, stored_hash
+from .vault import read_exact
 
 log = logging.getLogger("twinfs.mending")
 SHOWN = 3  # paths named in the commit message
@@ -62,7 +63,7 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
         if rel.startswith("passages/") and rel.endswith(".md") and rel not in indexed:
             target = space.vault.path(rel)
             if target.is_file():
-                docs.append(passage_doc(rel, target.read_text(encoding="utf-8")))
+                docs.append(passage_doc(rel, read_exact(target)))
             else:
                 drops.append(passage_id(rel))
     if docs or drops:

@@ -62,11 +62,23 @@ class Writer:
 
     def __init__(self, mark: Path):
         self.mark = mark
-        self._lock = threading.Lock()
+        self._turns = threading.Condition()  # first come, first served: the pipeline never starves a correct
+        self._next = self._serving = 0
+        self._gone: set[int] = set()  # tickets whose holder stopped waiting (an interrupt): skipped
         self.stopped_midway = False  # a step failed while holding: its leftovers are a repair's, not a person's
 
     def __enter__(self) -> "Writer":
-        self._lock.acquire()
+        with self._turns:
+            ticket = self._next
+            self._next += 1
+            try:
+                self._turns.wait_for(lambda: self._serving == ticket)
+            except BaseException:
+                if self._serving == ticket:
+                    self._advance()
+                else:
+                    self._gone.add(ticket)
+                raise
         try:
             self.mark.write_bytes(b"")
         except OSError:
@@ -82,10 +94,15 @@ class Writer:
         except OSError:
             pass
         finally:
-            self._lock.release()
+            with self._turns:
+                self._advance()
 
-    def locked(self) -> bool:
-        return self._lock.locked()
+    def _advance(self) -> None:
+        self._serving += 1
+        while self._serving in self._gone:
+            self._gone.discard(self._serving)
+            self._serving += 1
+        self._turns.notify_all()
 
 
 class Space:

@@ -29,6 +29,8 @@ class OpenAIReader:
 
     `timeout`: seconds a whole answer may take; past it the window is read again later (Unavailable)."""
 
+    judges = True  # an endpoint answers a search's filter in a second or two: it judges the brief too
+
     def __init__(self, url: str, model: str | None = None, api_key: str | None = None, timeout: float = 300.0,
                  max_tokens: int = 1024, temperature: float = 0.0, max_records: int = MAX_RECORDS,
                  client: httpx.Client | None = None):
