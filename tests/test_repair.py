@@ -107,7 +107,10 @@ def test_a_read_killed_before_its_commit_is_committed_as_a_repair_not_a_hand_edi
         assert memory.idle(120)
         space = memory.space(user)
         assert any("stopped midway" in line for line in space.repaired)
-        assert memory.status(user, StatusRequest(ids=["m0"])).phases["m0"] in (Phase.read, Phase.folded)
+        deadline = time.monotonic() + 120  # the turns the killed step read are read again, by the ticker
+        while memory.status(user, StatusRequest(ids=["m0"])).phases["m0"] not in (Phase.read, Phase.folded):
+            assert time.monotonic() < deadline, "m0 was never read again"
+            time.sleep(0.2)
         facts = memory.search(user, SearchRequest(query="Where does Alice live?")).facts or []
         assert any("Lisbon" in f.text for f in facts)
     log = git(vault, "log", "--format=%s").stdout

@@ -555,7 +555,7 @@ def test_hostile_texts_come_back_as_stored_from_search_grep_and_read(server, hos
             assert any(first in line["text"] and line["path"] == hit["path"] for line in lines)
         status = c.post("/v1/memory/status", json={"ids": [i for i, _ in HOSTILE] + ["evil", "h-fake"]}).json()
     assert status["phases"]["evil"] == status["phases"]["h-fake"] == "unknown"  # markers in a text are not items
-    assert {status["phases"][i] for i, _ in HOSTILE} == {"landed"}
+    assert {status["phases"][i] for i, _ in HOSTILE} <= {"landed", "read", "folded"}  # the reader may be done
 
 
 def test_a_carriage_return_comes_back_from_search_as_stored(server, hostile):
