@@ -81,12 +81,7 @@ def _items_from(path: str) -> list[Item]:
                 items.append(Item.model_validate_json(line))
             except ValidationError as exc:
                 raise Invalid(f"{path} line {n}: {describe(exc)}") from None
-    seen: set[str] = set()
-    for item in items:
-        if item.id in seen:
-            raise Invalid(f"{path}: item id '{item.id}' appears twice")
-        seen.add(item.id)
-    return items
+    return list({item.id: item for item in items}.values())  # an id on two lines is an edit: the later one stays
 
 
 # the commands: each returns its answer (a model, a list of them, or a dict), or None when it printed itself
