@@ -196,11 +196,18 @@ class Memory:
         self._stop.set()
         if self._watcher:
             self._watcher.stop()
+        if self._syncer:
+            self._syncer.join(120)  # a sync under way finishes
         self.pipeline.close()
         with self._lock:
-            for space in self._spaces.values():
-                space.close()
+            spaces = list(self._spaces.values())
             self._spaces.clear()
+        for space in spaces:
+            if not self.read_only:
+                with space.writer:  # whatever step still runs (a request's correct, a sync) finishes first
+                    space.close()
+            else:
+                space.close()
         self.lock.release()
 
     def __enter__(self) -> "Memory":
