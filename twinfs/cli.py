@@ -338,14 +338,14 @@ COMMANDS: tuple[Command, ...] = (
             'twin history --account alice "Alice Chen" --attribute home_city', cmd_history,
             (arg("subject"), arg("--attribute")), show=terminal.history),
     Command("correct", "retract a record, or replace its value (--value), with a reason",
-            "twin correct --account alice 'th_3c673913c32bf3b2#r3748051fcdd644ba' --reason 'she moved' --value Porto",
+            "twin correct --account alice 'th_3c673913c32bf3b2#ra8c283c3985e06a1' --reason 'she moved' --value Porto",
             cmd_correct, (RECORD_ID, arg("--reason", required=True), arg("--value", help="the right value")),
             show=terminal.corrected),
     Command("forget", "remove items (or threads, th_…) and all derived from them, from files, indexes, pages and "
             "git history", "twin forget --account alice msg-004 th_6bbab6d256ffb05c", cmd_forget,
             (arg("ids", nargs="+", help="item ids, or thread ids for whole conversations"),), show=terminal.forgot),
     Command("lineage", "a record, its turns, its source passage and the commits that touched it",
-            "twin lineage --account alice 'th_3c673913c32bf3b2#r3748051fcdd644ba'", cmd_lineage, (RECORD_ID,),
+            "twin lineage --account alice 'th_3c673913c32bf3b2#ra8c283c3985e06a1'", cmd_lineage, (RECORD_ID,),
             show=terminal.lineage),
     Command("reindex", "rebuild .twin/ from the files (all end users, or of --org/--project, when --account is "
             "left out)", "twin --home ./twin-home reindex", cmd_reindex, (QUIET,), account=False,
