@@ -10,13 +10,14 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
+from pathlib import Path
 
 import git
 
 from . import browse, folding, forgetting, landing, ledger, mending, repair, sync, syncing, tombstones, worked
 from . import search as searching
 from .clock import Clock
-from .errors import NotFound, TwinError, Unavailable
+from .errors import Invalid, NotFound, TwinError, Unavailable
 from .filing import Reading, index_records
 from .filtering import Filter, make_filter
 from .index import Bounds, meaning
@@ -42,6 +43,17 @@ def _user_of(dirname: str) -> EndUser:
     """`<org>.<project>.<account>`, a vault's folder name, as the end user it belongs to."""
     org, project, account = dirname.split(".", 2)
     return EndUser(org=org, project=project, account=account)
+
+
+def vaults(home: Path) -> list[str]:
+    """The end users' vault folders of a home, by name."""
+    folder = home / "users"
+    return sorted(p.name for p in folder.iterdir() if (p / ".git").is_dir()) if folder.is_dir() else []
+
+
+def synced_vaults(home: Path) -> list[str]:
+    """The vaults of a home that have a remote, by folder name."""
+    return [d for d in vaults(home) if (home / "users" / d / ".git" / sync.STATE).exists()]
 
 
 def unwritable(exc: Exception, what: str) -> Unavailable:
@@ -138,7 +150,7 @@ class Memory:
             for dirname in self.synced():
                 now = time.monotonic()
                 space = self.space(_user_of(dirname))
-                if due.get(dirname, 0.0) > now or space.broken or now - space.last_add < quiet:
+                if due.get(dirname, 0.0) > now or space.broken or space.left or now - space.last_add < quiet:
                     continue
                 try:
                     url = sync.configured(space.vault)
@@ -156,6 +168,7 @@ class Memory:
         forget, a reindex, a history rewrite), bring the vault to this format. A vault that cannot be repaired
         is marked broken and reported; the other end users go on."""
         midway = repair.stopped_midway(space)
+        space.left = sync.state(space.vault).get("left")
         try:
             with space.writer:
                 space.repaired = repair.repair(space, midway)
@@ -287,11 +300,19 @@ class Memory:
         space = self.space(user)
         if not space.exists:
             raise NotFound(f"no memory for end user '{user.account}' yet")
+        return self._here(space)
+
+    @staticmethod
+    def _here(space: Space) -> Space:
+        """A vault this home handed to another server (`twin sync --leave`) is not answered from here: its
+        requests retry, and the front door sends them to the server that has it now."""
+        if space.left:
+            raise Unavailable(f"end user '{space.user.account}' moved to another server at {space.left}; try "
+                              "again shortly", retry_after=5)
         return space
 
     def users(self) -> list[str]:
-        folder = self.home / "users"
-        return sorted(p.name for p in folder.iterdir() if (p / ".git").is_dir()) if folder.is_dir() else []
+        return vaults(self.home)
 
     # writing
     def add(self, user: EndUser, request: AddRequest) -> AddResult:
@@ -305,6 +326,7 @@ class Memory:
         space = self._usable(self.space(user, create=True))
         ids = [item.id for item in request.items]
         with space.accept_lock:
+            self._here(space)  # under the accept lock: a leave's sync takes every add accepted before it
             event = new_event_id()  # taken in turn, so the inbox lands adds in the order they were accepted
             try:
                 entries, phases = self._accept(space, user, request, event, ids)
@@ -372,6 +394,7 @@ class Memory:
         space = self.space(user)
         if not space.exists:
             return StatusResult(phases={i: Phase.unknown for i in request.ids})
+        self._here(space)
         phases = space.state.phases(request.ids)
         return StatusResult(phases=phases, notes=self.notes(space) or None)
 
@@ -553,13 +576,18 @@ class Memory:
         return self._sync(space, url)
 
     def sync_with(self, user: EndUser, remote: str | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> SyncResult:
+                  progress: Callable[[int, int], None] | None = None, leave: bool = False,
+                  stay: bool = False) -> SyncResult:
         """`twin sync`: with `remote` (kept as the vault's remote from then on) or the one kept before. An end
-        user this home does not hold yet is cloned from the remote (a new machine joining)."""
+        user this home does not hold yet is cloned from the remote (a new machine joining). `leave`: hand the
+        vault to another server: from the moment no add is accepted any more, everything goes to the remote,
+        and this home answers 503 for the end user from then on. `stay`: serve it here again, after a sync."""
         self._writable()
         space = self.space(user)
         url = sync.check_url(remote, user.dirname) if remote else None
         if not space.exists:
+            if leave or stay:
+                raise Invalid(f"end user '{user.account}' is not held here: there is nothing to leave or to keep")
             if url is None:
                 raise NotFound(f"no memory for end user '{user.account}' here: give --remote to fetch it")
             out = syncing.clone(space, url, progress)
@@ -574,7 +602,15 @@ class Memory:
         url = url or sync.configured(space.vault)
         if url is None:
             raise NotFound(f"no remote is kept for end user '{user.account}' yet: give --remote URL")
-        return self._sync(space, url)
+        if leave:
+            with space.accept_lock:  # adds accepted before this are in the inbox, and the sync lands them
+                space.left = sync.when()
+                sync.note(space.vault, left=space.left)
+        out = self._sync(space, url)
+        if stay:
+            sync.note(space.vault, left=None)
+            space.left = None
+        return out
 
     def _sync(self, space: Space, url: str) -> SyncResult:
         out = syncing.run(space, url, self._hooks)
@@ -593,7 +629,7 @@ class Memory:
 
     def synced(self) -> list[str]:
         """The end users whose vaults have a remote, by folder name."""
-        return [d for d in self.users() if (self.home / "users" / d / ".git" / sync.STATE).exists()]
+        return synced_vaults(self.home)
 
     def health(self) -> dict[str, int]:
         """Counts for GET /v1/health (no names: it answers without a key)."""

@@ -464,6 +464,22 @@ class SyncRequest(Strict):
         return data
 
 
+class OwnerSyncRequest(Strict):
+    """`twin sync` sent through the server that owns the home (POST /v1/owner/sync, the owner's loopback token
+    only): the operator may name the remote, and hand the vault to another server or keep it here."""
+
+    remote: str | None = Field(None, max_length=2000, description="kept as the vault's remote; {vault} stands "
+                               "for the vault's folder name")
+    leave: bool = Field(False, description="hand the vault to another server: 503 for this end user here from now")
+    stay: bool = Field(False, description="serve it here again (cancel a leave), after the sync")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> "OwnerSyncRequest":
+        if self.leave and self.stay:
+            raise ValueError("leave and stay: give one of them")
+        return self
+
+
 class SyncResult(BaseModel):
     remote: str = Field(description="the remote synced with")
     kind: Literal["up to date", "sent", "received", "merged", "replayed", "cloned"]

@@ -128,6 +128,7 @@ class Space:
         self.last_add = 0.0  # monotonic time of the last add accepted (a sync waits for a quiet spell)  # the owner's first open of the vault (repair) happens once
         self.repaired: list[str] | None = None  # what opening the vault repaired (None: not opened to write yet)
         self.broken: str | None = None  # why the vault could not be repaired, when it could not
+        self.left: str | None = None  # when this home handed the vault to another server (sync --leave)
         self.landed = threading.Condition()
         self.rebuilding = False
         self.hand_edited = False  # the watcher saw files change that the writer did not write
