@@ -17,6 +17,7 @@ plan_windows (12 turns + 4 of context) and read by the backend. Measures:
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import sys
@@ -35,6 +36,7 @@ from twinfs.reading.records import Draft, finish  # noqa: E402
 
 DATA = HERE.parents[2] / "shared/bench/locomo/dev.json"
 DAYS = 3
+SAMPLE_SESSIONS = 5  # the sample of windows, like the gold list, comes from sessions 1-5
 
 
 @dataclass
@@ -45,6 +47,7 @@ class Session:
     windows: list[Window]
     events: dict[str, list[str]]
     observations: dict[str, list[str]]
+    turns: list[Turn] = field(default_factory=list)
 
 
 @dataclass
@@ -64,8 +67,6 @@ def session_time(text: str) -> datetime:
 
 
 def load(limit: int | None) -> list[Session]:
-    import json
-
     data = json.loads(DATA.read_text())
     sessions: list[Session] = []
     for sample in data[:limit]:
@@ -82,7 +83,7 @@ def load(limit: int | None) -> list[Session]:
             events = {k: v for k, v in ev.items() if k != "date"}
             obs = sample["observation"].get(f"session_{n}_observation", {})
             observations = {k: [fact for fact, *_ in v] for k, v in obs.items()}
-            sessions.append(Session(sample["sample_id"], n, start.date(), windows, events, observations))
+            sessions.append(Session(sample["sample_id"], n, start.date(), windows, events, observations, turns))
             n += 1
     return sessions
 
@@ -104,21 +105,45 @@ def reader_for(backend: str) -> Reader:
         return Verbatim()
     if backend == "smollm2":
         return make_reader(model="smollm2", n_ctx=4096, max_tokens=512)
+    if backend == "qwen":
+        return make_reader(model="qwen-coder-1.5b", n_ctx=4096, max_tokens=512, max_records=6, timeout=1800)
     if backend.startswith("gguf:"):
         return make_reader(model=backend[5:], n_ctx=8192, max_tokens=1024)
     if backend.startswith("url:"):
         return make_reader(url=backend[4:])
-    raise SystemExit(f"unknown backend {backend!r}: rules, smollm2, gguf:PATH, url:URL, turns or all")
+    raise SystemExit(f"unknown backend {backend!r}: rules, qwen, smollm2, gguf:PATH, url:URL, turns or all")
 
 
 def warm(reader: Reader, sessions: list[Session]) -> None:
-    """Load the reader's models outside the timing: one turn read once."""
+    """Load the reader's models outside the timing: a model's child started, or one turn read once."""
+    if hasattr(reader, "child"):
+        reader.child.load()
+        return
     first = next(s.windows[0] for s in sessions if s.windows)
     turn = first.turns[0]
     reader.read(Window("warm", [turn], [turn.id], {}))
 
 
-def read(backend: str, sessions: list[Session], count) -> Run:
+def sample_windows(sessions: list[Session], count: int, seed: int) -> list[Session]:
+    """`count` windows of 6 turns (+2 of context) picked at random from sessions 1-5 of every conversation, the
+    same for every backend, each as a session of its own window (an hour of 2 cores for the Qwen reader)."""
+    pool = []
+    for session in sessions:
+        if session.number > SAMPLE_SESSIONS or not session.turns:
+            continue
+        thread = f"{session.conversation}/s{session.number}"
+        sources = {t.id: f"passages/memory/messages/{thread}" for t in session.turns}
+        for window in plan_windows(thread, session.turns, sources, set(), session.turns[-1].at + timedelta(days=1),
+                                   600, size=6, context=2):
+            pool.append((session, window))
+    order = list(range(len(pool)))
+    random.Random(seed).shuffle(order)  # the first k of any count are the same k: a run cut short is a sample too
+    picked = order[:count]
+    return [Session(pool[i][0].conversation, pool[i][0].number, pool[i][0].day, [pool[i][1]], pool[i][0].events,
+                    pool[i][0].observations, pool[i][0].turns) for i in picked]
+
+
+def read(backend: str, sessions: list[Session], count, progress: bool = False, save_to: Path | None = None) -> Run:
     reader = reader_for(backend)
     warm(reader, sessions)
     run = Run(reader.name, sessions)
@@ -132,6 +157,27 @@ def read(backend: str, sessions: list[Session], count) -> Run:
             run.backend_tokens += outcome.tokens
             run.failed += outcome.failed is not None
             run.records.setdefault(session.conversation, []).extend(outcome.records)
+            if save_to is not None:
+                save(run, save_to)  # after every window: a slow run stopped early is still scored
+            if progress:
+                print(f"  window {run.windows} ({window.thread} #{window.position}): {len(outcome.records)} records "
+                      f"in {time.perf_counter() - started:.0f} s{' (failed)' if outcome.failed else ''}")
+    return run
+
+
+def save(run: Run, path: Path) -> None:
+    """A run's records and counts, so a slow backend is read once and scored again (`--load`)."""
+    body = {"name": run.name, "seconds": run.seconds, "tokens": run.tokens, "backend_tokens": run.backend_tokens,
+            "failed": run.failed, "windows": run.windows,
+            "records": {c: [r.model_dump() for r in rs] for c, rs in run.records.items()}}
+    path.write_text(json.dumps(body, indent=1))
+
+
+def restore(path: Path, sessions: list[Session]) -> Run:
+    body = json.loads(path.read_text())
+    run = Run(body["name"], sessions, seconds=body["seconds"], tokens=body["tokens"],
+              backend_tokens=body["backend_tokens"], failed=body["failed"], windows=body["windows"])
+    run.records = {c: [Record(**r) for r in rs] for c, rs in body["records"].items()}
     return run
 
 
@@ -201,31 +247,122 @@ def precision(run: Run, judge: Judge, threshold: float, sample: int, seed: int) 
     return right, len(picked)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--backend", default="all", help="rules, smollm2, gguf:PATH, url:URL, turns, or all")
-    parser.add_argument("--limit-conversations", type=int, default=None)
-    parser.add_argument("--llm-sessions", type=int, default=3,
-                        help="sessions (from the first conversation) an LLM backend reads under 'all' (slow on CPU)")
-    parser.add_argument("--threshold", type=float, default=0.5)
-    parser.add_argument("--sample", type=int, default=400, help="records sampled for precision")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    sys.stdout.reconfigure(line_buffering=True)
-    if not DATA.is_file():
-        print(f"no LoCoMo data at {DATA}: nothing to measure")
-        return 0
-    command = "./run bench reading " + " ".join(sys.argv[1:] if argv is None else argv)
-    print(command.strip())
-    sessions = load(args.limit_conversations)
-    names = {name for s in sessions for name in (*s.events, *s.observations)}
-    judge = Judge(names)
-    backends = ["rules", "turns", "smollm2"] if args.backend == "all" else [args.backend]
-    for backend in backends:
-        subset = sessions
-        if backend not in ("rules", "turns") and args.backend == "all":
-            subset = [s for s in sessions if s.conversation == sessions[0].conversation][:args.llm_sessions]
-        run = read(backend, subset, judge.count)
+GOLD = HERE.parent / "reading_gold.json"
+JUDGED = HERE.parent / "reading_judged.json"
+JUDGED_SAMPLE = 50
+_INTEREST = ("hobby", "hobbies", "interest", "interests", "pastime", "activity", "activities", "sport", "sports",
+             "instrument", "plays", "collection", "collects", "likes", "like", "loves", "love", "enjoys", "fan_of",
+             "preference", "passion", "favorite", "favourite")
+# The attribute names that carry each concept's meaning (a value counts only under one of them); `favorite_*`
+# counts as a like. Fixed with the gold list, before any tuning.
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    "home": ("home", "home_city", "city", "lives_in", "location", "residence", "home_country", "country",
+             "current_city", "address"),
+    "hometown": ("hometown", "home_country", "origin", "from", "birthplace", "roots", "country_of_origin",
+                 "nationality", "native_country", "grew_up_in"),
+    "job": ("job", "occupation", "profession", "work", "career", "role", "job_title", "position", "former_job",
+            "previous_job", "business", "owns", "owner"),
+    "employer": ("employer", "company", "workplace", "works_at", "team", "former_employer", "previous_employer",
+                 "club"),
+    "hobby": _INTEREST,
+    "likes": _INTEREST,
+    "pet": ("pet", "pets", "dog", "cat", "turtle", "turtles", "animal"),
+    "diet": ("diet", "dietary_restriction", "dietary_preference", "food", "eats", "intolerance", "allergy",
+             "health"),
+    "allergy": ("allergy", "allergies", "allergic_to", "health", "health_condition", "condition"),
+    "partner": ("partner", "spouse", "husband", "wife", "boyfriend", "girlfriend", "relationship_status",
+                "relationship"),
+    "relationship": ("relationship_status", "relationship", "marital_status", "partner", "spouse"),
+    "children": ("children", "kids", "kid", "child", "son", "sons", "daughter", "daughters", "family"),
+    "grandparent": ("grandma", "grandmother", "grandparent", "grandparents", "grandpa", "grandfather", "family",
+                    "relative"),
+    "aunt": ("aunt", "family", "relative"),
+}
+
+
+def _key(attribute: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", attribute.lower()).strip("_")
+
+
+def means(attribute: str | None, concept: str) -> bool:
+    if not attribute:
+        return False
+    key = _key(attribute)
+    names = CONCEPTS[concept]
+    return key in names or key.rstrip("s") in names or (
+        names is _INTEREST and key.startswith(("favorite_", "favourite_")))
+
+
+def gold_values() -> list[dict]:
+    return json.loads(GOLD.read_text())["values"] if GOLD.is_file() else []
+
+
+def coverage(run: Run, only_turns: set[str] | None = None) -> tuple[int, int, list[dict]]:
+    """Gold values found: a live record of the speaker, in that conversation, with an attribute of the gold's
+    meaning and a value holding one of its words. `only_turns`: the gold values said in these turns."""
+    found, missed = 0, []
+    gold = [g for g in gold_values() if only_turns is None or (g["conversation"], g["turn"]) in only_turns]
+    for g in gold:
+        records = run.records.get(g["conversation"], [])
+        hit = any(r.subject == g["speaker"] and means(r.attribute, g["concept"]) and r.value
+                  and (not g["match"] or any(m in r.value.lower() for m in g["match"])) for r in records)
+        found += hit
+        if not hit:
+            missed.append(g)
+    return found, len(gold), missed
+
+
+# Relative phrases and the day each means (days from the day it was said) with its tolerance.
+RELATIVE = [(r"\byesterday\b|\blast night\b", -1, 1), (r"\btomorrow\b", 1, 1), (r"\blast week\b", -7, 4),
+            (r"\bnext week\b", 7, 4), (r"\blast month\b", -30, 16), (r"\bnext month\b", 30, 16),
+            (r"\blast year\b", -365, 183), (r"\bnext year\b", 365, 183), (r"\blast weekend\b", -5, 4),
+            (r"\b(?:a few|few|couple of|two|three|2|3) days ago\b", -3, 2), (r"\b(?:a|one) week ago\b", -7, 3),
+            (r"\b(?:a few|two|three|2|3) weeks ago\b", -17, 8), (r"\b(?:a|one) month ago\b", -30, 10)]
+_CONTENT = re.compile(r"[a-z][a-z'-]{3,}")
+
+
+def relative_dates(run: Run, sessions: list[Session]) -> tuple[int, int]:
+    """Records made from a sentence holding one relative phrase: right when `happened` is within the phrase's
+    tolerance of the day it means. A record is made from the sentence that holds most of its content words."""
+    turns = {(s.conversation, t.id): t for s in sessions for t in s.turns}
+    right = total = 0
+    for conversation, records in run.records.items():
+        for record in records:
+            turn = turns.get((conversation, record.turns[0])) if record.turns else None
+            if turn is None:
+                continue
+            words = set(_CONTENT.findall(record.text.lower())) - {w.lower() for w in turn.speaker.split()}
+            sentences = [x for x in re.split(r"(?<=[.!?])\s+", turn.text) if x.strip()]
+            best = max(sentences, key=lambda x: len(words & set(_CONTENT.findall(x.lower()))), default="")
+            if not words or len(words & set(_CONTENT.findall(best.lower()))) * 2 < len(words):
+                continue
+            hits = [(offset, slack) for pattern, offset, slack in RELATIVE if re.search(pattern, best, re.I)]
+            if len(hits) != 1:
+                continue
+            offset, slack = hits[0]
+            total += 1
+            meant = turn.at.date() + timedelta(days=offset)
+            right += record.happened is not None and abs((date.fromisoformat(record.happened) - meant).days) <= slack
+    return right, total
+
+
+def judged_sample(run: Run) -> tuple[list[Record], dict[str, dict]]:
+    """The fixed sample of the judged records: 50 drawn (seed 0) from the run's records, and the judgments kept."""
+    everything = sorted((r for rs in run.records.values() for r in rs), key=lambda r: r.id)
+    picked = random.Random(0).sample(everything, min(JUDGED_SAMPLE, len(everything)))
+    judged = json.loads(JUDGED.read_text())["judged"] if JUDGED.is_file() else {}
+    return picked, judged
+
+
+def report(run: Run, judge: Judge, args, scope: str, scope_all: bool) -> None:
+    """Every figure of one run."""
+    n_records = sum(len(r) for r in run.records.values())
+    rate = f"{run.tokens / run.seconds:,.0f} conversation tokens/s" if run.seconds else "n/a"
+    print(f"\n{run.name}: {scope}")
+    print(f"  speed      {rate} ({run.tokens:,} MiniLM tokens in {run.seconds:.1f} s; "
+          f"backend counted {run.backend_tokens:,} tokens; {run.failed} windows failed)")
+    print(f"  records    {n_records:,} ({n_records / max(1, run.tokens) * 1000:.1f} per 1k conversation tokens)")
+    if not args.fast:  # the MiniLM judge's measures take most of the bench's time
         found, total = recall(run, judge, args.threshold)
         strict, _ = recall(run, judge, args.threshold + 0.1)
         right, judged = precision(run, judge, args.threshold, args.sample, args.seed)
@@ -234,21 +371,91 @@ def main(argv: list[str] | None = None) -> int:
         found_masked, _ = recall(run, judge, args.threshold)
         right_masked, _ = precision(run, judge, args.threshold, args.sample, args.seed)
         judge.masked = False
-        n_records = sum(len(r) for r in run.records.values())
-        scope = f"{len({s.conversation for s in subset})} conversations, {len(subset)} sessions, {run.windows} windows"
-        rate = f"{run.tokens / run.seconds:,.0f} conversation tokens/s" if run.seconds else "n/a"
-        print(f"\n{run.name}: {scope}")
-        print(f"  speed      {rate} ({run.tokens:,} MiniLM tokens in {run.seconds:.1f} s; "
-              f"backend counted {run.backend_tokens:,} tokens; {run.failed} windows failed)")
-        print(f"  records    {n_records:,} ({n_records / max(1, run.tokens) * 1000:.1f} per 1k conversation tokens)")
-        print(f"  recall     {found / max(1, total):.3f} of {total} events at cosine >= {args.threshold:g}, ±{DAYS} days "
-              f"({strict / max(1, total):.3f} at >= {args.threshold + 0.1:g})")
+        print(f"  recall     {found / max(1, total):.3f} of {total} events at cosine >= {args.threshold:g}, "
+              f"±{DAYS} days ({strict / max(1, total):.3f} at >= {args.threshold + 0.1:g})")
         print(f"  precision  {right / max(1, judged):.3f} of {judged} sampled records match an event or observation "
-              f"of their subject at cosine >= {args.threshold:g} "
-              f"({right_strict / max(1, judged):.3f} at >= {args.threshold + 0.1:g})")
+              f"of their subject at cosine >= {args.threshold:g} ({right_strict / max(1, judged):.3f} at >= "
+              f"{args.threshold + 0.1:g})")
         print(f"  names masked (every speaker's name read as 'someone' by the judge): recall "
               f"{found_masked / max(1, total):.3f}, precision {right_masked / max(1, judged):.3f} "
               f"at cosine >= {args.threshold:g}")
+    only = None if scope_all else {(s.conversation, t) for s in run.sessions for w in s.windows for t in w.new}
+    got, of, missed = coverage(run, only)
+    print(f"  attributes {got} of {of} gold values under an attribute of their meaning ({got / max(1, of):.3f})")
+    if args.verbose:
+        for g in missed:
+            print(f"    missed {g['conversation']} {g['turn']} {g['speaker']} · {g['concept']}: {g['value']}")
+    good, dated = relative_dates(run, run.sessions)
+    print(f"  dates      {good} of {dated} records from a relative phrase dated within its tolerance "
+          f"({good / max(1, dated):.3f})")
+    filled = sum(1 for rs in run.records.values() for r in rs if r.attribute)
+    print(f"  filled     {filled} records with an attribute ({filled / max(1, n_records):.3f} of records)")
+    if scope_all and run.name.startswith("rules"):
+        picked, judgments = judged_sample(run)
+        verdicts = [judgments[r.id]["right"] for r in picked if r.id in judgments]
+        print(f"  judged     {sum(verdicts)} of {len(verdicts)} sampled records right "
+              f"({len(picked) - len(verdicts)} of the {len(picked)} not judged yet)")
+        if args.verbose:
+            for r in picked:
+                mark = {True: "right", False: "WRONG"}.get(judgments.get(r.id, {}).get("right"), "unjudged")
+                print(f"    {mark:8} {r.id} {r.turns} {r.render()}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--backend", default="all", help="rules, qwen, smollm2, gguf:PATH, url:URL, turns, or all")
+    parser.add_argument("--scope", choices=("all", "sample"), default=None,
+                        help="all windows of every conversation, or the sample of --windows windows "
+                             "(default: all for rules and turns, the sample for a model)")
+    parser.add_argument("--limit-conversations", type=int, default=None)
+    parser.add_argument("--windows", type=int, default=30, help="windows in the sample every backend reads")
+    parser.add_argument("--threshold", type=float, default=0.5)
+    parser.add_argument("--sample", type=int, default=400, help="records sampled for precision")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--fast", action="store_true", help="skip the MiniLM judge's recall and precision")
+    parser.add_argument("--verbose", action="store_true", help="list the gold values missed and the judged sample")
+    parser.add_argument("--save", type=Path, help="write the run's records here (one backend)")
+    parser.add_argument("--load", type=Path, action="append", default=[],
+                        help="score a saved run instead of reading again (repeatable)")
+    args = parser.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)
+    if not DATA.is_file():
+        print(f"no LoCoMo data at {DATA}: nothing to measure")
+        return 0
+    command = "./run bench reading " + " ".join(sys.argv[1:] if argv is None else argv)
+    print(command.strip())
+    sessions = load(args.limit_conversations)
+    sample = sample_windows(sessions, args.windows, args.seed)
+    names = {name for s in sessions for name in (*s.events, *s.observations)}
+    judge = Judge(names)
+    runs: list[tuple[str, str]] = []  # (backend, scope)
+    if args.backend == "all":
+        runs = [("rules", "all"), ("turns", "all"), ("rules", "sample"), ("smollm2", "sample"), ("qwen", "sample")]
+    else:
+        runs = [(args.backend, args.scope or ("all" if args.backend in ("rules", "turns") else "sample"))]
+    loaded = {}
+    for path in args.load:
+        body = json.loads(path.read_text())
+        loaded[body["name"]] = path
+    for backend, scope in runs:
+        subset = sessions if scope == "all" else sample
+        described = (f"{len({s.conversation for s in subset})} conversations, {len(subset)} sessions"
+                     if scope == "all" else f"the sample: {len(subset)} windows of 6 turns from sessions 1-5")
+        name = next((n for n in loaded if backend in n.lower() or (backend == "qwen" and "qwen" in n.lower())), None)
+        if name is not None and scope == "sample":
+            run = restore(loaded[name], subset)
+            if run.windows < len(subset):
+                print(f"\n(the saved {run.name} run read the first {run.windows} windows of the sample)")
+        else:
+            try:
+                run = read(backend, subset, judge.count, progress=scope == "sample" and backend != "rules",
+                           save_to=args.save)
+            except Exception as e:  # a model that is not installed here: say so, measure the rest
+                print(f"\n{backend}: not measured ({e})")
+                continue
+        if args.save:
+            save(run, args.save)
+        report(run, judge, args, described, scope == "all")
     return 0
 
 

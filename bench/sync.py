@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from chat import varied  # noqa: E402
 
 from twinfs import EndUser, Memory, Settings  # noqa: E402
-from twinfs.models import AddRequest, StatusRequest  # noqa: E402
+from twinfs.models import AddRequest, SearchRequest, StatusRequest  # noqa: E402
 
 USER = EndUser(org="bench", project="sync", account="alice")
 
@@ -92,6 +92,7 @@ def new_items(cache: Path, work: Path, big: int, new: int) -> None:
     with Memory(Settings(home=cache / "origin", reading=False, machine="origin")) as sender, \
             Memory(Settings(home=home, reading=False, machine="receiver")) as receiver:
         receiver.sync_with(USER)
+        receiver.search(USER, SearchRequest(query="the river walk", fast=True))  # its lanes open, as a server's
         add(sender, varied(big + 1000, new, "c0"))
         sender.sync_with(USER)
         embedded = receiver.space(USER).meaning

@@ -1,7 +1,6 @@
 """The app: lifespan (one Memory, the keys, two thread pools), request ids, error translation; and `serve`."""
 from __future__ import annotations
 
-import json
 import logging
 import re
 import secrets
@@ -15,8 +14,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from twinfs.errors import TwinError
@@ -25,7 +23,7 @@ from twinfs.memory import Memory
 from twinfs.settings import Settings
 
 from .errors import http_error, internal_error, twin_error
-from .openapi import document
+from .openapi import openapi_json
 from .routes import routes
 
 log = logging.getLogger("twinfs.server")
@@ -78,11 +76,6 @@ class RequestIds:
 
 def create_app(settings: Settings, memory: Memory | None = None) -> Starlette:
     """The app for one twin home. A Memory passed in (tests) is used and left open; otherwise one is made."""
-    openapi = json.dumps(document(), ensure_ascii=False).encode()
-
-    async def openapi_json(request: Request) -> Response:
-        return Response(openapi, media_type="application/json")
-
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[State]:
         own = memory is None

@@ -10,6 +10,27 @@ from twinfs.keys import Keys
 from twinfs.models import EndUser
 
 
+def _owner(request: Request) -> EndUser | None:
+    """The end user named beside the owner's loopback token, or None when the bearer is not that token."""
+    local = request.state.local_token
+    scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
+    if local and scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), local.encode()):
+        return EndUser.parse(request.headers.get("x-twin-org", "local"), request.headers.get("x-twin-project",
+                                                                                              "default"),
+                             request.headers.get("x-twin-account"))
+    return None
+
+
+def owner(request: Request, keys: Keys) -> EndUser:
+    """Only the owner's loopback token: 401 for an unknown bearer, 403 for any key this service issued."""
+    user = _owner(request)
+    if user is None:
+        keys.check(request.headers.get("authorization"))
+        raise Forbidden(f"{request.url.path} answers only the token in this home's owner.lock: run `twin sync` "
+                        "on the server's machine")
+    return user
+
+
 def end_user(request: Request, keys: Keys, write: bool) -> EndUser:
     """401 for an unknown bearer, 403 for a read key writing, 400 for a missing or unusable account.
 
@@ -17,12 +38,9 @@ def end_user(request: Request, keys: Keys, write: bool) -> EndUser:
     The one exception is the owner's loopback token (owner.py), which only a process that can read the home's
     files holds: it names them in X-Twin-Org and X-Twin-Project (`twin mcp` beside a running server).
     """
-    local = request.state.local_token
-    scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
-    if local and scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), local.encode()):
-        return EndUser.parse(request.headers.get("x-twin-org", "local"), request.headers.get("x-twin-project",
-                                                                                              "default"),
-                             request.headers.get("x-twin-account"))
+    user = _owner(request)
+    if user is not None:
+        return user
     key = keys.check(request.headers.get("authorization"))
     if write and not key.can_write:
         raise Forbidden(f"{request.url.path} writes: this is a read key of {key.org}.{key.project}; "

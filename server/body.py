@@ -46,4 +46,10 @@ def parse_object(raw: bytes) -> dict[str, Any]:
         raise BadRequest("the body is not usable JSON: it is nested too deeply") from None
     if not isinstance(data, dict):
         raise BadRequest(f"the body must be a JSON object, not {JSON_KINDS.get(type(data), 'that')}")
+    if b"\\ud" in raw.lower():  # JSON may escape half of a surrogate pair, which no file can hold as UTF-8
+        try:
+            json.dumps(data, ensure_ascii=False).encode()
+        except UnicodeEncodeError:
+            raise BadRequest("the body holds a lone UTF-16 surrogate (\\ud800-\\udfff): it is not Unicode text") \
+                from None
     return data

@@ -18,7 +18,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from twinfs import __version__
-from twinfs.client import TwinClient
+from twinfs.client import owner_client
 from twinfs.errors import Invalid, TwinError
 from twinfs.memory import Memory
 from twinfs.owner import holder
@@ -89,11 +89,7 @@ class Through:
     runs): the same operations, sent to that server over loopback with the owner's token (owner.py)."""
 
     def __init__(self, owner: dict, user: EndUser):
-        host = owner.get("host") or "127.0.0.1"
-        host = "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
-        url = f"http://[{host}]:{owner['port']}" if ":" in host else f"http://{host}:{owner['port']}"
-        self.client = TwinClient(url, owner["token"], account=user.account,
-                                 headers={"X-Twin-Org": user.org, "X-Twin-Project": user.project})
+        self.client = owner_client(owner, user)
         self._ops = {op.name: op for op in OPERATIONS}
 
     def __getattr__(self, name: str):

@@ -15,12 +15,12 @@ from twinfs import __version__
 from twinfs.cli import describe
 from twinfs.errors import Invalid
 from twinfs.memory import Memory
-from twinfs.models import (AddRequest, AddResult, CorrectRequest, CorrectResult, ForgetRequest, ForgetResult,
-                           GrepRequest, GrepResult, HistoryRequest, HistoryResult, LineageRequest, LineageResult,
-                           ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest, StatusResult,
-                           SyncRequest, SyncResult)
+from twinfs.models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, ForgetRequest,
+                           ForgetResult, GrepRequest, GrepResult, HistoryRequest, HistoryResult, LineageRequest,
+                           LineageResult, OwnerSyncRequest, ReadRequest, ReadResult, SearchRequest, SearchResult,
+                           StatusRequest, StatusResult, SyncRequest, SyncResult)
 
-from .auth import end_user
+from .auth import end_user, owner
 from .body import parse_object, read_body
 
 @dataclass(frozen=True)
@@ -78,23 +78,39 @@ def validated(model: type[BaseModel], data: dict) -> BaseModel:
         raise Invalid(describe(exc)) from None
 
 
-def handler(op: Operation) -> Callable[[Request], Any]:
+def endpoint(name: str, who: Callable[[Request], EndUser], answer: Callable[[Memory, EndUser, bytes], BaseModel],
+             write: bool, status: int = 200) -> Callable[[Request], Any]:
     async def handle(request: Request) -> Response:
         state = request.state
-        user = end_user(request, state.keys, op.write)
+        user = who(request)
         raw = await read_body(request)
 
         def work() -> bytes:
             # parsing, validating and answering all happen off the event loop, next to the Memory call
-            answer = getattr(state.memory, op.name)(user, validate(op.body, raw))
-            return answer.model_dump_json(exclude_none=True).encode()
+            return answer(state.memory, user, raw).model_dump_json(exclude_none=True).encode()
 
-        limiter = state.writers if op.write else state.readers
+        limiter = state.writers if write else state.readers
         content = await to_thread.run_sync(work, limiter=limiter)
-        return Response(content, status_code=op.status, media_type="application/json")
+        return Response(content, status_code=status, media_type="application/json")
 
-    handle.__name__ = op.name
+    handle.__name__ = name
     return handle
+
+
+def handler(op: Operation) -> Callable[[Request], Any]:
+    return endpoint(op.name, lambda request: end_user(request, request.state.keys, op.write),
+                    lambda memory, user, raw: getattr(memory, op.name)(user, validate(op.body, raw)),
+                    op.write, op.status)
+
+
+OWNER_SYNC = "/v1/owner/sync"
+
+
+def owner_sync(memory: Memory, user: EndUser, raw: bytes) -> SyncResult:
+    """`twin sync` beside a running server, sent through it: the operator names the remote, and may hand the
+    vault to another server (leave) or keep it here (stay). Not in the OpenAPI document: no key reaches it."""
+    body: OwnerSyncRequest = validate(OwnerSyncRequest, raw)  # type: ignore[assignment]
+    return memory.sync_with(user, body.remote, leave=body.leave, stay=body.stay)
 
 
 class Health(BaseModel):
@@ -121,5 +137,7 @@ async def health(request: Request) -> Response:
 
 def routes(openapi: Callable[[Request], Any]) -> list[Route]:
     return [*(Route(op.path, handler(op), methods=["POST"], name=op.name) for op in OPERATIONS),
+            Route(OWNER_SYNC, endpoint("owner_sync", lambda request: owner(request, request.state.keys), owner_sync,
+                                       write=True), methods=["POST"], name="owner_sync"),
             Route("/v1/health", health, methods=["GET"], name="health"),
             Route("/v1/openapi.json", openapi, methods=["GET"], name="openapi")]

@@ -132,9 +132,9 @@ def test_a_correction_changes_known_and_a_revert_undoes_it(memory):
     assert all(f.id != fact.id for f in after.facts)  # search stops returning the retracted record
     lineage = memory.lineage(USER, LineageRequest(id=fact.id))
     assert lineage.record.retracted["reason"].startswith("she moved")
-    assert lineage.turns[0]["id"] == "msg-001" and "moved to Lisbon" in lineage.turns[0]["text"]
-    assert "msg-001" in lineage.source["content"]
-    assert [c["message"].split(":")[0] for c in lineage.commits] == ["correct", "read"]
+    assert lineage.turns[0].id == "msg-001" and "moved to Lisbon" in lineage.turns[0].text
+    assert "msg-001" in lineage.source.content
+    assert [c.message.split(":")[0] for c in lineage.commits] == ["correct", "read"]
 
     root = memory.home / "users" / USER.dirname
     subprocess.run(["git", "-C", str(root), "revert", "--no-edit", done.commit], check=True, capture_output=True)
@@ -181,3 +181,29 @@ def test_records_file_is_plain_json_with_stable_ids(memory):
     assert {r["kind"] for r in records} >= {"state", "preference", "event", "plan", "relation"}
     curry = next(r for r in records if "lentil" in r["text"])
     assert curry["by"] == "assistant" and curry["turns"] == ["msg-104"]
+
+
+def test_answers_of_a_read_memory_are_what_the_openapi_document_says(memory):
+    """Facts, known, notes, history, lineage and a correction: the answers a fuzzer without reading never sees."""
+    from jsonschema import Draft202012Validator
+
+    from server.openapi import document
+
+    components = document()["components"]
+
+    def conforms(answer) -> dict:
+        body = json.loads(answer.model_dump_json(exclude_none=True))  # as the routes send it
+        schema = {"$ref": f"#/components/schemas/{type(answer).__name__}", "components": components}
+        errors = [e.message for e in Draft202012Validator(schema).iter_errors(body)]
+        assert not errors, (type(answer).__name__, errors)
+        return body
+
+    brief = conforms(memory.search(USER, SearchRequest(query="Where does Alice live?", fast=True)))
+    assert brief["facts"] and brief["known"] and "held" not in brief
+    fact = brief["facts"][0]["id"]
+    conforms(memory.history(USER, HistoryRequest(subject="Alice")))
+    conforms(memory.history(USER, HistoryRequest(subject="nobody", attribute="x")))
+    conforms(memory.lineage(USER, LineageRequest(id=fact)))
+    conforms(memory.correct(USER, CorrectRequest(id=fact, reason="wrong")))
+    conforms(memory.search(USER, SearchRequest(query="diet", scope="records/", after="2024-01-01")))
+    conforms(memory.status(USER, StatusRequest(ids=["msg-101", "nope"])))

@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
 from conftest import MOVE, PORTO, chat
@@ -285,6 +284,14 @@ def test_add_refuses_a_bad_line_naming_it_and_adds_nothing(tmp_path, twin):
     assert code == 1
     assert err.strip().startswith("twin: - line 2: at: ") and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "users" / "local.default.bob").exists()
+
+
+def test_an_id_on_two_lines_is_an_edit_as_over_http(tmp_path, twin):
+    first, later = (json.dumps(chat("c1", [("m1", "user", text)])[0]) for text in ("I live in Berlin", "I live in Rome"))
+    code, _, err = twin("--home", str(tmp_path), "add", "--account", "bob", "--quiet", "-", stdin=f"{first}\n{later}\n")
+    assert code == 0, err
+    code, out, _ = twin("--home", str(tmp_path), "grep", "--account", "bob", "live in", "--json")
+    assert "Rome" in out and "Berlin" not in out
 
 
 def test_the_twin_script_is_the_same_main():

@@ -104,7 +104,7 @@ def test_the_embedder_folds_names_the_table_does_not_know(embedder):
                rec(5, "x", attribute="city_of_residence", value="e"), rec(6, "x", attribute="favorite_city", value="f"),
                rec(7, "x", attribute="hometown", value="g")]
     folded = resolve_attributes(records, embedder)
-    assert folded["vehicle"] == folded["car"] == "car"
+    assert folded["vehicle"] == folded["car"] == "car"  # no table names cars: MiniLM folds them
     assert folded["city_of_residence"] == "home_city"
     assert len({folded["home_city"], folded["favorite_city"], folded["hometown"]}) == 3
     assert resolve_attributes(records[:2])["vehicle"] == "vehicle"  # without the embedder they stay apart
@@ -195,9 +195,22 @@ def test_history_is_oldest_first_with_record_ids():
 
 def test_conflict_on_the_same_day():
     porto = rec(8, "Alice lives in Porto", attribute="home_city", value="Porto", thread=TH3)
-    assert conflicts(fold(MOVE_SET + [porto])) == [
-        f"Conflict: Alice Chen · home_city was stated as Lisbon and as Porto on 2026-10-01 ({LISBON.id}, {porto.id})"]
-    assert conflicts(fold(MOVE_SET)) == []
+    assert conflicts(fold(MOVE_SET + [porto]))[-1] == \
+        f"Conflict: Alice Chen · home_city was stated as Lisbon and as Porto on 2026-10-01 ({LISBON.id}, {porto.id})"
+    assert not any(line.startswith("Conflict") for line in conflicts(fold(MOVE_SET)))
+
+
+def test_a_diet_that_changes_says_what_changed_and_a_like_that_adds_does_not():
+    coriander = rec(9, "Alice dislikes coriander", attribute="dislikes", value="coriander", said="2024-06-01")
+    tea = rec(10, "Alice dislikes tea", attribute="dislikes", value="tea", said="2026-01-01")
+    assert conflicts(fold([VEGETARIAN, FISH, coriander, tea])) == [
+        "Changed: Alice Chen · diet was vegetarian (said 2025-01-10), then eats fish (said 2026-02-14): the newer "
+        f"holds unless corrected ({VEGETARIAN.id}, {FISH.id})"]  # two dislikes both hold
+    asked = conflicts(fold(MOVE_SET), [("Alice Chen", "diet")])  # a brief says what changed of what it asks
+    assert len(asked) == 1 and asked[0].startswith("Changed: Alice Chen · diet was vegetarian")
+    guess = rec(11, "Alice eats meat", attribute="diet", value="eats meat", said="2026-03-01", by="assistant")
+    assert conflicts(fold([VEGETARIAN, FISH, guess]))[0].startswith(
+        "Conflict: Alice Chen · diet was stated by the user as eats fish")
 
 
 def test_conflict_when_only_the_assistant_overrules_the_user():
@@ -262,3 +275,31 @@ def test_slug_is_never_empty_and_always_safe(subject):
 def test_pages_never_share_a_slug():
     pages = fold([rec(1, "x", subject="Zoë"), rec(2, "x", subject="Zoe!"), rec(3, "x", subject="张伟")])
     assert len({p.slug for p in pages}) == 3
+
+
+TRIP = rec(30, "Alice Chen's sister Mei is visiting, so Alice Chen is planning a weekend trip to Porto with her",
+           kind="plan", said="2026-10-01", happened="2026-11-01")
+TRIP_DOC = rec(31, "Porto trip plan: train from Lisbon to Porto, a boat tour on the Douro", kind="plan",
+               said="2026-10-03", happened="2026-11-07", thread=TH2)
+MADRID = rec(32, "Alice is planning a trip to Madrid in spring", kind="plan", said="2026-10-04",
+             happened="2027-03-01", thread=TH3)
+BOB_TRIP = rec(33, "Bob is planning a trip to Rome", subject="Bob", kind="plan", said="2026-10-04",
+               happened="2026-12-01")
+
+
+def test_count_line_counts_plans_and_one_trip_told_twice_once():
+    records = [TRIP, TRIP_DOC, MADRID, BOB_TRIP, rec(34, "Alice went on a trip to Faro", kind="event",
+                                                     said="2026-08-01")]
+    assert count_line(records, "How many trips is Alice planning?") == \
+        'Count: 2 records of "trips is Alice planning" (2026-11-01, 2027-03-01)'
+    assert count_line(records, "How many trips are planned?").startswith("Count: 3 records")  # Bob's too
+    assert count_line(records, "How many times did Alice go on a trip?") == \
+        "Count: 1 records of Alice going on a trip (2026-08-01)"
+    likes = [rec(35, "Alice loves fado", kind="preference", attribute="likes", value="fado"),
+             rec(36, "Alice loves the tram", kind="preference", attribute="likes", value="the tram"),
+             rec(37, "Alice went to a fado bar", kind="event")]
+    assert count_line(likes, "How many things does Alice love?") is None  # "things" names nothing she said
+    assert count_line(likes, "How many fado songs does Alice love?") is None  # both words must be said
+    pets = [rec(38, "Alice has a cat named Miso", attribute="pet", value="cat named Miso"),
+            rec(39, "Alice has a cat named Tofu", attribute="pet", value="cat named Tofu", said="2026-10-02")]
+    assert count_line(pets, "How many cats does Alice have?").startswith("Count: 2 records")

@@ -18,7 +18,8 @@ import pytest
 
 from twinfs.passages import Turn
 from twinfs.reading import Window, make_reader
-from twinfs.reading.llama import LlamaReader, gbnf, grammar, shipped_gguf
+from twinfs.reading.llama import LlamaReader, gbnf, grammar
+from twinfs.reading.shipped import smollm2 as shipped_gguf
 from twinfs.reading.openai import OpenAIReader, chat_url
 from twinfs.reading.prompts import Answer, messages, schema
 
@@ -141,3 +142,11 @@ def test_the_grammar_bounds_each_text_field_flatly():
     assert "records-item-text-kv ::= \"\\\"text\\\"\" space \":\" space text-string" in text
     assert '"\\"D1:2\\""' in text and '"\\"D1:1\\""' not in text  # only the turns the window reads
     assert grammar(schema(window(), 2)) is not None
+
+
+def test_an_endpoint_judges_the_brief_and_a_gguf_on_the_cpu_does_not(gguf, embedder):
+    from twinfs.filtering import MeaningFilter, ModelFilter, make_filter
+
+    assert isinstance(make_filter(OpenAIReader("http://127.0.0.1:9/v1", model="m"), embedder), ModelFilter)
+    assert isinstance(make_filter(LlamaReader(gguf), embedder), MeaningFilter)  # minutes an answer here
+    assert isinstance(make_filter(None, embedder), MeaningFilter)

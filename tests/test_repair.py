@@ -107,7 +107,10 @@ def test_a_read_killed_before_its_commit_is_committed_as_a_repair_not_a_hand_edi
         assert memory.idle(120)
         space = memory.space(user)
         assert any("stopped midway" in line for line in space.repaired)
-        assert memory.status(user, StatusRequest(ids=["m0"])).phases["m0"] in (Phase.read, Phase.folded)
+        deadline = time.monotonic() + 120  # the turns the killed step read are read again, by the ticker
+        while memory.status(user, StatusRequest(ids=["m0"])).phases["m0"] not in (Phase.read, Phase.folded):
+            assert time.monotonic() < deadline, "m0 was never read again"
+            time.sleep(0.2)
         facts = memory.search(user, SearchRequest(query="Where does Alice live?")).facts or []
         assert any("Lisbon" in f.text for f in facts)
     log = git(vault, "log", "--format=%s").stdout
@@ -210,3 +213,24 @@ def test_a_vault_that_cannot_be_repaired_is_reported_and_the_others_go_on(tmp_pa
             memory.add(bob, AddRequest(items=chat("c1", MOVE[1:2])))
         memory.add(alice, AddRequest(items=chat("c1", MOVE[1:2]), wait=True))
         assert memory.status(alice, StatusRequest(ids=["msg-002"])).phases["msg-002"] == Phase.landed
+
+
+def test_a_long_inbox_does_not_keep_a_correction_waiting_behind_all_of_it(tmp_path, embedder, alice):
+    """The pipeline takes the writer one landing at a time, and the writer serves in turn: a hand-edit mend (as a
+    correct or a sync would) runs while most of the inbox still waits."""
+    with Memory(Settings(home=tmp_path / "home", reading=False), embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", MOVE[:1]), wait=True))
+        space = memory.space(alice)
+        real = space.meaning.apply
+
+        def slow(docs, drops):
+            time.sleep(0.3)
+            return real(docs, drops)
+
+        space.meaning.apply = slow
+        for n in range(20):
+            memory.add(alice, AddRequest(items=chat(f"c{n}", [(f"m{n}", "user", f"turn {n} about boats")])))
+        time.sleep(0.5)  # the pipeline is landing
+        memory.mend(alice)
+        assert len(space.pending()) >= 10  # served in turn, not after the whole inbox
+        assert memory.idle(60) and not space.pending()

@@ -411,3 +411,32 @@ def test_random_work_on_three_machines_converges_to_the_oracle(machines):
             assert by_id[record_id]["retracted"], record_id
     live = {r["id"] for r in records if not r["retracted"]}
     assert not live & {r for r, turns in retracted.items() if turns <= set(oracle)}
+
+
+def test_two_syncs_of_one_vault_take_turns(machines):
+    import threading
+
+    machine, remote = machines
+    a, b = machine("laptop-a", reading=False), machine("laptop-b", reading=False)
+    a.add(USER, AddRequest(items=[say("a1", "one")], wait=True))
+    a.sync_with(USER, remote)
+    b.sync_with(USER, remote)
+    b.add(USER, AddRequest(items=[say("b1", "two", minutes=1)], wait=True))
+    b.sync_with(USER)
+    a.add(USER, AddRequest(items=[say("a2", "three", minutes=2)], wait=True))
+    results, errors = [], []
+
+    def run():
+        try:
+            results.append(a.sync_with(USER))
+        except Exception as exc:  # noqa: BLE001 - the test reports it
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors and len(results) == 3
+    assert sorted(r.kind for r in results).count("merged") == 1  # one merged; the others found it done
+    assert git(a, "status", "--porcelain") == "" and len(vault_files(a, "items")) == 3

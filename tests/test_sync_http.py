@@ -1,11 +1,18 @@
 """Sync while serving: POST /v1/memory/sync with the operator's remote, TWIN_SYNC_SECONDS pulling a peer's adds."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 
-from served import start_server, stop_server
+import pytest
+
+from served import ROOT, start_server, stop_server
 from test_sync import USER, say
 from twinfs import Memory, Settings
+from twinfs.errors import Unavailable
 from twinfs.models import AddRequest, StatusRequest
 
 
@@ -54,3 +61,72 @@ def test_the_server_syncs_on_request_and_every_few_seconds(tmp_path, embedder):
             stop_server(srv)
     finally:
         peer.close()
+
+
+def twin(home, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1"}
+    return subprocess.run([sys.executable, "-m", "twinfs.cli", "--home", str(home), *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=300)
+
+
+def test_twin_sync_beside_a_running_server_goes_through_it(tmp_path, embedder):
+    """The operator's `twin sync` while `twin serve` owns the home: sent through it with the owner's token,
+    which no key replaces; --leave makes the server answer 503 for the end user, --stay undoes it."""
+    remote = str(tmp_path / "remote" / "{vault}.git")
+    with Memory(Settings(home=tmp_path / "peer", reading=False, machine="peer"), embedder=embedder) as peer:
+        peer.add(USER, AddRequest(items=[say("p1", "The spare key is under the blue flowerpot.")], wait=True))
+        peer.sync_with(USER, remote)
+    home = tmp_path / "server"
+    srv = start_server(home, TWIN_READING="0", TWIN_MACHINE="server")
+    try:
+        sync = ("sync", "--org", "acme", "--project", "app", "--account", "alice", "--json")
+        came = twin(home, *sync, "--remote", remote)
+        assert came.returncode == 0, came.stderr
+        assert json.loads(came.stdout)["kind"] == "cloned"
+        with srv.client(srv.write, account="alice") as c:
+            assert c.post("/v1/memory/status", json={"ids": ["p1"]}).json()["phases"]["p1"] == "landed"
+            for token in (srv.write, "tm_local_guessed"):
+                r = c.post("/v1/owner/sync", json={"remote": "/tmp/x.git"}, headers={"Authorization": f"Bearer {token}"})
+                assert r.status_code == (403 if token == srv.write else 401), r.text
+            assert c.post("/v1/memory/add", json={"items": [say("s1", "Dinner with Mei on Friday.")]}
+                          ).status_code == 202
+            left = twin(home, *sync, "--leave")
+            assert left.returncode == 0, left.stderr
+            assert json.loads(left.stdout)["sent"] is True
+            for route, body in (("search", {"query": "flowerpot"}), ("status", {"ids": ["s1"]}),
+                                ("add", {"items": [say("s2", "Too late.")]}), ("sync", {})):
+                r = c.post(f"/v1/memory/{route}", json=body)
+                assert r.status_code == 503 and int(r.headers["Retry-After"]) > 0, (route, r.text)
+                assert "moved to another server" in r.json()["error"]["message"]
+            assert twin(home, *sync, "--leave", "--stay").returncode == 2
+            assert twin(home, "sync", "--all", "--leave").returncode == 2
+            stay = twin(home, *sync, "--stay")
+            assert stay.returncode == 0, stay.stderr
+            r = c.post("/v1/memory/search", json={"query": "flowerpot", "fast": True})
+            assert r.status_code == 200 and r.json()["found"] >= 1
+    finally:
+        stop_server(srv)
+    # what was added before the leave went to the remote with it
+    with Memory(Settings(home=tmp_path / "other", reading=False, machine="other"), embedder=embedder) as other:
+        assert other.sync_with(USER, remote).kind == "cloned"
+        assert other.status(USER, StatusRequest(ids=["p1", "s1"])).phases == {"p1": "landed", "s1": "landed"}
+
+
+def test_a_leave_takes_every_add_accepted_before_it(tmp_path, embedder):
+    """Adds still in the inbox when the leave begins go to the remote; an add after it is refused, not lost."""
+    remote = str(tmp_path / "remote" / "{vault}.git")
+    with Memory(Settings(home=tmp_path / "a", reading=False, machine="a"), embedder=embedder) as a:
+        a.add(USER, AddRequest(items=[say("a0", "First note.")], wait=True))
+        for n in range(1, 6):
+            a.add(USER, AddRequest(items=[say(f"a{n}", f"Note number {n}.", minutes=n)]))  # no wait: in the inbox
+        assert a.sync_with(USER, remote, leave=True).sent
+        with pytest.raises(Unavailable, match="moved to another server"):
+            a.add(USER, AddRequest(items=[say("late", "After the leave.")]))
+    # the mark outlives a restart of the source
+    with Memory(Settings(home=tmp_path / "a", reading=False, machine="a"), embedder=embedder) as again:
+        with pytest.raises(Unavailable):
+            again.status(USER, StatusRequest(ids=["a0"]))
+    with Memory(Settings(home=tmp_path / "b", reading=False, machine="b"), embedder=embedder) as b:
+        b.sync_with(USER, remote)
+        phases = b.status(USER, StatusRequest(ids=[f"a{n}" for n in range(6)] + ["late"])).phases
+        assert {i: p.value for i, p in phases.items()} == {**{f"a{n}": "landed" for n in range(6)}, "late": "unknown"}

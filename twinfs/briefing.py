@@ -62,7 +62,7 @@ class Briefing:
             wanted = folding.relevant(pages, request.query, self.embedder)
             context.known = folding.known_lines(pages, wanted)
             chosen = {s for s, _ in wanted}
-            context.worked_out = worked.conflicts([p for p in pages if p.subject in chosen])
+            context.worked_out = worked.conflicts([p for p in pages if p.subject in chosen], wanted)
             today = (before.date().isoformat() if before else self.clock().date().isoformat())
             for line in (worked.count_line(records, request.query), worked.span_line(records, request.query, today)):
                 if line:

@@ -1,8 +1,10 @@
 """grep and read: the vault's files as they are, found by pattern or named by path."""
 from __future__ import annotations
 
+import errno
 import json
 from datetime import datetime
+from pathlib import Path
 
 import regex
 
@@ -32,7 +34,7 @@ def grep(space: Space, req: GrepRequest) -> GrepResult:
         rel = f.relative_to(space.root).as_posix()
         if not f.is_file() or not rel.startswith(scope.rstrip("/")) or f.name.startswith("."):
             continue
-        text = f.read_text(encoding="utf-8", errors="replace")
+        text = _as_stored(f)
         if rel.startswith("passages/") and (before or after):
             p = parse(text)
             if (before and p.end and p.end >= before) or (after and p.end and p.end < after):
@@ -68,10 +70,10 @@ def read(space: Space, path: str, before: datetime | None = None) -> ReadResult:
         content = space.vault.show(rel, rev) if rev else None
         if content is None:
             raise NotFound(f"no file at '{rel}' in this memory before {before.date().isoformat()}")
-    elif not target.is_file():
+    elif not _is_file(target):
         raise NotFound(f"no file at '{rel}' in this memory")
     else:
-        content = target.read_text(encoding="utf-8", errors="replace")
+        content = _as_stored(target)
     if not fragment:
         return ReadResult(path=rel, content=content)
     if not rel.startswith("records/") or not fragment.isdigit():
@@ -81,3 +83,18 @@ def read(space: Space, path: str, before: datetime | None = None) -> ReadResult:
     if not 1 <= n <= len(records):
         raise NotFound(f"'{rel}' holds {len(records)} records; there is no #{n}")
     return ReadResult(path=f"{rel}#{n}", content=json.dumps(records[n - 1], indent=1, ensure_ascii=False))
+
+
+def _is_file(path: Path) -> bool:
+    """A name no file system can hold (a segment over 255 bytes) names no file: not found, never an error."""
+    try:
+        return path.is_file()
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return False
+        raise
+
+
+def _as_stored(path: Path) -> str:
+    """The file's text byte for byte: read_text() would turn a text's \r\n and \r into \n."""
+    return path.read_bytes().decode("utf-8", errors="replace")

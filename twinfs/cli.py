@@ -81,12 +81,7 @@ def _items_from(path: str) -> list[Item]:
                 items.append(Item.model_validate_json(line))
             except ValidationError as exc:
                 raise Invalid(f"{path} line {n}: {describe(exc)}") from None
-    seen: set[str] = set()
-    for item in items:
-        if item.id in seen:
-            raise Invalid(f"{path}: item id '{item.id}' appears twice")
-        seen.add(item.id)
-    return items
+    return list({item.id: item for item in items}.values())  # an id on two lines is an edit: the later one stays
 
 
 # the commands: each returns its answer (a model, a list of them, or a dict), or None when it printed itself
@@ -219,33 +214,62 @@ def cmd_serve(args) -> None:
 
 
 def cmd_sync(args) -> list[dict]:
-    """One end user (--account) or every vault with a remote (--all; with --remote, every vault)."""
+    """One end user (--account) or every vault with a remote (--all; with --remote, every vault). Beside a
+    running `twin serve` (it owns the home), each sync is sent through it."""
+    from .memory import synced_vaults, vaults
+    from .owner import holder
+
+    if args.all == bool(args.account):
+        args.usage("name one end user with --account, or give --all for every vault with a remote")
+    if args.all and (args.leave or args.stay):
+        args.usage("--leave and --stay move one end user: name it with --account")
+    if args.leave and args.stay:
+        args.usage("give --leave or --stay, not both")
+    owner = holder(_home(args))
+    if owner and owner.get("port") and owner.get("token"):
+        home = _home(args)
+        names = (vaults(home) if args.remote else synced_vaults(home)) if args.all else [_user(args).dirname]
+        return _sync_each(args, names, lambda user, progress: _sync_through(owner, user, args))
+    with _memory(args) as memory:
+        names = (memory.users() if args.remote else memory.synced()) if args.all else [_user(args).dirname]
+        return _sync_each(args, names, lambda user, progress: memory.sync_with(
+            user, args.remote, progress, leave=args.leave, stay=args.stay))
+
+
+def _sync_through(owner: dict, user: EndUser, args):
+    from .client import owner_client
+    from .models import OwnerSyncRequest
+
+    request = OwnerSyncRequest(remote=args.remote, leave=args.leave, stay=args.stay)
+    with owner_client(owner, user, timeout=3600) as client:  # a clone reindexes the whole vault
+        return client.owner_sync(request)
+
+
+def _sync_each(args, names: list[str], one: Callable[[EndUser, Callable[[int, int], None]], BaseModel]
+               ) -> list[dict]:
+    """Each vault synced by `one`, with progress bars; with --all a vault that fails does not stop the others."""
     from tqdm import tqdm
 
     from .memory import _user_of
 
-    if args.all == bool(args.account):
-        args.usage("name one end user with --account, or give --all for every vault with a remote")
     answers: list[dict] = []
-    with _memory(args) as memory:
-        names = (memory.users() if args.remote else memory.synced()) if args.all else [_user(args).dirname]
-        failed = 0
-        with tqdm(total=len(names), desc="sync", unit="vault", disable=args.quiet or len(names) < 2) as bar:
-            for user in map(_user_of, names):
-                with tqdm(desc=f"index {user.account}", unit="passage", disable=args.quiet, leave=False) as inner:
-                    def progress(done: int, total: int) -> None:
-                        inner.total = total
-                        inner.update(done - inner.n)
+    failed = 0
+    with tqdm(total=len(names), desc="sync", unit="vault", disable=args.quiet or len(names) < 2) as bar:
+        for user in map(_user_of, names):
+            with tqdm(desc=f"index {user.account}", unit="passage", disable=args.quiet, leave=False) as inner:
+                def progress(done: int, total: int) -> None:
+                    inner.total = total
+                    inner.update(done - inner.n)
 
-                    try:
-                        answers.append({"user": user.dirname, **memory.sync_with(user, args.remote, progress)
-                                        .model_dump(mode="json", exclude_none=True)})
-                    except TwinError as exc:
-                        if not args.all:
-                            raise
-                        failed += 1
-                        answers.append({"user": user.dirname, "error": exc.message})
-                bar.update(1)
+                try:
+                    answers.append({"user": user.dirname,
+                                    **one(user, progress).model_dump(mode="json", exclude_none=True)})
+                except TwinError as exc:
+                    if not args.all:
+                        raise
+                    failed += 1
+                    answers.append({"user": user.dirname, "error": exc.message})
+            bar.update(1)
     if failed:
         print(terminal.synced(answers), file=sys.stderr)
         raise TwinError(f"{failed} of {len(names)} vaults did not sync")
@@ -309,14 +333,14 @@ COMMANDS: tuple[Command, ...] = (
             'twin history --account alice "Alice Chen" --attribute home_city', cmd_history,
             (arg("subject"), arg("--attribute")), show=terminal.history),
     Command("correct", "retract a record, or replace its value (--value), with a reason",
-            "twin correct --account alice 'th_3c673913c32bf3b2#r3748051fcdd644ba' --reason 'she moved' --value Porto",
+            "twin correct --account alice 'th_3c673913c32bf3b2#ra8c283c3985e06a1' --reason 'she moved' --value Porto",
             cmd_correct, (RECORD_ID, arg("--reason", required=True), arg("--value", help="the right value")),
             show=terminal.corrected),
     Command("forget", "remove items (or threads, th_…) and all derived from them, from files, indexes, pages and "
             "git history", "twin forget --account alice msg-004 th_6bbab6d256ffb05c", cmd_forget,
             (arg("ids", nargs="+", help="item ids, or thread ids for whole conversations"),), show=terminal.forgot),
     Command("lineage", "a record, its turns, its source passage and the commits that touched it",
-            "twin lineage --account alice 'th_3c673913c32bf3b2#r3748051fcdd644ba'", cmd_lineage, (RECORD_ID,),
+            "twin lineage --account alice 'th_3c673913c32bf3b2#ra8c283c3985e06a1'", cmd_lineage, (RECORD_ID,),
             show=terminal.lineage),
     Command("reindex", "rebuild .twin/ from the files (all end users, or of --org/--project, when --account is "
             "left out)", "twin --home ./twin-home reindex", cmd_reindex, (QUIET,), account=False,
@@ -335,7 +359,11 @@ COMMANDS: tuple[Command, ...] = (
             "/mnt/nas/memory/{vault}.git", cmd_sync,
             (arg("--remote", help="a path, or an ssh, git or https URL, kept as the vault's remote; {vault} stands "
                                   "for the vault's folder name"),
-             arg("--all", action="store_true", help="every vault with a remote (with --remote: every vault)"), QUIET),
+             arg("--all", action="store_true", help="every vault with a remote (with --remote: every vault)"),
+             arg("--leave", action="store_true", help="hand the end user to another server: everything goes to the "
+                                                      "remote, and this home answers 503 for them from then on"),
+             arg("--stay", action="store_true", help="serve a vault handed off with --leave here again (after the "
+                                                     "sync)"), QUIET),
             account=False, show=terminal.synced),
     Command("serve", "serve the HTTP API (uvicorn); organisation and project come from each request's key",
             "twin --home ./twin-home serve --port 8765", cmd_serve,

@@ -14,9 +14,10 @@ import httpx
 from pydantic import BaseModel
 
 from .errors import BadRequest, Forbidden, Invalid, NotFound, TooLarge, TwinError, Unauthorized, Unavailable
-from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, ForgetRequest, ForgetResult, GrepRequest,
-                     GrepResult, HistoryRequest, HistoryResult, LineageRequest, LineageResult, ReadRequest,
-                     ReadResult, SearchRequest, SearchResult, StatusRequest, StatusResult)
+from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, ForgetRequest, ForgetResult,
+                     GrepRequest, GrepResult, HistoryRequest, HistoryResult, LineageRequest, LineageResult,
+                     OwnerSyncRequest, ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest,
+                     StatusResult, SyncResult)
 
 def nodelay_transport() -> httpx.HTTPTransport:
     """httpx leaves Nagle on: a small POST body then waits for the server's delayed ACK, ~20 ms a request on
@@ -53,7 +54,7 @@ class TwinClient:
         """Validated here first (a bad request fails before it is sent), then answered as the library's model."""
         who = account or self.account
         headers = {"X-Twin-Account": who} if who else {}
-        r = self._http.post(f"/v1/memory/{route}", content=body.model_dump_json(exclude_none=True),
+        r = self._http.post(route if route.startswith("/") else f"/v1/memory/{route}", content=body.model_dump_json(exclude_none=True),
                             headers={**headers, "Content-Type": "application/json"})
         if r.status_code >= 400:
             try:
@@ -100,3 +101,17 @@ class TwinClient:
     def forget(self, ids: list[str], account: str | None = None) -> ForgetResult:
         """Items (or threads, th_…) and all derived from them, out of the files, indexes, pages and git history."""
         return self._post("forget", ForgetRequest(ids=ids), ForgetResult, account)
+
+    def owner_sync(self, request: OwnerSyncRequest, account: str | None = None) -> SyncResult:
+        """`twin sync` through the server that owns the home: only with the owner's token (see owner_client)."""
+        return self._post("/v1/owner/sync", request, SyncResult, account)
+
+
+def owner_client(owner: dict, user: EndUser, timeout: float = 30.0) -> TwinClient:
+    """A client of the server that owns a home (`owner.holder`), with the owner's loopback token, for one end
+    user: what `twin mcp` and `twin sync` use beside a running `twin serve`."""
+    host = owner.get("host") or "127.0.0.1"
+    host = "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
+    url = f"http://[{host}]:{owner['port']}" if ":" in host else f"http://{host}:{owner['port']}"
+    return TwinClient(url, owner["token"], account=user.account, timeout=timeout,
+                      headers={"X-Twin-Org": user.org, "X-Twin-Project": user.project})

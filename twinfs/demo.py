@@ -10,7 +10,6 @@ import json
 import socket
 import threading
 import time
-from pathlib import Path
 
 import httpx
 

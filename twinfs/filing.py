@@ -3,8 +3,9 @@ committed, and the items they hold become `read`. Runs as a step of the end user
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from . import faults
 from .errors import Unavailable
@@ -16,6 +17,7 @@ from .reading import Budget, Reader, plan_windows
 from .space import Space, turns_of
 
 log = logging.getLogger("twinfs.reading")
+FIRST_RETRY, LAST_RETRY = 30, 3600  # seconds before a window that failed to read is tried again, doubling
 
 
 def record_segment(r: Record) -> str:
@@ -84,7 +86,11 @@ def _retracted_twin(records, record: Record) -> Record | None:
 
 
 class Reading:
-    """The read step: callable on a Space by the pipeline."""
+    """The read step: callable on a Space by the pipeline.
+
+    A window whose read fails (a bad answer twice, a reader that died or hung, an endpoint down) is not read:
+    it is tried again later, after a back-off that doubles from FIRST_RETRY up to LAST_RETRY seconds, and status
+    says so meanwhile. A reader that is down (Unavailable) pauses all reading for as long."""
 
     def __init__(self, reader: Reader, budget: Budget, quiet_seconds: int,
                  clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
@@ -92,6 +98,9 @@ class Reading:
         self.budget = budget
         self.quiet_seconds = quiet_seconds
         self.clock = clock
+        self._lock = threading.Lock()
+        self._retry: dict[tuple[str, str, int], tuple[int, datetime]] = {}  # window -> (failures, not before)
+        self._paused: tuple[int, datetime] = (0, datetime.min.replace(tzinfo=timezone.utc))
 
     def waiting(self, org: str) -> bool:
         return self.budget.waiting(org)
@@ -102,11 +111,50 @@ class Reading:
                 return  # reading waits for the next UTC day; landing and search go on
             if space.pending():
                 return  # new adds land first (the pipeline comes back here after): searchable beats read
-            try:
-                self.read_thread(space, thread)
-            except Unavailable as exc:  # the reader's endpoint is down: items stay landed, the ticker retries
-                log.warning("reading %s waits: %s", thread, exc.message)
-                return
+            if self.clock() < self._paused[1]:
+                return  # the reader is down: the ticker comes back after the pause
+            self.read_thread(space, thread)
+
+    def _backoff(self, failures: int, at_least: int = 0) -> timedelta:
+        return timedelta(seconds=max(at_least, min(LAST_RETRY, FIRST_RETRY * 2 ** (failures - 1))))
+
+    def _due(self, space: Space, thread: str, position: int) -> bool:
+        with self._lock:
+            held = self._retry.get((space.user.dirname, thread, position))
+        return held is None or self.clock() >= held[1]
+
+    def _failed(self, space: Space, thread: str, position: int, exc: Exception | None = None) -> datetime:
+        """Note one more failure of a window (and of the reader, when it is down); when it is tried again."""
+        now = self.clock()
+        retry_after = exc.retry_after if isinstance(exc, Unavailable) else 0
+        with self._lock:
+            key = (space.user.dirname, thread, position)
+            failures = self._retry.get(key, (0, now))[0] + 1
+            again = now + self._backoff(failures, retry_after)
+            self._retry[key] = (failures, again)
+            if isinstance(exc, Unavailable):
+                paused = self._paused[0] + 1
+                self._paused = (paused, now + self._backoff(paused, retry_after))
+        return again
+
+    def _read(self, space: Space, thread: str, position: int) -> None:
+        with self._lock:
+            self._retry.pop((space.user.dirname, thread, position), None)
+            self._paused = (0, self._paused[1])
+
+    def notes(self, space: Space) -> list[str]:
+        """What status says of windows that could not be read yet."""
+        failed = space.state.failed_windows()
+        if not failed:
+            return []
+        with self._lock:
+            times = [self._retry[k][1] for thread, position, _ in failed
+                     if (k := (space.user.dirname, thread, position)) in self._retry]
+        when = f"from {min(times):%Y-%m-%d %H:%M:%S} UTC" if times else "on the next pass"
+        threads = len({thread for thread, _, _ in failed})
+        return [f"{len(failed)} window{'s' if len(failed) != 1 else ''} of {threads} conversation"
+                f"{'s' if threads != 1 else ''} could not be read yet ({failed[0][2]}); tried again {when}: "
+                "their items are searchable and stay landed until then."]
 
     def read_thread(self, space: Space, thread: str) -> int:
         entries = space.thread_items(thread)
@@ -114,11 +162,12 @@ class Reading:
             return 0
         turns = turns_of(entries)
         done = space.state.windows(thread)
-        read_before = {h for h, _, _ in done.values()}
+        read = {h for h, _, failed in done.values() if not failed}  # a failed window is read again, later
         # windows read before a crash cut their step short (their records kept by the repair): their items read
         space.state.set_thread_phase(thread, Phase.read, [i for w in plan_windows(
-            thread, turns, {}, set(), self.clock(), self.quiet_seconds) if w.hash in read_before for i in w.new])
-        windows = plan_windows(thread, turns, sources_of(space, thread), read_before, self.clock(), self.quiet_seconds)
+            thread, turns, {}, set(), self.clock(), self.quiet_seconds) if w.hash in read for i in w.new])
+        windows = [w for w in plan_windows(thread, turns, sources_of(space, thread), read, self.clock(),
+                                           self.quiet_seconds) if self._due(space, thread, w.position)]
         if not windows:
             return 0
         records = {r.id: r for r in load_records(space, thread)}
@@ -127,13 +176,23 @@ class Reading:
         for window in windows:
             if not self.budget.allows(space.user.org) or (read_ids and space.pending()):
                 break
-            outcome = self.reader.read(window)
-            self.budget.spend(space.user.org, outcome.tokens)
             earlier = done.get(window.position, ("", [], None))[1]  # the records this window gave last time
+            try:
+                outcome = self.reader.read(window)
+            except Exception as exc:  # a reader that died, hung or is down: this window waits, the rest is kept
+                again = self._failed(space, thread, window.position, exc)
+                log.warning("window %d of %s could not be read (tried again from %s): %s", window.position,
+                            thread, f"{again:%H:%M:%S}", exc)
+                space.state.set_window(thread, window.position, window.hash, earlier, str(exc)[:300] or "failed")
+                break
+            self.budget.spend(space.user.org, outcome.tokens)
             if outcome.failed:
-                log.warning("window %d of %s failed to read: %s", window.position, thread, outcome.failed)
+                again = self._failed(space, thread, window.position)
+                log.warning("window %d of %s failed to read (tried again from %s): %s", window.position, thread,
+                            f"{again:%H:%M:%S}", outcome.failed)
                 space.state.set_window(thread, window.position, window.hash, earlier, outcome.failed)
                 continue
+            self._read(space, thread, window.position)
             for old in earlier:  # a window read again (it grew, or an item in it was edited) replaces its records
                 if old in records and not records[old].retracted:
                     records.pop(old)  # … but what a person retracted stays retracted: it is their correction

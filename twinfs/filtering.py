@@ -135,6 +135,7 @@ class ModelFilter:
 
 
 def make_filter(reader, embedder: Embedder) -> Filter:
-    """The LLM reader's model when one is configured, else the embedder."""
-    complete = getattr(reader, "complete", None) or getattr(reader, "_complete", None)
+    """The LLM reader's model when it answers fast enough to judge a search (an endpoint: `judges`), else the
+    embedder: a GGUF on this machine's CPU takes tens of seconds an answer, and is busy reading windows."""
+    complete = getattr(reader, "_complete", None) if getattr(reader, "judges", False) else None
     return ModelFilter(complete) if complete else MeaningFilter(embedder)

@@ -51,6 +51,17 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "age": (("age",), ("age", "how old")),
     "children": (("children", "kids", "number_of_children", "child", "kid"),
                  ("children", "kids", "child", "kid", "son", "daughter")),
+    "hobby": (("hobby", "hobbies", "sport", "sports", "interest", "interests", "pastime", "activity", "activities"),
+              ("hobby", "hobbies", "sport", "sports", "play", "plays", "for fun", "free time", "pastime")),
+    "likes": (("likes", "like", "loves", "love", "favorite", "favourite", "preference", "preferences", "fan_of"),
+              ("like", "likes", "love", "loves", "enjoy", "enjoys", "favorite", "favourite", "fan")),
+    "dislikes": (("dislikes", "dislike", "hates", "hate"), ("dislike", "dislikes", "hate", "hates", "can't stand")),
+    "allergy": (("allergy", "allergies", "allergic_to", "allergens"), ("allergy", "allergic", "allergies")),
+    "health": (("health", "health_condition", "condition", "medical_condition", "illness"),
+               ("health", "condition", "illness", "sick", "diagnosed")),
+    "school": (("school", "university", "college", "education", "alma_mater"),
+               ("school", "study", "studies", "studied", "university", "college", "graduate")),
+    "language": (("language", "languages", "speaks"), ("language", "languages", "speak", "speaks")),
 }
 _WEAK_CUES = {"where": "home"}  # "where" leans to home, but "where does she work?" must still go to work
 
@@ -119,7 +130,7 @@ def _attribute_key(name: str) -> str:
 _CONCEPT_OF = {_attribute_key(n): c for c, (names, _) in CONCEPTS.items() for n in names}
 
 
-def _concept(name: str) -> str | None:
+def concept_of(name: str) -> str | None:
     return _CONCEPT_OF.get(_attribute_key(name))
 
 
@@ -130,7 +141,7 @@ def resolve_attributes(records: list[Record], embedder: Any = None) -> dict[str,
     group: dict[str, str] = {}
     concept_of_group: dict[str, str | None] = {}
     for name in names:
-        concept = _concept(name)
+        concept = concept_of(name)
         gid = f"concept:{concept}" if concept else f"key:{_attribute_key(name)}"
         group[name] = gid
         concept_of_group[gid] = concept
@@ -312,8 +323,8 @@ def _find_page(pages: list[Page], subject: str) -> Page | None:
 def _same_attribute(a: str, b: str) -> bool:
     if _attribute_key(a) == _attribute_key(b):
         return True
-    concept = _concept(a)
-    return concept is not None and concept == _concept(b)
+    concept = concept_of(a)
+    return concept is not None and concept == concept_of(b)
 
 
 def known_lines(pages: list[Page], wanted: list[tuple[str, str | None]]) -> list[str]:
@@ -384,7 +395,7 @@ def relevant(pages: list[Page], question: str, embedder: Any = None, limit: int 
     nearness = _nearness(embedder, question, sorted({a.name for _, a in candidates}))
     scored = []
     for page, attr in candidates:
-        concept = _concept(attr.name)
+        concept = concept_of(attr.name)
         lexical = cues.get(concept, 0.0) if concept else 0.0
         lexical += len(stems_of(_human(attr.name)) & content)
         lexical += max((len(stems_of(v.value) & content) for v in attr.values), default=0)
@@ -420,9 +431,9 @@ def _nearness(embedder: Any, question: str, attributes: list[str]) -> dict[str, 
 def _canonical_attribute(name: str, attributes: dict[str, str], embedder: Any) -> str:
     if name in attributes:
         return attributes[name]
-    key, concept = _attribute_key(name), _concept(name)
+    key, concept = _attribute_key(name), concept_of(name)
     for known, canonical in sorted(attributes.items()):
-        if _attribute_key(known) == key or (concept and _concept(known) == concept):
+        if _attribute_key(known) == key or (concept and concept_of(known) == concept):
             return canonical
     if embedder is not None and attributes:
         canonicals = sorted(set(attributes.values()))

@@ -122,16 +122,17 @@ class Pipeline:
         key = (lane, space.user.dirname)
         while True:
             try:
-                with space.writer:
-                    if space.hand_edited and self.mend:
+                if space.hand_edited and self.mend:
+                    with space.writer:
                         space.hand_edited = False
                         try:
                             self.mend(space)
                         except BaseException:
                             space.hand_edited = True  # looked at again with the next try
                             raise
-                    self._land_all(space)  # in the later lane too: what came in meanwhile lands first
-                    if lane == LATER:
+                self._land_all(space)  # in the later lane too: what came in meanwhile lands first
+                if lane == LATER:
+                    with space.writer:
                         for step in self.steps:
                             if not self.closed:
                                 step(space)
@@ -165,27 +166,29 @@ class Pipeline:
             return
 
     def _land_all(self, space: Space) -> None:
-        """Land the inbox in the order adds were accepted (an edit never lands before what it edits). An event
-        that fails stays first in line, tried again with back-off, and the end user's status says so."""
+        """Land the inbox in the order adds were accepted (an edit never lands before what it edits), one add
+        per turn of the writer, so a correct, a forget or a sync waits one landing, not the whole inbox. An
+        event that fails stays first in line, tried again with back-off, and the end user's status says so."""
         key = space.user.dirname
         while not self.closed:
-            events = space.pending()
-            if not events:
-                self._cleared(key, "landing")
-                return
             trouble = self.troubles.get(key)
             if trouble and trouble.what.startswith("landing") and trouble.due > time.monotonic():
                 self._retry(key, trouble.due)
                 return
-            try:
-                land_event(space, events[0])
-                self._cleared(key, "landing")
-            except Exception as exc:
-                self._failed(space, f"landing of {len(events)} add{'s' if len(events) != 1 else ''}", exc)
-                return
-            finally:
-                with space.landed:
-                    space.landed.notify_all()
+            with space.writer:
+                events = space.pending()
+                if not events:
+                    self._cleared(key, "landing")
+                    return
+                try:
+                    land_event(space, events[0])
+                    self._cleared(key, "landing")
+                except Exception as exc:
+                    self._failed(space, f"landing of {len(events)} add{'s' if len(events) != 1 else ''}", exc)
+                    return
+                finally:
+                    with space.landed:
+                        space.landed.notify_all()
 
     def _failed(self, space: Space, what: str, exc: Exception) -> None:
         key = space.user.dirname

@@ -18,6 +18,7 @@ from .ledger import load_records
 from .models import Phase
 from .passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
 from .space import Space, said_order, stored_hash, turns_of
+from .vault import read_exact
 
 Progress = Callable[[int, int], None]
 CHUNK = 512  # docs a reindex indexes (and keeps) at a time
@@ -193,7 +194,7 @@ def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
     docs = []
     for n, f in enumerate(files, 1):
         rel = f.relative_to(root).as_posix()
-        docs.append(passage_doc(rel, f.read_text(encoding="utf-8")))
+        docs.append(passage_doc(rel, read_exact(f)))
         if progress:
             progress(n, len(files))
     n_passages = len(docs)
@@ -225,7 +226,7 @@ def _rebuild_state(space: Space) -> None:
     """Phases and cuts from the files: an item found in some passage has landed; the others land again."""
     in_passages: set[str] = set()
     for f in space.root.glob("passages/**/*.md"):
-        in_passages.update(parse(f.read_text(encoding="utf-8")).turns)
+        in_passages.update(parse(read_exact(f)).turns)
     for thread in space.threads():
         entries = space.thread_items(thread)
         if not entries:

@@ -12,13 +12,14 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from pathlib import Path
 
 import git
 
 from . import browse, folding, forgetting, landing, ledger, mending, repair, sync, syncing, tombstones
 from . import search as searching
 from .clock import Clock
-from .errors import NotFound, TwinError, Unavailable
+from .errors import Invalid, NotFound, TwinError, Unavailable
 from .filing import Reading, index_records
 from .briefing import Briefing
 from .filtering import Filter, make_filter
@@ -47,6 +48,17 @@ def _user_of(dirname: str) -> EndUser:
     """`<org>.<project>.<account>`, a vault's folder name, as the end user it belongs to."""
     org, project, account = dirname.split(".", 2)
     return EndUser(org=org, project=project, account=account)
+
+
+def vaults(home: Path) -> list[str]:
+    """The end users' vault folders of a home, by name."""
+    folder = home / "users"
+    return sorted(p.name for p in folder.iterdir() if (p / ".git").is_dir()) if folder.is_dir() else []
+
+
+def synced_vaults(home: Path) -> list[str]:
+    """The vaults of a home that have a remote, by folder name."""
+    return [d for d in vaults(home) if (home / "users" / d / ".git" / sync.STATE).exists()]
 
 
 def unwritable(exc: Exception, what: str) -> Unavailable:
@@ -185,7 +197,7 @@ class Memory:
                 if due.get(dirname, 0.0) > now:
                     continue
                 with self._held(_user_of(dirname)) as space:
-                    if space.broken or not space.exists or now - space.last_add < quiet:
+                    if space.broken or space.left or not space.exists or now - space.last_add < quiet:
                         continue
                     try:
                         url = sync.configured(space.vault)
@@ -250,8 +262,10 @@ class Memory:
         self._stop.set()
         if self._watcher:
             self._watcher.stop()
+        if self._syncer:
+            self._syncer.join(120)  # a sync under way finishes
         self.pipeline.close()
-        self.spaces.close_all()
+        self.spaces.close_all(wait_writer=not self.read_only)
         self.lock.release()
 
     def __enter__(self) -> "Memory":
@@ -295,6 +309,7 @@ class Memory:
     def _make(self, user: EndUser) -> Space:
         space = Space(self.home, user, self.embedder, read_only=self.read_only, machine=self.settings.machine)
         space.writer.on_enter = lambda: self._mark(space)
+        space.left = sync.state(space.vault).get("left")  # handed to another server (sync --leave): kept in .git
         return space
 
     def _closed(self, space: Space) -> None:
@@ -320,7 +335,16 @@ class Memory:
         with self._held(user) as space:
             if not space.exists:
                 raise NotFound(f"no memory for end user '{user.account}' yet")
-            yield space
+            yield self._here(space)
+
+    @staticmethod
+    def _here(space: Space) -> Space:
+        """A vault this home handed to another server (`twin sync --leave`) is not answered from here: its
+        requests retry, and the front door sends them to the server that has it now."""
+        if space.left:
+            raise Unavailable(f"end user '{space.user.account}' moved to another server at {space.left}; try "
+                              "again shortly", retry_after=5)
+        return space
 
     def _writable(self) -> None:
         if self.read_only:
@@ -333,7 +357,7 @@ class Memory:
         with self._existing(user) as space:
             with space.writer:
                 changed = self._mend(space)
-            self.pipeline.wake(space)  # which settles it in the pending index
+            self.pipeline.wake(space.user.dirname)  # which settles it in the pending index
             return changed
 
     def _mend(self, space: Space) -> list[str]:
@@ -361,8 +385,7 @@ class Memory:
         searching.question_times("What did we do on 3 June 2023?", Bounds())
 
     def users(self) -> list[str]:
-        folder = self.home / "users"
-        return sorted(p.name for p in folder.iterdir() if (p / ".git").is_dir()) if folder.is_dir() else []
+        return vaults(self.home)
 
     # writing
     def add(self, user: EndUser, request: AddRequest) -> AddResult:
@@ -378,6 +401,7 @@ class Memory:
                               f"({self.settings.max_pending} adds waiting); try again shortly", retry_after=2)
         ids = [item.id for item in request.items]
         with space.accept_lock:
+            self._here(space)  # under the accept lock: a leave's sync takes every add accepted before it
             event = new_event_id()  # taken in turn, so the inbox lands adds in the order they were accepted
             try:
                 self._mark(space)  # in the pending index before the inbox: a restart finds it
@@ -447,6 +471,7 @@ class Memory:
         with self._held(user) as space:
             if not space.exists:
                 return StatusResult(phases={i: Phase.unknown for i in request.ids})
+            self._here(space)
             phases = space.state.phases(request.ids)
             return StatusResult(phases=phases, notes=self.notes(space) or None)
 
@@ -477,6 +502,8 @@ class Memory:
             until = self.reading.budget.resumes_at(org).strftime("%Y-%m-%d %H:%M UTC")
             notes.append(f"Reading is waiting on the daily budget until {until}: landed items are searchable, "
                          "and are read then.")
+        if self.reading:
+            notes += self.reading.notes(space)
         return notes
 
     def _usable(self, space: Space) -> Space:
@@ -596,13 +623,18 @@ class Memory:
             return self._sync(space, url)
 
     def sync_with(self, user: EndUser, remote: str | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> SyncResult:
+                  progress: Callable[[int, int], None] | None = None, leave: bool = False,
+                  stay: bool = False) -> SyncResult:
         """`twin sync`: with `remote` (kept as the vault's remote from then on) or the one kept before. An end
-        user this home does not hold yet is cloned from the remote (a new machine joining)."""
+        user this home does not hold yet is cloned from the remote (a new machine joining). `leave`: hand the
+        vault to another server: from the moment no add is accepted any more, everything goes to the remote,
+        and this home answers 503 for the end user from then on. `stay`: serve it here again, after a sync."""
         self._writable()
         url = sync.check_url(remote, user.dirname) if remote else None
         with self._held(user) as space:
             if not space.exists:  # not kept open while it does not exist: closed once it is cloned
+                if leave or stay:
+                    raise Invalid(f"end user '{user.account}' is not held here: there is nothing to leave or to keep")
                 if url is None:
                     raise NotFound(f"no memory for end user '{user.account}' here: give --remote to fetch it")
                 try:
@@ -621,7 +653,15 @@ class Memory:
             url = url or sync.configured(space.vault)
             if url is None:
                 raise NotFound(f"no remote is kept for end user '{user.account}' yet: give --remote URL")
-            return self._sync(space, url)
+            if leave:
+                with space.accept_lock:  # adds accepted before this are in the inbox, and the sync lands them
+                    space.left = sync.when()
+                    sync.note(space.vault, left=space.left)
+            out = self._sync(space, url)
+            if stay:
+                sync.note(space.vault, left=None)
+                space.left = None
+            return out
 
     def _sync(self, space: Space, url: str) -> SyncResult:
         out = syncing.run(space, url, self._hooks)
@@ -640,8 +680,7 @@ class Memory:
 
     def synced(self) -> list[str]:
         """The end users whose vaults have a remote, by folder name."""
-        return self.remotes.names() if self.remotes.exists else \
-            [d for d in self.users() if (self.home / "users" / d / ".git" / sync.STATE).exists()]
+        return self.remotes.names() if self.remotes.exists else synced_vaults(self.home)
 
     def health(self) -> dict[str, int]:
         """Counts for GET /v1/health (no names: it answers without a key)."""

@@ -16,7 +16,8 @@ from .filing import drop_records, index_records
 from .landing import index_docs, passage_doc, recut_all
 from .ledger import load_records, records_path
 from .passages import passage_id
-from .space import Space, stored_hash
+from .space import Space, said_order, stored_hash
+from .vault import read_exact
 
 log = logging.getLogger("twinfs.mending")
 SHOWN = 3  # paths named in the commit message
@@ -42,12 +43,13 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
     """Bring the indexes and phases in line with files that changed behind the writer's back (by hand, left by a
     step that stopped, brought by a merge): items' threads cut again, passages and records indexed as they now
     read. `gone`: ids of items whose files went. Returns the paths it wrote or removed itself, to be committed."""
-    space.forget_cache()
     threads = sorted({rel.split("/")[1] for rel in changed if rel.startswith("items/") and rel.count("/") == 2})
+    known = {thread: space.cached_ids(thread) for thread in threads}  # what the writer held before the change
+    space.forget_cache(threads)
     if gone:
         space.state.drop(list(gone))
     before = {path for thread in threads for path in space.state.cuts(thread)}
-    cuts = recut_all(space, dict.fromkeys(threads))
+    cuts = recut_all(space, {thread: _added_from(space, thread, known[thread], changed) for thread in threads})
     recut_paths = {path for done in cuts.values() for path in done.paths}
     indexed = {d.path for done in cuts.values() for d in done.docs}
     written = sorted(before | recut_paths)
@@ -61,7 +63,7 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
         if rel.startswith("passages/") and rel.endswith(".md") and rel not in indexed:
             target = space.vault.path(rel)
             if target.is_file():
-                docs.append(passage_doc(rel, target.read_text(encoding="utf-8")))
+                docs.append(passage_doc(rel, read_exact(target)))
             else:
                 drops.append(passage_id(rel))
     if docs or drops:
@@ -75,6 +77,20 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
                 log.warning("%s: %s is not a list of records (%s); its facts stay out of search until mended",
                             space.user.dirname, rel, str(exc).splitlines()[0])
     return written
+
+
+def _added_from(space: Space, thread: str, known: set[str] | None, changed: list[str]) -> tuple | None:
+    """Where the turns that came into a thread begin, when every changed file of it is a new turn (a merge that
+    brought a peer's new messages): its tail alone is cut again (landing.recut). None: cut it whole (and when
+    the writer did not hold the thread before, so what is new cannot be told)."""
+    if known is None:
+        return None
+    prefix = f"items/{thread}/"
+    edited = {rel.removeprefix(prefix) for rel in changed if rel.startswith(prefix)}
+    entries = [e for e in space.thread_items(thread) if space.item_path(thread, e["id"]).removeprefix(prefix) in edited]
+    if len(entries) != len(edited) or any(e["id"] in known for e in entries):
+        return None  # an edit, a removal or a broken file: the whole thread
+    return min(said_order(e) for e in entries)
 
 
 def _restore_phases(space: Space, thread: str, changed: list[str]) -> None:

@@ -7,23 +7,138 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, time, timezone
 from enum import Enum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler, model_validator
+from pydantic_core import core_schema
 
-from .errors import BadRequest
+from .errors import BadRequest, Invalid
 
-ITEM_ID = re.compile(r"^[A-Za-z0-9._:@-]{1,128}$")
-ACCOUNT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-NAME_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,30}$")
-SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-THREAD_ID = re.compile(r"^th_[0-9a-f]{16}$")
+ITEM_ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
+ACCOUNT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+NAME_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,30}\Z")
+SOURCE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+THREAD_ID = re.compile(r"^th_[0-9a-f]{16}\Z")
 MAX_USER_DIR = 64
 MAX_ITEMS = 1000
 MAX_TEXT = 100_000
 MAX_STATUS_IDS = 500
 MAX_QUERY = 2000
 MAX_SCOPE = 512
+
+# The text forms below are regular expressions in the common ground of Python's `re` and ECMA-262: the OpenAPI
+# document states each as a `pattern`, and the validators match the very same expression against the whole value.
+SPACE = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"  # str.isspace()
+# Found anywhere: a character that is not white space of the Latin-1 range (str.isspace() below U+0100). Wider
+# classes starve the fuzzer's coverage phase on a 100,000-character text; a text of only U+3000 is not blank.
+NOT_BLANK = r"[^\t-\r\x1c-\x20\x85\xa0]"
+ONE_LINE = r"[^\x00-\x1f\x7f\x85\u2028\u2029]*"  # no line break or control character
+_LEAP_YEAR = r"[12][0-9](?:0[48]|[2468][048]|[13579][26])|(?:1[26]|2[048])00"
+_MONTH_DAY = (r"(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+              r"|02-(?:0[1-9]|1[0-9]|2[0-8])")
+DAY = rf"[12][0-9]{{3}}-(?:{_MONTH_DAY})|(?:{_LEAP_YEAR})-02-29"  # a real day of the years 1000-2999
+CLOCK = r"(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\.[0-9]{1,6})?)?"
+ZONE = r"Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9]"
+MOMENT = rf"(?:{DAY})(?:T{CLOCK}(?:{ZONE})?)?"  # a day, or a time on it; no zone means UTC
+MOMENT_SAYS = "a day as YYYY-MM-DD, or a full ISO time YYYY-MM-DDTHH:MM[:SS[.ffffff]] with Z, ±HH:MM or no zone (UTC)"
+# A vault path: a top folder, then segments that are neither '.' nor '..' and hold no '/', '\', '#' or control
+# character, ending on a character that is not a space (paths are stripped before they are checked).
+_ANY = r"[^/\\#\x00-\x1f\x7f]"
+_NOT_DOT = r"[^./\\#\x00-\x1f\x7f]"
+_SOLID = rf"[^/\\#\x00-\x1f\x7f{SPACE}]"
+_SOLID_NOT_DOT = rf"[^./\\#\x00-\x1f\x7f{SPACE}]"
+_SEGMENT = rf"{_SOLID_NOT_DOT}|\.{_SOLID_NOT_DOT}|{_NOT_DOT}{_SOLID}|{_ANY}{{2,}}{_SOLID}"
+_UNDER = rf"(?:/(?:{_SEGMENT}))*/?"
+TOP = "items|passages|records|pages"
+SCOPE = rf"(?:(?:{TOP}){_UNDER})?"
+VAULT_PATH = rf"(?:items|passages|pages){_UNDER}|records{_UNDER}(?:#[0-9]+)?"  # `#N`: one record of a records file
+RECORD_ID = r"th_[0-9a-f]{16}#r[\s\S]*"
+MOMENT_RE = re.compile(MOMENT)
+
+
+class Form:
+    """A text form as pydantic metadata: `Annotated[str, Form(regex, says)]` states `pattern` in the JSON schema
+    and refuses, naming what it must be, any value the same expression does not match whole (or, not `whole`,
+    anywhere: JSON Schema's own reading of a pattern)."""
+
+    def __init__(self, regex: str, says: str, whole: bool = True):
+        self.regex = re.compile(regex)
+        self.says = says
+        self.whole = whole
+
+    @property
+    def pattern(self) -> str:
+        return f"^(?:{self.regex.pattern})$" if self.whole else self.regex.pattern
+
+    def check(self, value: str) -> str:
+        if not (self.regex.fullmatch(value) if self.whole else self.regex.search(value)):
+            raise ValueError(f"must be {self.says}")
+        return value
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(self.check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> dict:
+        out = handler(schema)
+        out["pattern"] = self.pattern
+        return out
+
+
+class Day(Form):
+    """A day or a time as text in MOMENT's form (the value stays text); `'2026-02-30' is not a real day`."""
+
+    def __init__(self) -> None:
+        super().__init__(MOMENT, MOMENT_SAYS)
+
+    def check(self, value: str) -> str:
+        if parse_moment(value) is None:
+            raise ValueError(f"'{value}' is not a real day: use {self.says}")
+        return value
+
+
+class Moment(Day):
+    """The same text validated into an aware UTC datetime (a day means its 00:00 UTC); a datetime passes as is."""
+
+    def check(self, value: Any) -> datetime:  # type: ignore[override]
+        if isinstance(value, datetime):  # a library caller's own datetime
+            return as_utc(value)
+        if not isinstance(value, str):
+            raise ValueError(f"must be text: {self.says}")
+        moment = parse_moment(value)
+        if moment is None:
+            raise ValueError(f"'{value}' is not a real day: use {self.says}")
+        return moment
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.no_info_before_validator_function(self.check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler) -> dict:
+        return {"type": "string", "pattern": self.pattern}
+
+
+class PathForm(Form):
+    """A vault path: first clean_relpath's refusals, which say what is wrong (`'..' is not allowed`, absolute, not
+    memory) as Invalid, then the form, which every path clean_relpath keeps as it is matches."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        from .paths import clean_relpath  # one checker of client paths
+
+        def check(value: str, info: core_schema.ValidationInfo) -> str:
+            clean_relpath(value, info.field_name or "path", allow_empty=self.regex.fullmatch("") is not None)
+            return self.check(value)
+
+        return core_schema.with_info_after_validator_function(check, handler(source))
+
+
+NotBlank = Annotated[str, Form(NOT_BLANK, "more than white space", whole=False)]
+OneLine = Annotated[str, Form(ONE_LINE, "one line: no line break or control character")]
+DayText = Annotated[str, Day()]
+RecordId = Annotated[str, Form(RECORD_ID, "a record id: th_<16 hex>#r<name>")]
+Scope = Annotated[str, PathForm(SCOPE, "a path inside the vault under items/, passages/, records/ or pages/, "
+                                   "with no '.' or '..' segment, '\\', '#' or control character")]
+VaultPath = Annotated[str, PathForm(VAULT_PATH, "a file of the vault under items/, passages/, records/ or pages/ "
+                                            "(records/<thread>.json#N for one record), with no '.' or '..' segment, "
+                                            "'\\', '#' or control character")]
 
 
 class Phase(str, Enum):
@@ -38,9 +153,10 @@ PHASE_ORDER = [Phase.accepted, Phase.landed, Phase.read, Phase.folded]
 
 
 class Strict(BaseModel):
-    """Unknown fields are refused, so a typo is an error rather than silently ignored."""
+    """A request: unknown fields are refused, so a typo is an error rather than silently ignored, and no value is
+    coerced (`0` is not a boolean, `"3"` not a number), so what the schema refuses the validator refuses too."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+    model_config = ConfigDict(extra="forbid", strict=True, str_strip_whitespace=False)
 
 
 class EndUser(BaseModel):
@@ -57,7 +173,7 @@ class EndUser(BaseModel):
             if not NAME_PART.match(value):
                 raise BadRequest(f"{label} '{value}' is not a usable id: letters, digits, '_' and '-', "
                                  "starting with a letter or digit, up to 31 characters")
-        if not ACCOUNT_ID.match(self.account):
+        if not ACCOUNT_ID.fullmatch(self.account):
             raise BadRequest(f"X-Twin-Account '{self.account}' is not a usable id: letters, digits, '.', '_' "
                              "and '-', starting with a letter or digit")
         if len(self.dirname) > MAX_USER_DIR:
@@ -87,57 +203,35 @@ def iso(value: datetime) -> str:
     return as_utc(value).isoformat().replace("+00:00", "Z")
 
 
+ItemId = Annotated[str, Form(ITEM_ID.pattern, "1-128 characters of letters, digits and . _ - : @")]
+SourceId = Annotated[str, Form(SOURCE_ID.pattern, "1-32 lowercase letters, digits, '_' or '-', starting with a "
+                                                  "letter or digit")]
+
+
 class Item(Strict):
     """A message or a document as an app adds it."""
 
-    id: str = Field(description="1-128 letters, digits and . _ - : @; re-adding an id with new content is an edit")
+    id: ItemId = Field(description="1-128 letters, digits and . _ - : @; re-adding an id with new content is an edit")
     kind: Literal["message", "document"]
     conversation: str | None = Field(None, max_length=256, description="the conversation a message belongs to")
     role: Literal["user", "assistant"] | None = None
-    name: str | None = Field(None, max_length=200, description="who spoke, as shown in passages")
-    text: str = Field(min_length=1, max_length=MAX_TEXT)
-    at: datetime = Field(description="when it was said or written, ISO 8601")
-    title: str | None = Field(None, max_length=500)
-    source: str = Field("memory", description="where it came from; names the passages/<source>/ folder")
-
-    @field_validator("id")
-    @classmethod
-    def _id(cls, v: str) -> str:
-        if not ITEM_ID.match(v):
-            raise ValueError("must be 1-128 characters of letters, digits and . _ - : @")
-        return v
-
-    @field_validator("source")
-    @classmethod
-    def _source(cls, v: str) -> str:
-        if not SOURCE_ID.match(v):
-            raise ValueError("must be 1-32 lowercase letters, digits, '_' or '-', starting with a letter or digit")
-        return v
-
-    @field_validator("text")
-    @classmethod
-    def _text(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("must not be blank")
-        return v
-
-    @field_validator("at")
-    @classmethod
-    def _at(cls, v: datetime) -> datetime:
-        return as_utc(v)
+    name: OneLine | None = Field(None, max_length=200, description="who spoke, as shown in passages: one line")
+    text: NotBlank = Field(min_length=1, max_length=MAX_TEXT)
+    at: Annotated[datetime, Moment()] = Field(description=f"when it was said or written: {MOMENT_SAYS}")
+    title: OneLine | None = Field(None, max_length=500, description="a document's title: one line")
+    source: SourceId = Field("memory", description="where it came from; names the passages/<source>/ folder")
 
 
 class AddRequest(Strict):
-    items: list[Item] = Field(min_length=1, max_length=MAX_ITEMS)
+    items: list[Item] = Field(min_length=1, max_length=MAX_ITEMS,
+                              description="an id given twice in one add is an edit: the later item is the one kept")
     wait: bool = Field(False, description="hold the answer until the items have landed, at most 10 seconds")
 
     @model_validator(mode="after")
-    def _unique(self) -> "AddRequest":
-        seen: set[str] = set()
-        for i, item in enumerate(self.items):
-            if item.id in seen:
-                raise ValueError(f"items[{i}].id '{item.id}' appears twice in one add")
-            seen.add(item.id)
+    def _later_wins(self) -> "AddRequest":
+        last = {item.id: n for n, item in enumerate(self.items)}
+        if len(last) < len(self.items):  # as if the later item were added after the earlier: it is the edit
+            self.items = [item for n, item in enumerate(self.items) if last[item.id] == n]
         return self
 
 
@@ -148,7 +242,8 @@ class AddResult(BaseModel):
 
 
 class StatusRequest(Strict):
-    ids: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(min_length=1, max_length=MAX_STATUS_IDS)
+    ids: list[Annotated[str, Field(min_length=1, max_length=128)]] = Field(
+        min_length=1, max_length=MAX_STATUS_IDS, description="item ids or event ids (ev_…)")
 
 
 class StatusResult(BaseModel):
@@ -156,42 +251,35 @@ class StatusResult(BaseModel):
     notes: list[str] | None = Field(None, description="e.g. that reading waits on the daily budget")
 
 
+def parse_moment(text: str) -> datetime | None:
+    """Text in MOMENT's form -> an aware UTC datetime (a day means its 00:00 UTC); None for any other text."""
+    if not MOMENT_RE.fullmatch(text):
+        return None
+    if len(text) == 10:
+        return datetime.combine(date.fromisoformat(text), time(), tzinfo=timezone.utc)
+    return as_utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
+
+
 def parse_day(value: str | date | datetime | None, field: str) -> datetime | None:
-    """`YYYY-MM-DD` or a full ISO time -> an aware UTC datetime. A day means its start (00:00 UTC)."""
+    """A day (`YYYY-MM-DD`), a full ISO time, a date or a datetime -> an aware UTC datetime, or ValueError."""
     if value is None or isinstance(value, datetime):
         return None if value is None else as_utc(value)
     if isinstance(value, date):
         return datetime.combine(value, time(), tzinfo=timezone.utc)
-    text = value.strip()
-    try:
-        if len(text) == 10:
-            return datetime.combine(date.fromisoformat(text), time(), tzinfo=timezone.utc)
-        return as_utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
-    except ValueError:
-        raise ValueError(f"{field} '{value}' is not a real day: use YYYY-MM-DD or a full ISO time") from None
+    moment = parse_moment(value)
+    if moment is None:
+        raise ValueError(f"{field} '{value}' is not a real day: use {MOMENT_SAYS}")
+    return moment
 
 
 class Window(Strict):
     """The date and path bounds shared by search and grep."""
 
-    before: str | None = Field(None, description="only memory said before this day (YYYY-MM-DD or ISO time)")
-    after: str | None = Field(None, description="only memory from this day on (YYYY-MM-DD or ISO time)")
-    scope: str | None = Field(None, max_length=MAX_SCOPE, description="a path prefix, e.g. passages/memory/messages")
-
-    @field_validator("before", "after")
-    @classmethod
-    def _day(cls, v: str | None, info) -> str | None:
-        parse_day(v, info.field_name)
-        return v
-
-    @field_validator("scope")
-    @classmethod
-    def _scope(cls, v: str | None) -> str | None:
-        if v is None:
-            return v
-        from .paths import clean_relpath  # one checker of client paths
-
-        return clean_relpath(v, "scope", allow_empty=True)
+    before: DayText | None = Field(None, description=f"only memory said before this day: {MOMENT_SAYS}")
+    after: DayText | None = Field(None, description=f"only memory from this day on: {MOMENT_SAYS}")
+    scope: Scope | None = Field(None, max_length=MAX_SCOPE,
+                                description="a path prefix under items/, passages/, records/ or pages/, "
+                                            "e.g. passages/memory/messages")
 
     @property
     def before_at(self) -> datetime | None:
@@ -203,16 +291,10 @@ class Window(Strict):
 
 
 class SearchRequest(Window):
-    query: str = Field(min_length=1, max_length=MAX_QUERY)
+    query: NotBlank = Field(min_length=1, max_length=MAX_QUERY)
     fast: bool = Field(False, description="skip the model filter")
-    k: int | None = Field(None, description="ignored: the filter decides how many passages the question needs")
-
-    @field_validator("query")
-    @classmethod
-    def _query(cls, v: str) -> str:
-        if not v.strip():
-            raise ValueError("must not be blank")
-        return v
+    k: Any = Field(None, description="ignored, whatever it holds: the filter decides how many passages the question "
+                                     "needs")
 
     @property
     def ranked(self) -> bool:
@@ -241,7 +323,6 @@ class Fact(BaseModel):
 
 
 class SearchResult(BaseModel):
-    model_config = ConfigDict(extra="allow")
     query: str
     found: int
     known: list[str] | None = None
@@ -254,8 +335,23 @@ class SearchResult(BaseModel):
 
 
 class GrepRequest(Window):
-    pattern: str = Field(min_length=1, max_length=MAX_QUERY)
+    """With `regex`, the pattern is a regular expression (Python's syntax, matched case-insensitively)."""
+
+    model_config = ConfigDict(json_schema_extra={
+        # a pattern is a regular expression only when regex is true: then it must compile
+        "anyOf": [{"properties": {"regex": {"const": False}}}, {"properties": {"pattern": {"format": "regex"}}}]})
+    pattern: str = Field(min_length=1, max_length=MAX_QUERY, description="the text to find in a line, or with regex "
+                                                                          "a regular expression")
     regex: bool = False
+
+    @model_validator(mode="after")
+    def _compiles(self) -> "GrepRequest":
+        if self.regex:
+            try:
+                re.compile(self.pattern)
+            except (re.error, OverflowError, RecursionError) as exc:  # Invalid, as grep itself would say
+                raise Invalid(f"pattern is not a valid regular expression: {exc}", "pattern") from None
+        return self
 
 
 class GrepLine(BaseModel):
@@ -272,14 +368,9 @@ class GrepResult(BaseModel):
 
 
 class ReadRequest(Strict):
-    path: str = Field(min_length=1, max_length=MAX_SCOPE)
-    before: str | None = Field(None, description="the file as the memory held it before this day (from git history)")
-
-    @field_validator("before")
-    @classmethod
-    def _day(cls, v: str | None) -> str | None:
-        parse_day(v, "before")
-        return v
+    path: VaultPath = Field(min_length=1, max_length=MAX_SCOPE)
+    before: DayText | None = Field(None, description="the file as the memory held it before this day (from git "
+                                                 f"history): {MOMENT_SAYS}")
 
 
 class ReadResult(BaseModel):
@@ -337,8 +428,8 @@ class HistoryResult(BaseModel):
 
 
 class CorrectRequest(Strict):
-    id: str = Field(min_length=1, max_length=200, description="a record id, th_…#r…")
-    reason: str = Field(min_length=1, max_length=2000)
+    id: RecordId = Field(min_length=1, max_length=200, description="a record id, th_…#r…")
+    reason: NotBlank = Field(min_length=1, max_length=2000)
     value: str | None = Field(None, min_length=1, max_length=200, description="the right value, to replace it")
 
 
@@ -372,6 +463,22 @@ class SyncRequest(Strict):
         return data
 
 
+class OwnerSyncRequest(Strict):
+    """`twin sync` sent through the server that owns the home (POST /v1/owner/sync, the owner's loopback token
+    only): the operator may name the remote, and hand the vault to another server or keep it here."""
+
+    remote: str | None = Field(None, max_length=2000, description="kept as the vault's remote; {vault} stands "
+                               "for the vault's folder name")
+    leave: bool = Field(False, description="hand the vault to another server: 503 for this end user here from now")
+    stay: bool = Field(False, description="serve it here again (cancel a leave), after the sync")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> "OwnerSyncRequest":
+        if self.leave and self.stay:
+            raise ValueError("leave and stay: give one of them")
+        return self
+
+
 class SyncResult(BaseModel):
     remote: str = Field(description="the remote synced with")
     kind: Literal["up to date", "sent", "received", "merged", "replayed", "cloned"]
@@ -386,12 +493,33 @@ class SyncResult(BaseModel):
 
 
 class LineageRequest(Strict):
-    id: str = Field(min_length=1, max_length=200, description="a record id, th_…#r…")
+    id: RecordId = Field(min_length=1, max_length=200, description="a record id, th_…#r…")
+
+
+class LineageTurn(BaseModel):
+    """A turn a record cites, as the item holds it; an item since forgotten keeps only its id."""
+
+    id: str
+    role: str | None = None
+    name: str | None = None
+    at: str | None = None
+    text: str | None = None
+
+
+class LineageSource(BaseModel):
+    path: str
+    content: str | None = Field(None, description="the passage as stored; absent when it is no longer there")
+
+
+class LineageCommit(BaseModel):
+    sha: str
+    message: str
+    at: str
 
 
 class LineageResult(BaseModel):
     record: Record
     path: str
-    turns: list[dict]
-    source: dict
-    commits: list[dict]
+    turns: list[LineageTurn]
+    source: LineageSource
+    commits: list[LineageCommit]

@@ -10,6 +10,7 @@ from .folding import fold, render_page
 from .index.embedder import Embedder
 from .ledger import all_records, records_path
 from .space import Space
+from .vault import read_exact
 
 log = logging.getLogger("twinfs.fold")
 
@@ -51,7 +52,7 @@ class Folding:
             text = render_page(page, paths)
             written.add(rel)
             target = space.vault.path(rel)
-            if not target.exists() or target.read_text(encoding="utf-8") != text:
+            if not target.exists() or read_exact(target) != text:
                 space.vault.write(rel, text, durable=False)
         for old in space.root.glob("pages/*.md"):
             if f"pages/{old.name}" not in written:

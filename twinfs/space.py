@@ -64,11 +64,23 @@ class Writer:
     def __init__(self, mark: Path, on_enter: Callable[[], None] | None = None):
         self.mark = mark
         self.on_enter = on_enter  # the owner notes the vault in the home's pending index first (pending.py)
-        self._lock = threading.Lock()
+        self._turns = threading.Condition()  # first come, first served: the pipeline never starves a correct
+        self._next = self._serving = 0
+        self._gone: set[int] = set()  # tickets whose holder stopped waiting (an interrupt): skipped
         self.stopped_midway = False  # a step failed while holding: its leftovers are a repair's, not a person's
 
     def __enter__(self) -> "Writer":
-        self._lock.acquire()
+        with self._turns:
+            ticket = self._next
+            self._next += 1
+            try:
+                self._turns.wait_for(lambda: self._serving == ticket)
+            except BaseException:
+                if self._serving == ticket:
+                    self._advance()
+                else:
+                    self._gone.add(ticket)
+                raise
         try:
             if self.on_enter:
                 self.on_enter()
@@ -86,10 +98,20 @@ class Writer:
         except OSError:
             pass
         finally:
-            self._lock.release()
+            with self._turns:
+                self._advance()
+
+    def _advance(self) -> None:
+        self._serving += 1
+        while self._serving in self._gone:
+            self._gone.discard(self._serving)
+            self._serving += 1
+        self._turns.notify_all()
 
     def locked(self) -> bool:
-        return self._lock.locked()
+        """Held, or a step waits for its turn."""
+        with self._turns:
+            return self._serving != self._next
 
 
 class Space:
@@ -116,6 +138,7 @@ class Space:
         self.last_add = 0.0  # monotonic time of the last add accepted (a sync waits for a quiet spell)  # the owner's first open of the vault (repair) happens once
         self.repaired: list[str] | None = None  # what opening the vault repaired (None: not opened to write yet)
         self.broken: str | None = None  # why the vault could not be repaired, when it could not
+        self.left: str | None = None  # when this home handed the vault to another server (sync --leave)
         self.landed = threading.Condition()
         self.rebuilding = False
         self.hand_edited = False  # the watcher saw files change that the writer did not write
@@ -241,6 +264,11 @@ class Space:
             self._threads[thread] = cached
         return list(cached.values())
 
+    def cached_ids(self, thread: str) -> set[str] | None:
+        """The ids of a thread's items as the writer holds them, without reading a file (None: not held)."""
+        cached = self._threads.get(thread)
+        return None if cached is None else set(cached)
+
     def thread_item(self, thread: str, item_id: str) -> dict | None:
         self.thread_items(thread)
         return self._threads[thread].get(item_id)
@@ -255,10 +283,15 @@ class Space:
         self.vault.delete(self.item_path(thread, item_id))
         self._threads.get(thread, {}).pop(item_id, None)
 
-    def forget_cache(self) -> None:
-        """Files changed behind the writer's back (reindex, a hand edit): read them again."""
-        self._threads.clear()
-        self.heads.clear()
+    def forget_cache(self, threads: list[str] | None = None) -> None:
+        """Files changed behind the writer's back (reindex, a hand edit, a merge): read them again (of these
+        threads only, when given)."""
+        if threads is None:
+            self._threads.clear()
+            self.heads.clear()
+            return
+        for thread in threads:
+            self._threads.pop(thread, None)
 
     def threads(self) -> list[str]:
         folder = self.root / "items"

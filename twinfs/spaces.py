@@ -116,9 +116,16 @@ class Spaces:
         if self.on_close:
             self.on_close(space)
 
-    def close_all(self) -> None:
+    def close_all(self, wait_writer: bool = False) -> None:
+        """Close every open Space; `wait_writer`: each once whatever step still runs in it (a request's correct,
+        a sync) has finished, by taking its writer."""
         with self._lock:
             spaces = list(self._open.values())
             self._open.clear()
         for space in spaces:
-            self._close(space)
+            if wait_writer:
+                space.writer.on_enter = None  # waiting for a step is no work of its own: not a pending mark
+                with space.writer:
+                    self._close(space)
+            else:
+                self._close(space)

@@ -175,6 +175,11 @@ class State:
         self._many("INSERT OR REPLACE INTO windows VALUES (?, ?, ?, ?, ?)",
                    [(thread, position, hash, json.dumps(records), failed)])
 
+    def failed_windows(self) -> list[tuple[str, int, str]]:
+        """(thread, position, why) of every window whose last read failed, newest thread first."""
+        return self._rows("SELECT thread, position, failed FROM windows WHERE failed IS NOT NULL "
+                          "ORDER BY thread, position")
+
     def has_phase(self, phase: str) -> bool:
         return bool(self._rows("SELECT 1 FROM items WHERE phase = ? LIMIT 1", (phase,)))
 

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from . import faults, tombstones
 from .clock import Clock, of_item
-from .errors import Invalid, NotFound, TwinError, Unavailable
+from .errors import Invalid, TwinError, Unavailable
 from .paths import CONFLICTS, MARKER, TOMBSTONES
 from .space import Space
 from .vault import Vault, atomic_write
@@ -225,6 +225,18 @@ def tree(vault: Vault, commit: str) -> dict[str, tuple[str, str]]:
             meta, path = entry.split("\t", 1)
             mode, _, sha = meta.split()
             out[path] = (mode, sha)
+    return out
+
+
+def changes(vault: Vault, start: str, target: str) -> dict[str, str | None]:
+    """path -> its blob at `target` (None: gone there) for every file that differs between two commits: git's
+    own diff, so a merge into a big vault costs what changed, not the vault's size."""
+    out: dict[str, str | None] = {}
+    fields = vault.git("diff-tree", "-r", "-z", "--no-renames", start, target).split("\0")
+    for meta, path in zip(fields[0::2], fields[1::2]):
+        if meta.startswith(":"):
+            new_sha, status = meta.split()[3], meta.split()[4]
+            out[path] = None if status == "D" else new_sha
     return out
 
 
@@ -447,12 +459,12 @@ def move_to(space: Space, target: str) -> list[str]:
 
 def _apply(space: Space, start: str, target: str) -> list[str]:
     vault = space.vault
-    before, after = tree(vault, start), tree(vault, target)
-    changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
-    contents = blobs(vault, sorted({after[p][1] for p in changed if p in after}))
+    after = changes(vault, start, target)
+    changed = sorted(after)
+    contents = blobs(vault, sorted({sha for sha in after.values() if sha}))
     for n, p in enumerate(changed):
-        if p in after:
-            vault.write(p, contents[after[p][1]].decode("utf-8"), durable=False)
+        if after[p]:
+            vault.write(p, contents[after[p]].decode("utf-8"), durable=False)
         else:
             vault.delete(p)
         if n == len(changed) // 2:

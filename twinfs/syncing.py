@@ -4,7 +4,8 @@ fetch and merge again when someone pushed meanwhile. A new machine joining clone
 indexes. Two syncs of one vault take turns."""
 from __future__ import annotations
 
-import logging
+import json
+import shutil
 import subprocess
 from collections.abc import Callable
 
@@ -15,7 +16,6 @@ from .mending import settle
 from .space import Space
 from .sync import Outcome, Refused
 
-log = logging.getLogger("twinfs.sync")
 ATTEMPTS = 4  # fetch -> merge -> push, again while the remote keeps moving
 
 
@@ -27,7 +27,7 @@ class Hooks:
         self.land, self.mend, self.forget, self.fold, self.clock = land, mend, forget, fold, clock
 
 
-def run(space: Space, url: str, hooks: Hooks, progress: sync.Progress | None = None) -> Outcome:
+def run(space: Space, url: str, hooks: Hooks) -> Outcome:
     """Sync the vault with the remote at `url` (already checked); the vault must exist."""
     vault = space.vault
     out = Outcome(remote=sync.shown(url))
@@ -113,8 +113,9 @@ def _merge(space: Space, theirs: str | None, hooks: Hooks, out: Outcome, rewritt
 def _settle(space: Space, changed: list[str], gone: list[str], hooks: Hooks) -> None:
     written = settle(space, changed, gone)
     threads = len({p.split("/")[1] for p in changed if p.startswith("items/")})
-    if written or threads:
-        space.vault.commit(f"sync: {threads} thread{'s' if threads != 1 else ''} cut again after the merge")
+    if written:  # only the folders the cut wrote: git looks at nothing else of a big vault
+        folders = sorted({p.rsplit("/", 1)[0] if p.startswith("passages/") else p for p in written})
+        space.vault.commit(f"sync: {threads} thread{'s' if threads != 1 else ''} cut again after the merge", folders)
     if any(p.startswith("records/") for p in changed):
         hooks.fold(space)
     sync.finish(space.vault)
@@ -148,8 +149,6 @@ def clone(space: Space, url: str, progress: sync.Progress | None = None) -> Outc
             raise Refused(f"the remote holds {'the vault ' + repr(name) if name else 'no twinfs vault'}, not "
                           f"{space.user.dirname!r}")
     except BaseException:
-        import shutil
-
         shutil.rmtree(root, ignore_errors=True)  # nothing half-made is left behind
         raise
     vault.git("reset", "--quiet", "--hard", theirs)
@@ -168,8 +167,6 @@ def _all_items(space: Space) -> list[dict]:
 
 
 def _id_of(space: Space, path: str) -> str | None:
-    import json
-
     try:
         return json.loads(space.vault.read(path))["id"]
     except (OSError, ValueError, KeyError, TypeError):

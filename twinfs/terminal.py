@@ -114,11 +114,10 @@ def lineage(answer: LineageResult) -> str:
              + (f", happened {r.happened}" if r.happened else "") + ")"]
     if r.retracted:
         lines.append(f"retracted: {r.retracted}")
-    lines += ["", section("turns", [f"{t['id']} {t.get('name') or t.get('role') or ''} {t.get('at') or ''}: "
-                                    f"{t.get('text')}" for t in answer.turns])]
-    lines += ["", f"source {answer.source.get('path')}"]
+    lines += ["", section("turns", [f"{t.id} {t.name or t.role or ''} {t.at or ''}: {t.text}" for t in answer.turns])]
+    lines += ["", f"source {answer.source.path}"]
     lines += ["", section("commits", [table(["sha", "at", "message"],
-                                            [[c["sha"][:12], c["at"], c["message"]] for c in answer.commits])])]
+                                            [[c.sha[:12], c.at, c.message] for c in answer.commits])])]
     return "\n".join(lines)
 
 

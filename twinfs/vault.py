@@ -35,6 +35,11 @@ MANY_FILES = {"index.version": "4", "core.splitIndex": "true", "core.untrackedCa
               "fetch.writeCommitGraph": "true", "splitIndex.sharedIndexExpire": "1.hour.ago"}
 
 
+def read_exact(path: Path) -> str:
+    """A file's text as stored: no newline turned into another (read_text would make \r\n and \r into \n)."""
+    return path.read_bytes().decode("utf-8")
+
+
 def fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -177,7 +182,7 @@ class Vault:
         return rel in self._mine and self._mine.get(rel, ()) == _stamp(self.root / rel)
 
     def read(self, rel: str) -> str:
-        return (self.root / rel).read_text(encoding="utf-8")
+        return read_exact(self.root / rel)
 
     def delete(self, rel: str) -> None:
         target = self.root / rel

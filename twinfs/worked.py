@@ -9,13 +9,18 @@ import re
 from collections import defaultdict
 from datetime import date
 
-from .folding import Page, canonical_subject, live_records, names_in, newer_first, resolve_subjects
+from .folding import Page, concept_of, canonical_subject, live_records, names_in, newer_first, resolve_subjects
 from .models import Record
-from .text import IRREGULAR, LIGHT_VERBS, norm, stems_of, words_of
+from .text import IRREGULAR, LIGHT_VERBS, norm, stem, stems_of, words_of
 
 
-def conflicts(pages: list[Page]) -> list[str]:
-    """Two values stated on the same newest day, or the user's own word overruled only by the assistant."""
+ONE_AT_A_TIME = {"home", "job", "employer", "diet", "partner", "age"}  # a newer value replaces the older
+
+
+def conflicts(pages: list[Page], asked: list[tuple[str, str | None]] | None = None) -> list[str]:
+    """Two values stated on the same newest day, the user's own word overruled only by the assistant, or a value
+    that holds one at a time (home, job, diet …) stated anew: what changed, so the older is not taken as now
+    (only for the subject · attribute pairs `asked` about, when given)."""
     lines = []
     for page in pages:
         for attr in page.attributes:
@@ -35,6 +40,12 @@ def conflicts(pages: list[Page]) -> list[str]:
             if newest.by == "assistant" and own is not None:
                 lines.append(f"Conflict: {where} was stated by the user as {own.value} on {own.said} and by the "
                              f"assistant as {newest.value} on {newest.said} ({own.records[0]}, {newest.records[0]})")
+            elif concept_of(attr.name) in ONE_AT_A_TIME and newest.by == "user" and (
+                    asked is None or (page.subject, attr.name) in asked):
+                before = attr.values[1]
+                lines.append(f"Changed: {where} was {before.value} (said {before.said}), then {newest.value} "
+                             f"(said {newest.said}): the newer holds unless corrected ({before.records[0]}, "
+                             f"{newest.records[0]})")
     return lines
 
 
@@ -87,27 +98,80 @@ def _count_what(phrase: str, names: dict[str, list[str]]) -> str:
     return f'"{" ".join(words)}"'
 
 
+# What a "how many" question counts, by its words: plans, likes or what someone has; else events ("times").
+_COUNT_KINDS = (
+    (re.compile(r"\b(?:plan|plans|planning|planned|going to|gonna|intend|intends|upcoming|coming up|will)\b", re.I),
+     {"plan"}),
+    (re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favou?rites?|hate|hates|dislike|dislikes)\b",
+                re.I), {"preference"}),
+    (re.compile(r"\b(?:do|does|did)\s+(?:\w+\s+){1,3}(?:have|own|keep)\b", re.I), {"state", "relation"}),
+)
+_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
+
+
+def _count_kinds(question: str, asked: str) -> tuple[set[str], set[str]]:
+    """The record kinds a "how many" question counts, and the stems of the words that chose them."""
+    if re.search(r"\bhow\s+many\s+times\b|\bhow\s+often\b", question, re.I):
+        return {"event"}, set()
+    question = asked
+    for pattern, kinds in _COUNT_KINDS:
+        found = pattern.findall(question)
+        if found:
+            return kinds, {stem(w) for phrase in found for w in words_of(phrase)}
+    return {"event"}, set()
+
+
+def _same_thing(a: Record, b: Record, terms: set[str], subjects: dict[str, str]) -> bool:
+    """One thing told twice (a trip in a message and in the plan's document): the same subject, days within a
+    month (or undated), and a name or most words in common beyond the question's own."""
+    if subjects[a.subject] != subjects[b.subject]:
+        return False
+    day_a, day_b = a.happened or a.said, b.happened or b.said
+    if day_a == day_b:
+        return True
+    if a.kind == "event":
+        return False  # an act done again on another day is another time
+    try:
+        apart = abs((date.fromisoformat(day_a) - date.fromisoformat(day_b)).days)
+    except ValueError:
+        return False
+    if apart > 31 and a.happened and b.happened:
+        return False
+    own = {norm(w) for r in (a, b) for w in r.subject.split()}
+    names_a = {norm(w) for w in _NAMED.findall(a.text)} - own
+    names_b = {norm(w) for w in _NAMED.findall(b.text)} - own
+    if names_a & names_b:
+        return True
+    if names_a and names_b:
+        return False  # a cat named Miso and a cat named Tofu are two cats
+    rest_a, rest_b = _record_stems(a) - terms - own, _record_stems(b) - terms - own
+    return bool(rest_a | rest_b) and len(rest_a & rest_b) / len(rest_a | rest_b) >= 0.5
+
+
 def count_line(records: list[Record], question: str) -> str | None:
-    """How many event records match what a "how many (times)" question asks about."""
+    """How many records of the kind a "how many" question asks about (events; plans, likes or what someone has
+    when it says so) match what it asks; one thing told twice counts once."""
     asked = _COUNT.search(question)
     if asked is None or re.search(_SPAN_COUNT, question, re.I):
         return None
     live = live_records(records)
     subjects, names = _subject_names(live)
+    kinds, cues = _count_kinds(question, asked.group(1))
     terms, named = _terms(asked.group(1), names)
+    terms -= cues
     if not terms:
         return None
     need = len(terms) if len(terms) <= 2 else len(terms) - 1
-    seen: dict[tuple[str, str], Record] = {}
+    seen: list[Record] = []
     for record in sorted(live, key=lambda r: (r.happened or r.said, r.said, r.id)):
-        if record.kind != "event" or (named and subjects[record.subject] not in named):
+        if record.kind not in kinds or (named and subjects[record.subject] not in named):
             continue
-        if len(terms & _record_stems(record)) >= need:
-            # the same event told twice (same subject, same day) counts once
-            seen.setdefault((subjects[record.subject], record.happened or record.id), record)
+        if len(terms & _record_stems(record)) >= need \
+                and not any(_same_thing(record, kept, terms, subjects) for kept in seen):
+            seen.append(record)
     if not seen:
         return None
-    days = [r.happened or r.said for r in seen.values()]
+    days = [r.happened or r.said for r in seen]
     shown = ", ".join(days[:20]) + (", …" if len(days) > 20 else "")
     return f"Count: {len(days)} records of {_count_what(asked.group(1), names)} ({shown})"
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import httpx
 
@@ -24,7 +25,11 @@ def chat_url(url: str) -> str:
 
 
 class OpenAIReader:
-    """Reads windows by `POST /v1/chat/completions`; the answer is held to the schema when the server can."""
+    """Reads windows by `POST /v1/chat/completions`; the answer is held to the schema when the server can.
+
+    `timeout`: seconds a whole answer may take; past it the window is read again later (Unavailable)."""
+
+    judges = True  # an endpoint answers a search's filter in a second or two: it judges the brief too
 
     def __init__(self, url: str, model: str | None = None, api_key: str | None = None, timeout: float = 300.0,
                  max_tokens: int = 1024, temperature: float = 0.0, max_records: int = MAX_RECORDS,
@@ -34,6 +39,7 @@ class OpenAIReader:
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.max_records = max_records
+        self.timeout = timeout
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = client or httpx.Client(timeout=timeout, headers=headers)
         # OpenAI's own `json_schema` first; servers that refuse it (llama-cpp-python's) take `json_object`+schema
@@ -58,14 +64,28 @@ class OpenAIReader:
             return {"type": "json_schema", "json_schema": {"name": "records", "schema": schema}}
         return {"type": "json_object", "schema": schema}
 
+    def _post(self, body: dict) -> httpx.Response:
+        """The answer, read whole within `timeout` seconds: httpx's own timeout bounds each wait for a byte, so an
+        endpoint that trickles an answer forever is cut off here."""
+        deadline = time.monotonic() + self.timeout
+        try:
+            with self._client.stream("POST", self.url, json=body) as response:
+                chunks = []
+                for chunk in response.iter_bytes():
+                    chunks.append(chunk)
+                    if time.monotonic() > deadline:
+                        raise httpx.ReadTimeout(f"no whole answer within {self.timeout:g} s")
+                return httpx.Response(response.status_code, content=b"".join(chunks),
+                                      headers={"content-type": response.headers.get("content-type", "")})
+        except httpx.HTTPError as e:
+            raise Unavailable(f"reader endpoint {self.url} did not answer: {e or type(e).__name__}",
+                              retry_after=30) from e
+
     def _complete(self, messages: list[dict], schema: dict) -> tuple[str, int]:
         while True:
             body = {"model": self._model(), "messages": messages, "temperature": self.temperature,
                     "max_tokens": self.max_tokens, "response_format": self._format(schema)}
-            try:
-                response = self._client.post(self.url, json=body)
-            except httpx.HTTPError as e:
-                raise Unavailable(f"reader endpoint {self.url} did not answer: {e}", retry_after=30) from e
+            response = self._post(body)
             refused = response.status_code in (400, 422) or "response_format" in response.text[:2000]
             if response.status_code >= 400 and refused and self._mode == "json_schema":
                 self._mode = "json_object"

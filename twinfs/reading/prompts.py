@@ -25,8 +25,10 @@ Each record:
 - kind: event (something done or that happened), plan (something intended or coming), preference (a like or
   dislike), opinion (a view or feeling), relation (family, partner, friend), state (anything else true of them)
 - text: one short statement in the third person that names the person, e.g. "Alice moved to Lisbon"
-- subject: the person or thing it is about, by name
-- attribute and value: for a lasting fact such as home_city, job, pet, relationship_status; otherwise null
+- subject: the person it is about, by name (the speaker of the turn when they speak of themselves)
+- attribute and value: for a lasting fact the turn states, in its words: home_city, hometown, job, employer,
+  school, diet, allergy, health, a relative or partner by relation (sister, husband …) with their name as
+  value, pet (its kind and name), hobby, sport, likes, dislikes, language, car; otherwise null
 - when: the time phrase exactly as said ("yesterday", "last week", "next month", "in 2020"), or null
 - turns: the ids of the READ turns it comes from
 Skip greetings, thanks, questions and small talk. Do not repeat these instructions. Answer with JSON only."""
@@ -166,5 +168,5 @@ def ask(window: Window, complete: Complete, max_records: int = MAX_RECORDS) -> O
         except ValueError as e:
             problem = str(e)
             continue
-        return Outcome(finish(window, drafts), tokens)
+        return Outcome(finish(window, drafts, from_model=True), tokens)
     return Outcome([], tokens, failed=f"bad answer twice: {problem}")

@@ -9,11 +9,13 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import date, datetime
 
 from pydantic import BaseModel, Field, ValidationError
 
 from ..models import Record, RecordKind
-from .dates import as_day, find, resolve
+from ..text import norm
+from .dates import as_day, find, phrases, resolve
 from .windows import Window
 
 _SELF = {"i", "me", "myself", "user", "the user", "speaker", "the speaker", "you", "assistant", "the assistant"}
@@ -64,7 +66,31 @@ def _clean(text: str | None) -> str | None:
     return text or None
 
 
-def finish(window: Window, drafts: list[Draft]) -> list[Record]:
+def _happened(draft: Draft, text: str, said_text: str, at: datetime, from_model: bool) -> date | None:
+    """The day a draft names, from a time phrase the cited turn really holds (a model's own date is not
+    trusted): its `when` if the turn says it, else the first time phrase of the record's text the turn says,
+    else (`from_model`: a model leaves `when` out) the turn's only time phrase."""
+    prefer = "future" if draft.kind == "plan" else "past"
+    said_low = " ".join(said_text.lower().split())
+    if draft.when and " ".join(draft.when.lower().split()) in said_low:
+        if (day := resolve(draft.when, at, prefer)) is not None:
+            return day
+    found = find(text, at, prefer)
+    if found and " ".join(found[0].lower().split()) in said_low:
+        return found[1]
+    if not from_model:
+        return None
+    days = {d for p in phrases(said_text) if (d := resolve(p, at, prefer)) is not None}
+    return days.pop() if len(days) == 1 else None
+
+
+def _grounded(value: str, said: list[str]) -> bool:
+    """A value shares a word of three letters or more with what the cited turns say."""
+    words = set(re.findall(r"[a-z0-9]{3,}", " ".join(said).lower()))
+    return bool(set(re.findall(r"[a-z0-9]{3,}", value.lower())) & words)
+
+
+def finish(window: Window, drafts: list[Draft], from_model: bool = False) -> list[Record]:
     """Records from drafts: only turns the window reads, days resolved from the cited turn, stable ids, no duplicates."""
     allowed = set(window.new)
     records: dict[str, Record] = {}
@@ -76,24 +102,24 @@ def finish(window: Window, drafts: list[Draft]) -> list[Record]:
         cited = window.turn(turns[0])
         assert cited is not None  # every id in window.new is a turn of the window
         said = as_day(cited.at)
-        prefer = "future" if draft.kind == "plan" else "past"
-        happened = resolve(draft.when, cited.at, prefer) if draft.when else None
-        if happened is None:
-            found = find(text, cited.at, prefer)
-            happened = found[1] if found else None
+        happened = _happened(draft, text, cited.text, cited.at, from_model)
         if happened is None and draft.kind != "plan":
             happened = said  # a state, event or preference without a time phrase holds as of the day it was said
         subject = _clean(draft.subject)
-        if not subject or subject.lower() in _SELF:
-            subject = cited.speaker
-        attribute = _attribute(draft.attribute)
+        speakers = {norm(t.speaker) for t in window.turns} - {norm(cited.speaker)}
+        by = "assistant" if cited.role == "assistant" else "user"
+        if not subject or subject.lower() in _SELF or (by == "user" and norm(subject) in speakers):
+            subject = cited.speaker  # a model may name the other speaker of a turn; the turn says who spoke
+        attribute = _attribute(draft.attribute) if by == "user" else None  # a suggestion sets no one's value
         value = _clean(draft.value) if attribute else None
+        if from_model and value and not _grounded(value, [window.turn(t).text for t in turns]):
+            attribute = value = None  # a value the cited turns never say (a model copies the prompt's examples)
         if value is None:
             attribute = None
         body = {
             "kind": draft.kind, "text": text, "subject": subject, "attribute": attribute, "value": value,
             "happened": happened.isoformat() if happened else None, "said": said.isoformat(),
-            "by": "assistant" if cited.role == "assistant" else "user",
+            "by": by,
             "turns": turns,
             "source": next((window.sources[t] for t in turns if t in window.sources), ""),
         }

@@ -12,6 +12,7 @@ import re
 import threading
 from typing import TYPE_CHECKING, Any
 
+from .attributes import KIN, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
 from .windows import Window
@@ -54,31 +55,13 @@ SMALL_TALK = re.compile(
     r"|(?:it'?s )?been (?:a (?:few|couple)|ages|a while|so long).* since (?:we|i) (?:last )?(?:chatted|talked|spoke)"
     r"|talk (?:to you )?(?:soon|later)|catch (?:you )?later|see (?:you|ya)|take care|bye|good ?night|good to see)",
     re.I)
+SUGGESTION = re.compile(
+    r"^(?:(?:maybe|perhaps|so|and|also|oh|then),? )*(?:you (?:might|could|may|should|would) (?:also |really )?"
+    r"(?P<v1>enjoy|like|love|try|want to try|consider|check out|look into|think about)|(?P<v2>try|consider|how about|"
+    r"why not try|i(?:'d| would) recommend|i recommend|i suggest))\b(?P<rest>.+)$", re.I)
 PREFER_WORDS = {"love", "like", "enjoy", "prefer", "adore", "favorite", "favourite", "fan", "hate", "dislike",
                 "passionate", "fond", "obsessed"}
 OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opinion", "find", "consider", "wonder"}
-KIN = {"husband", "wife", "partner", "spouse", "kid", "kids", "child", "children", "son", "sons", "daughter",
-       "daughters", "mom", "mother", "mum", "dad", "father", "parent", "parents", "sister", "brother", "sibling",
-       "siblings", "family", "friend", "friends", "boyfriend", "girlfriend", "fiance", "fiancé", "fiancee",
-       "grandma", "grandmother", "grandpa", "grandfather", "grandparents", "aunt", "uncle", "cousin", "niece",
-       "nephew", "baby", "babies", "bestie", "bff", "buddy", "roommate", "colleague", "coworker", "boss", "mentor",
-       "neighbor", "neighbour", "twins", "stepson", "stepdaughter", "in-laws"}
-PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
-        "bird", "fish", "turtle", "horse", "pony", "guinea", "snake", "lizard", "ferret", "gecko"}
-JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
-        "lawyer", "chef", "cook", "writer", "designer", "developer", "programmer", "manager", "accountant",
-        "scientist", "therapist", "painter", "musician", "photographer", "journalist", "pilot", "firefighter",
-        "police", "officer", "cop", "soldier", "veteran", "dentist", "pharmacist", "architect", "consultant",
-        "entrepreneur", "freelancer", "baker", "barista", "waiter", "waitress", "cashier", "driver", "mechanic",
-        "electrician", "plumber", "carpenter", "farmer", "librarian", "professor", "researcher", "analyst",
-        "athlete", "player", "coach", "trainer", "instructor", "volunteer", "intern", "secretary", "clerk",
-        "actor", "actress", "dancer", "singer", "filmmaker", "screenwriter", "author", "editor", "streamer",
-        "gamer", "vet", "veterinarian", "surgeon", "paramedic", "social worker", "owner", "founder", "ceo", "tutor",
-        "guard", "shooting guard", "point guard", "model", "blogger", "youtuber", "influencer", "producer",
-        "director"}
-STATUS = {"single": "single", "married": "married", "divorced": "divorced", "engaged": "engaged",
-          "widowed": "widowed", "separated": "separated"}
-_WORD_NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
 
 _IRREGULAR = {"be": "is", "am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "were": "was"}
 _CONTRACTED = {"'m": "am", "'ve": "have", "'d": "would", "'ll": "will", "'re": "are", "n't": "not"}
@@ -142,8 +125,14 @@ class Sentence:
             elif t.lower_ == "by" and nxt is not None and nxt.lower_ == "the" and len(tokens) > 2 \
                     and tokens[2].lower_ == "way":
                 del tokens[:3]
+            elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—")), None)) is not None \
+                    and not any(x.lower_ in FIRST for x in tokens[:colon]):
+                del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"
             else:
                 break
+        while len(tokens) > 3 and [x.lower_ for x in tokens[-3:]] == ["by", "the", "way"] or \
+                len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:
+            del tokens[-4 if tokens[-1].is_punct else -3:]  # "…, by the way."
         # "I started kickboxing, you should try it": keep what the speaker says of themself
         listener = next((i for i, t in enumerate(tokens) if t.lower_ in SECOND), None)
         if listener is not None:
@@ -170,10 +159,24 @@ class Sentence:
         root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
         if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i:
             return False  # an imperative: "Check out my new studio"
+        if self.implicit is None and not self._about_speaker():
+            return False  # "It takes me to another world", "Taking time for ourselves is crucial": no fact of theirs
         content = [t for t in self.tokens if not t.is_stop and not t.is_punct and t.pos_ in
                    ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV") and t.lower_ not in FIRST]
         has_verb = any(t.pos_ in ("VERB", "AUX") for t in self.tokens)
         return has_verb and len(content) >= MIN_CONTENT
+
+    def _about_speaker(self) -> bool:
+        """A first-person word is a subject, or owns one ("my sister is visiting", "my kids and I")."""
+        for t in self.tokens:
+            if t.lower_ not in FIRST:
+                continue
+            if t.dep_ in ("nsubj", "nsubjpass") or (t.dep_ == "conj" and t.head.dep_ in ("nsubj", "nsubjpass")):
+                return True
+            if t.dep_ == "poss" and (t.head.dep_ in ("nsubj", "nsubjpass") or (
+                    t.head.dep_ == "conj" and t.head.head.dep_ in ("nsubj", "nsubjpass"))):
+                return True
+        return False
 
     def time_phrase(self, base) -> tuple[str | None, tuple[int, int] | None]:
         """The sentence's first time phrase that names a day, and its character span in the sentence."""
@@ -232,69 +235,14 @@ class Sentence:
                 return child
         return root
 
-    def attribute(self) -> tuple[str | None, str | None]:
-        """A lasting fact the sentence states, as (attribute, value)."""
-        # one space between tokens, so "I'm" reads "I 'm" and "I've" reads "I 've" in the patterns below
+    def attributes(self) -> list[tuple[str, str]]:
+        """The lasting facts the sentence states, as (attribute, value) pairs."""
+        # one space between tokens, so "I'm" reads "I 'm" and "I've" reads "I 've" in the patterns
         text = re.sub(r" ([,.!?;:])", r"\1", " ".join(t.text for t in self.tokens))
-        low = text.lower()
         ents: dict[str, str] = {}
         for ent in self.span.ents:
             ents.setdefault(ent.label_, ent.text)
-        m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: just| recently| finally)?"
-                      r" (?:live|lived|living|moved|moving|relocated|relocating) (?:in|to) ([A-Z][\w .'-]+)", text,
-                      re.I)
-        if m and ents.get("GPE"):
-            return "home_city", ents["GPE"]
-        m = re.search(r"\b[Ii](?: 'm| am) (?:originally )?from ([A-Z][\w .'-]+)", text)
-        if m and ents.get("GPE"):
-            return "hometown", ents["GPE"]
-        m = re.search(r"\b(?:i|we) (?:'m |am )?(?:work|worked|working) (?:as|at|for) (?:an? |the )?([\w '-]+)", low)
-        if m:
-            if " as " in m.group(0):
-                return "job", self._phrase_from(m.start(1), text)
-            return "employer", ents.get("ORG") or self._phrase_from(m.start(1), text)
-        m = re.search(r"\bi(?: 'm| am| was| became) (?:now )?(?:an? )([\w -]+)", low)
-        if m:
-            words = m.group(1).split()
-            for n in (2, 1):
-                for i in range(len(words) - n + 1):
-                    cand = " ".join(words[i:i + n])
-                    if cand in JOBS and i + n <= 3:
-                        return "job", " ".join(words[:i + n])
-        m = re.search(r"\b(?:i|we) (?:'m |am |got |are |'re |just got )(?:now |finally |recently )?"
-                      r"(single|married|divorced|engaged|widowed|separated)\b", low)
-        if m:
-            return "relationship_status", STATUS[m.group(1)]
-        if re.search(r"\b(?:we|i) broke up\b|\bbroke up with\b", low):
-            return "relationship_status", "single"
-        m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b", low)
-        if m and 0 < int(m.group(1)) < 120 and "%" not in low:
-            return "age", m.group(1)
-        m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (\d+|" + "|".join(_WORD_NUMBERS) +
-                      r") (kids|children|sons|daughters)\b", low)
-        if m:
-            return "children", m.group(1)
-        m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old))? (" + "|".join(sorted(PETS)) +
-                      r")(?:,? (?:named|called) |, )?([A-Z][a-z]+)?", text, re.I)
-        if m:
-            pet = m.group(1).lower()
-            name = m.group(2) if m.group(2) and m.group(2)[0].isupper() and m.group(2).lower() not in FIRST else None
-            if name and name.lower() not in ("is", "and", "has", "was"):
-                return "pet", f"{pet} named {name}"
-            return "pet", pet
-        m = re.search(r"\b(?:i|we) (?:have|got|adopted|'ve got) (?:an? |two |three )(?:new |little )?(" +
-                      "|".join(sorted(PETS)) + r")\b(?: named ([A-Z]\w+))?", text, re.I)
-        if m:
-            return "pet", m.group(1).lower() + (f" named {m.group(2)}" if m.group(2) else "")
-        m = re.search(r"\bmy (?:all-time )?favou?rite ([a-z ]{3,30}?) (?:is|was|are) (.+)$", text, re.I)
-        if m:
-            return "favorite_" + "_".join(m.group(1).lower().split()), m.group(2).strip()
-        return None, None
-
-    @staticmethod
-    def _phrase_from(start: int, text: str) -> str:
-        words = re.split(r"[,.;!–-]| and | but | because | since | so | at | for | in | with | where | who ", text[start:], maxsplit=1)[0].split()
-        return " ".join(words[:5])
+        return stated(text, self.tokens, ents)
 
     def rewrite(self, drop: tuple[int, int] | None) -> str:
         """The sentence in the third person, the speaker named once; a relative time phrase (`drop`) taken out."""
@@ -305,6 +253,7 @@ class Sentence:
             out.append(f"{self.speaker} {self.implicit} ".replace("  ", " "))
             named = self._subject_named = True
         agree: str | None = None  # "name" after a first "I" became the name, "plural" after "they"/"and others"
+        joined: set[int] = set()  # verbs that share a named subject ("I live … and work …")
         start = self.span.start_char
         tokens = self.tokens
         for i, t in enumerate(tokens):
@@ -320,10 +269,16 @@ class Sentence:
                 out.append(word + t.whitespace_)
                 continue
             word = t.text
-            if agree and (t.pos_ in ("VERB", "AUX") or low in _CONTRACTED):
+            if t.i in joined and t.tag_ in ("VBP", "VB"):
+                word = third_person_verb(t.text)  # "lives in Berlin and works as", not "and work as"
+            elif agree and (t.pos_ in ("VERB", "AUX") or low in _CONTRACTED):
                 word = self._agree(t, agree)
                 if low in _CONTRACTED and out and not out[-1].endswith(" "):
                     word = " " + word
+                if agree == "name":
+                    verb = t.head if t.dep_ in ("aux", "auxpass") else t
+                    joined.update(c.i for c in verb.conjuncts if c.pos_ in ("VERB", "AUX") and not any(
+                        x.dep_ in ("nsubj", "nsubjpass") for x in c.children))
                 agree = None
             elif agree and t.pos_ not in ("ADV", "PART") and t.dep_ != "neg":
                 agree = None
@@ -392,22 +347,34 @@ class RulesReader:
     name = "rules:spacy-sm"
 
     def read(self, window: Window) -> Outcome:
-        turns = [t for t in window.reading if t.role != "assistant"]
+        turns = window.reading
         if not turns:
             return Outcome([], 0)
         docs = list(nlp().pipe([t.text for t in turns], batch_size=32))
         drafts: list[Draft] = []
         tokens = 0
+        user = None  # whom the assistant speaks to: the person who spoke last before it
+        for turn in window.turns:
+            if turn.id == turns[0].id:
+                break
+            user = turn.speaker if turn.role != "assistant" else user
         for turn, doc in zip(turns, docs):
             tokens += len(doc)
+            if turn.role == "assistant":  # its own words are suggestions, not facts about the person
+                if user is not None:
+                    for span in doc.sents:
+                        drafts.extend(self._suggestion(span, turn, user))
+                continue
+            user = turn.speaker
             for span in doc.sents:
                 drafts.extend(self._sentence(span, turn))
         return Outcome(finish(window, drafts), tokens)
 
     def _sentence(self, span: Span, turn) -> list[Draft]:
         sentence = Sentence(span, turn.speaker)
-        if not sentence.informative():
-            return []
+        pairs = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
+        if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
+            return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         kind = sentence.kind()
         prefer = "future" if kind == "plan" else "past"
         phrase, where = sentence.time_phrase(turn.at)
@@ -418,6 +385,23 @@ class RulesReader:
         text = sentence.rewrite(where if relative else None)
         if len(text.split()) < 3:
             return []
-        attribute, value = sentence.attribute()
-        return [Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute, value=value,
-                      when=phrase, turns=[turn.id])]
+        pairs = pairs or [(None, None)]
+        return [Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute and attribute[:40],
+                      value=value and value[:80], when=phrase, turns=[turn.id]) for attribute, value in pairs]
+
+    def _suggestion(self, span: Span, turn, user: str) -> list[Draft]:
+        """An assistant's suggestion as it was made ("You might enjoy a lentil curry" -> "The assistant suggested
+        Alice enjoy a lentil curry"): a record `by: assistant` that never states a value of the user."""
+        m = SUGGESTION.match(span.text.strip())
+        if m is None:
+            return []
+        verb = (m.group("v1") or m.group("v2")).lower()
+        verb = verb if verb in ("enjoy", "like", "love", "try", "want to try", "consider", "check out", "look into",
+                                "think about") else "try"
+        rest = re.split(r"[;:!?]|\. ", m.group("rest"), maxsplit=1)[0]
+        rest = re.sub(r"\byour\b", f"{user}'s", re.sub(r"\byou\b", user, rest.strip(), flags=re.I), flags=re.I)
+        rest = rest.rstrip(" .,")
+        if len(rest.split()) < 2:
+            return []
+        text = f"The assistant suggested {user} {verb} {rest}"[:MAX_CHARS]
+        return [Draft(kind="opinion", text=text, subject=user, when=None, turns=[turn.id])]

@@ -1,0 +1,303 @@
+"""What a first-person sentence states as lasting facts: (attribute, value) pairs for the rules reader.
+
+Open rather than a closed list: the relation a person names is the attribute ("my sister Mei" -> sister: Mei),
+what they say they love, play, practise, eat or are allergic to becomes a hobby, a like, a diet, an allergy.
+A few word lists only tell kinds apart (a job from a hobby, a relative from a pet); the values are the
+speaker's own words, cut at the clause. `text` is the sentence's tokens joined by single spaces ("I 'm").
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+Pair = tuple[str, str]
+
+KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": "partner",
+       "boyfriend": "partner", "girlfriend": "partner", "fiance": "partner", "fiancé": "partner",
+       "fiancee": "partner", "fiancée": "partner",
+       "kid": "children", "kids": "children", "child": "children", "children": "children", "son": "son",
+       "sons": "son", "daughter": "daughter", "daughters": "daughter", "baby": "children",
+       "mom": "mother", "mother": "mother", "mum": "mother", "dad": "father", "father": "father",
+       "parents": "parents", "sister": "sister", "sisters": "sister", "brother": "brother", "brothers": "brother",
+       "sibling": "sibling", "siblings": "sibling", "grandma": "grandmother", "grandmother": "grandmother",
+       "grandpa": "grandfather", "grandfather": "grandfather", "grandparents": "grandparents", "aunt": "aunt",
+       "uncle": "uncle", "cousin": "cousin", "niece": "niece", "nephew": "nephew", "stepson": "son",
+       "stepdaughter": "daughter", "twins": "children", "bestie": "friend", "best friend": "friend"}
+PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
+        "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
+        "guinea pig", "puppies", "kittens"}
+JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
+        "lawyer", "chef", "cook", "writer", "designer", "developer", "programmer", "manager", "accountant",
+        "scientist", "therapist", "painter", "musician", "photographer", "journalist", "pilot", "firefighter",
+        "police", "officer", "cop", "soldier", "veteran", "dentist", "pharmacist", "architect", "consultant",
+        "entrepreneur", "freelancer", "baker", "barista", "waiter", "waitress", "cashier", "driver", "mechanic",
+        "electrician", "plumber", "carpenter", "farmer", "librarian", "professor", "researcher", "analyst",
+        "athlete", "player", "coach", "trainer", "instructor", "volunteer", "intern", "secretary", "clerk",
+        "actor", "actress", "dancer", "singer", "filmmaker", "screenwriter", "author", "editor", "streamer",
+        "gamer", "vet", "veterinarian", "surgeon", "paramedic", "owner", "founder", "ceo", "tutor",
+        "guard", "model", "blogger", "youtuber", "influencer", "producer", "director", "worker", "assistant",
+        "specialist", "technician", "administrator", "officer", "agent", "broker", "realtor", "caregiver"}
+BUSINESS = r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm)"
+DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "lactose intolerant",
+         "kosher", "halal", "flexitarian", "plant-based"}
+HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "arthritis", "celiac", "epilepsy",
+          "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism"}
+STATUS = {"single", "married", "divorced", "engaged", "widowed", "separated"}
+NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+# where a value ends: the clause goes on past these
+_CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she|that|this|my)\b| but | because | cause "
+                  r"| 'cause | since | so | when | while | which | who | where | that | if | though | although "
+                  r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b)", re.I)
+_AT = re.compile(r" (?:at|for|in|with|from|on|of) ", re.I)  # a job ends where its place begins
+_LEAD = re.compile(r"^(?:a |an |the |some |my |our |really |also |just |so |very |to |of )+", re.I)
+_TRAILING = {"the", "a", "an", "with", "of", "to", "and", "for", "at", "in", "my", "our", "on", "about", "or", "but",
+             "their", "his", "her", "some", "this", "that", "from", "by", "as", "so", "really", "just", "is", "are"}
+_NOT_VALUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "ones", "things", "stuff",
+              "everything", "anything", "something", "lot", "a lot", "how", "what", "when", "being", "having", "too",
+              "time", "life", "all", "people", "the idea", "the feeling", "this one", "each other"}
+_VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|know|think|say|tell|hear|try|"
+                        r"share|seeing|hearing|talking|chatting|catching|helping|getting|having|doing)\b", re.I)
+
+
+def _value(rest: str, words: int = 6) -> str | None:
+    """The value a pattern's tail names: cut at the clause, without articles, at most `words` words."""
+    head = _CUT.split(" " + rest, maxsplit=1)[0].strip()
+    head = _LEAD.sub("", head).strip(" '\"")
+    head = re.sub(r"\s+(?:here|there|so much|a lot|right now)$", "", head)
+    head = re.sub(r"\s+'s\b", "'s", head)
+    head = re.sub(r"\s+n't\b", "n't", head)
+    tokens = head.split()
+    if not tokens or len(tokens) > words:
+        tokens = tokens[:words]
+    while tokens and tokens[-1].lower() in _TRAILING:
+        tokens.pop()
+    value = " ".join(tokens).strip(" ,.'\"")
+    if not value or value.lower() in _NOT_VALUE or len(value) < 2:
+        return None
+    return value
+
+
+def _activity(rest: str) -> str | None:
+    """A hobby named by a gerund phrase or a noun ("painting", "playing video games", "aerial yoga")."""
+    value = _value(rest, 4)
+    if value is None or _VERB_STOP.match(value):
+        return None
+    return value
+
+
+def _listed(rest: str) -> list[str]:
+    """"reading, watching movies, and exploring nature" -> the three; stops where the list ends."""
+    out = []
+    for part in re.split(r"\s*,\s*(?:and |or )?|\s+and\s+|\s+or\s+", rest):
+        value = _activity(part)
+        if value is None or (out and not re.match(r"\w+ing\b", value)):
+            break
+        out.append(value)
+        if re.search(r"[.;!?]", part):
+            break
+    return out
+
+
+def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pair]:
+    """Every (attribute, value) a first-person sentence states."""
+    found: list[Pair] = []
+    low = text.lower()
+
+    def add(attribute: str, value: str | None) -> None:
+        if value and (attribute, value) not in found:
+            found.append((attribute, value))
+
+    # home and where one comes from
+    m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: just| recently| finally| now)?"
+                  r" (?:live|lived|living|moved|moving|relocated|relocating|based) (?:in|to) ([A-Z][\w .'-]+)", text,
+                  re.I)
+    if m and ents.get("GPE") and m.group(1).startswith(ents["GPE"]):
+        add("home_city", ents["GPE"])
+    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|grew up in|raised in) "
+                  r"([A-Z][\w .'-]+)", text)
+    if m and ents.get("GPE"):
+        add("hometown", ents["GPE"])
+    m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
+    if m:
+        add("hometown", m.group(1))
+
+    # work
+    m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working) (as|at|for) (?:an? |the )?"
+                  r"([\w '&-]+)", text, re.I)
+    if m:
+        if m.group(1).lower() == "as":
+            add("job", _value(_AT.split(m.group(2))[0], 4))
+        elif ents.get("ORG"):
+            add("employer", ents["ORG"])
+    m = re.search(r"\b(?:lost|quit|left) my (?:secure )?(?:job|position|9-5|gig) (as|at) (?:an? |the )?([\w '&-]+)",
+                  text, re.I)
+    if m:
+        add("job" if m.group(1).lower() == "as" else "employer", _value(_AT.split(m.group(2))[0], 4))
+    m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
+    if m:
+        add("job", _value(_AT.split(m.group(1))[0], 4))
+    m = re.search(r"\bi(?: 'm| am| was| became| 've been| have been)(?: now| still| also| just)? (?:an? )([\w -]+)", low)
+    if m:
+        words = m.group(1).split()
+        for n in (2, 1):
+            hits = [i for i in range(min(3, len(words) - n + 1)) if " ".join(words[i:i + n]) in JOBS
+                    or words[i + n - 1] in JOBS]
+            if hits:
+                add("job", " ".join(words[:hits[0] + n]))
+                break
+    m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )((?:[\w-]+ )?{BUSINESS})\b",
+                  low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
+    if m and not re.search(r"\b(?:want|wanna|going to|gonna|hope|dream|plan|thinking|looking|find|search|ideal)",
+                           low[:m.start()]):
+        add("job", "owner of a " + m.group(1).strip())
+    m = re.search(r"\b(?:i|we) (?:'m |am |just |recently )?(?:signed|signed up|joined|play|playing|played) "
+                  r"(?:with|for) (?:the )?([A-Z][\w .'-]+)", text)
+    if m and ents.get("ORG") and ents["ORG"] in m.group(0):
+        add("employer", ents["ORG"])
+
+    # school
+    m = re.search(r"\b[Ii](?: 'm| am)? (?:study|studying|studied|go|going|went|graduated) (?:\w+ )?(?:at|to|from) "
+                  r"([A-Z][\w .'&-]+)", text)
+    if m and ents.get("ORG") and ents["ORG"] in m.group(1):
+        add("school", ents["ORG"])
+
+    # relationship status, partners, family and pets
+    m = re.search(r"\b(?:i|we) (?:'m |am |got |are |'re |just got |was )(?:now |finally |recently |still |happily )?"
+                  r"(single|married|divorced|engaged|widowed|separated)\b", low) \
+        or re.search(r"\b(?:as )?an? (single) (?:parent|mom|mother|dad|father)\b", low)
+    if m:
+        add("relationship_status", m.group(1))
+    if re.search(r"\b(?:we|i) broke up\b|\bbroke up with\b", low):
+        add("relationship_status", "single")
+    m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b", low)
+    if m and 0 < int(m.group(1)) < 120 and "%" not in low:
+        add("age", m.group(1))
+    m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (\d+|" + "|".join(NUMBERS) +
+                  r") (kids|children|sons|daughters)\b", low)
+    if m:
+        add("children", f"{m.group(1)} {m.group(2)}")
+    for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely))* "
+                         r"(best friend|" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b"
+                         r"(?:,? (?:named |called )?([A-Z][a-z]+)\b)?", text, re.I):
+        kin, name = m.group(1).lower(), m.group(2)
+        relation = KIN[kin]
+        if name and name[0].isupper() and name.lower() not in ("i", "and", "is", "was", "has", "who", "are"):
+            add(relation if relation != "children" else ("son" if "son" in kin else "daughter" if "daughter" in kin
+                                                         else "child"), name)
+        elif relation == "partner":
+            add("partner", kin)
+        elif relation == "children":
+            add("children", kin)
+        else:
+            add("family", kin)
+    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + "|".join(sorted(PETS)) +
+                  r")(?:,? (?:named |called )?([A-Z][a-z]+))?", text, re.I)
+    if m:
+        pet = m.group(1).lower()
+        name = m.group(2) if m.group(2) and m.group(2)[0].isupper() \
+            and m.group(2).lower() not in ("is", "and", "has", "was", "i") else None
+        add("pet", f"{pet} named {name}" if name else pet)
+    m = re.search(r"\b(?:i|we) (?:have|got|adopted|'ve got|rescued|'ve had|have had) (?:an? |two |three |2 |3 )"
+                  r"(?:new |little )?(" + "|".join(sorted(PETS)) + r")\b(?: (?:named|called) ([A-Z]\w+))?", text, re.I)
+    if m:
+        add("pet", m.group(1).lower() + (f" named {m.group(2)}" if m.group(2) else ""))
+
+    # diet, allergies and health
+    m = re.search(r"\b(?:i|we) (?:'m |am |'ve been |have been |went |became |'re |are )(?:a |now |mostly |strictly |"
+                  r"fully |still )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r")\b", low)
+    if m:
+        add("diet", m.group(1))
+    m = re.search(r"\bi (?:ca n't|can't|cannot|do n't|don't|no longer|never) (?:have|eat|drink|do) ([\w -]+)", low)
+    if m and (value := _value(m.group(1), 3)) and not _VERB_STOP.match(value):
+        add("diet", f"no {value}")
+    m = re.search(r"\bi (?:'ve |have )?(?:started|stopped|quit|gave up) (eating|drinking) ([\w -]+)", low)
+    if m and (value := _value(m.group(2), 3)):
+        add("diet", ("no " if re.search(r"stopped|quit|gave up", m.group(0)) else "eats " if m.group(1) == "eating"
+                     else "drinks ") + value)
+    m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic to ([\w ,'-]+)", low)
+    if m:
+        add("allergy", _value(m.group(1), 5))
+    m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) (" +
+                  "|".join(sorted(HEALTH, key=len, reverse=True)) + r")\b", low)
+    if m:
+        add("health", m.group(1))
+
+    # hobbies, sports and what one likes
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"
+                  r"| gon na| gonna)* (?:started|start|took up|picked up|learning|doing|practicing|practising|into|do|"
+                  r"practice) "
+                  r"(?:some |a bit of |the )?([\w -]+)", low)
+    if m and (value := _activity(m.group(1))) and not re.match(
+            r"(?:my|it|that|this|what|work|job|research|eating|drinking|\w+ing (?:my|a|the|to|on|for|with)\b)\b", value):
+        add("hobby", value)
+    m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
+                  r"([\w -]+)", low)
+    if m and (value := _activity(m.group(1))):
+        add("hobby", value)
+    m = re.search(r"\bmy ([\w-]+(?: [\w-]+)?) collection\b", low)
+    if m:
+        add("hobby", f"{m.group(1)} collection")
+    m = re.search(r"\bi(?: 'm| am)? (?:now )?(?:writing|write|wrote) ([\w -]+?) for (an? (?:online |local |big )?"
+                  r"(?:mag|magazine|newspaper|paper|blog|website|site|publication|journal))\b", low)
+    if m:
+        add("job", f"writes {_value(m.group(1), 3) or 'pieces'} for {m.group(2)}")
+    for m in re.finditer(r"\bi(?: 'm| am)? (?:play|playing|played) (?:the |some |a lot of )?([\w -]+)", low):
+        if (value := _activity(m.group(1))) and not re.match(r"(?:with|for|it|a role|games with)\b", value):
+            add("hobby", value)
+    m = re.search(r"\b(?:i|we) (?:'m |am )?(?:off to |going to )?go(?:ing)? ([a-z]+ing)\b", low)
+    if m and m.group(1) not in ("thing", "nothing", "something", "going"):
+        add("hobby", m.group(1))
+    m = re.search(r"\b([\w ,-]+?) (?:is|are) my (?:main |favorite |favourite |new )?(?:hobby|hobbies|passion|"
+                  r"go-to)\b", low)
+    if m:
+        for value in _listed(re.sub(r"^.*\b(?:and|but|so|,)\s+(?=\w+ing\b)", "", m.group(1))):
+            add("hobby", value)
+    m = re.search(r"\bmy (?:main |favorite |favourite )?(?:hobby|hobbies|passion) (?:is|are) ([\w ,-]+)", low)
+    if m:
+        for value in _listed(m.group(1)):
+            add("hobby", value)
+    for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still )*(love|like|enjoy|adore|"
+                         r"prefer|hate|dislike|ca n't stand|can't stand|detest) ([\w'-][\w '-]*)", low):
+        liking = m.group(1) not in ("hate", "dislike", "ca n't stand", "can't stand", "detest")
+        rest = m.group(2)
+        if re.match(r"\w+ing\b", rest) and liking:
+            for value in _listed(low[m.start(2):]):
+                add("hobby", value)
+        elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way)\b", rest):
+            add("likes" if liking else "dislikes", _value(rest, 5))
+    m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive )?fan of ([\w '-]+)", low) \
+        or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \
+        or re.search(r"\bi(?: 'm| am) (?:really |so |super )?(?:passionate about|obsessed with|drawn to) ([\w '-]+)", low)
+    if m:
+        add("likes", _value(m.group(1), 5))
+    m = re.search(r"\bmy (?:all-time |top |absolute )?favou?rite ([a-z ]{3,30}?) (?:is|was|are) (.+)$", text, re.I)
+    if m:
+        add("favorite_" + "_".join(m.group(1).lower().split()), _value(m.group(2), 6))
+    m = re.search(r"\b([\w -]+?) (?:is|are) my (?:top pick|favou?rite)\b", low)
+    if m and (value := _value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 4)):
+        add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
+    m = re.search(r"(?:^|[-–:] )((?:[a-z]+ing\b[\w ]*?, ){2,}(?:or |and )?[a-z]+ing\b[\w ]*?)(?: [-–]|[.;!]|$)", low)
+    if m:  # "me-time each day - running, reading, or playing my violin -"
+        for value in _listed(m.group(1)):
+            add("hobby", value)
+    m = re.match(r"([a-z]+ing(?: [a-z]+)?) (?:'s|is|helps|has helped|lets|gives) (?:a |such a |my |me |the |so )", low)
+    if m and (value := _activity(m.group(1))):
+        add("hobby", value)  # "Painting's a fun way to express my feelings"
+
+    # languages and car
+    m = re.search(r"\b[Ii] (?:speak|'m fluent in|am fluent in|'m learning|am learning) ([A-Z][a-z]+(?: and [A-Z][a-z]+)?)",
+                  text)
+    if m and ents.get("LANGUAGE", ents.get("NORP")):
+        for language in re.split(r" and ", m.group(1)):
+            add("language", language)
+    m = re.search(r"\b[Ii] (?:drive|bought|got|have|own) (?:an? |my |the )?(?:new |used |old )?((?:[A-Z][\w-]+ ?)+)"
+                  r"(?: car| truck| SUV)?\b", text) if re.search(r"\b(?:car|drive|truck|suv)\b", low) else None
+    if m and ents.get("ORG", ents.get("PRODUCT")):
+        add("car", m.group(1).strip())
+    m = re.search(r"\bmy (?:new |old )?car is an? ([\w -]+)", low)
+    if m:
+        add("car", _value(m.group(1), 4))
+    return [(a, v) for a, v in found if v]
