@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -56,3 +57,13 @@ def chat(conversation: str, lines: list[tuple[str, str, str]], start: datetime =
     return [{"id": i, "kind": "message", "conversation": conversation, "role": role, "name": names[role],
              "text": text, "at": (start + timedelta(seconds=n * step)).isoformat()}
             for n, (i, role, text) in enumerate(lines)]
+
+
+def until(check, seconds: float = 20.0) -> bool:
+    """Whether `check()` comes true within `seconds` (background work is waited for, never assumed done)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False

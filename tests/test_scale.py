@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from conftest import MOVE, chat
+from conftest import MOVE, chat, until
 from twinfs import EndUser, Memory, Settings
 from twinfs import jobs
 from twinfs.models import AddRequest, Phase, SearchRequest, StatusRequest
@@ -17,15 +17,6 @@ from twinfs.watching import Watcher
 
 BOB = EndUser(org="acme", project="app", account="bob")
 CAROL = EndUser(org="acme", project="app", account="carol")
-
-
-def until(check, seconds: float = 20.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def log(root) -> list[str]:
@@ -112,6 +103,7 @@ def test_start_up_opens_no_vault_with_nothing_to_do(tmp_home, embedder, alice, m
         assert phase(m, CAROL, "msg-003") == Phase.folded
         assert m.health()["users"] == 3
         assert phase(m, alice, "msg-001") == Phase.folded  # opened when asked
+        assert m.idle(30)  # its first open's look for hand edits, done before the vault is settled
     assert not list((tmp_home / "pending").iterdir())
 
 
@@ -124,7 +116,7 @@ def test_a_vault_stopped_midway_is_in_the_pending_index(tmp_home, embedder, alic
         space = m.space(alice)
         space.writer.__enter__()  # a step begins …
         assert (tmp_home / "pending" / alice.dirname).exists()
-        space.writer._lock.release()  # … and the process dies inside it: the lock goes, the marks stay
+        space.writer.give_turn()  # … and the process dies inside it: the turn goes, the marks stay
     with Memory(Settings(home=tmp_home, reading=False), embedder=embedder) as m:
         assert m.idle(30)
         repaired = m.spaces.peek(alice.dirname).repaired

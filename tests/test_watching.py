@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import MOVE, PORTO, chat
+from conftest import MOVE, PORTO, chat, until
 from twinfs import Memory, Settings
 from twinfs.models import AddRequest, SearchRequest, StatusRequest
 
@@ -15,15 +15,6 @@ from twinfs.models import AddRequest, SearchRequest, StatusRequest
 def log(memory, user) -> list[str]:
     root = memory.home / "users" / user.dirname
     return subprocess.run(["git", "-C", str(root), "log", "--format=%s"], capture_output=True, text=True).stdout.splitlines()
-
-
-def until(check, seconds: float = 15.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 @pytest.fixture

@@ -70,23 +70,16 @@ class Writer:
         self.stopped_midway = False  # a step failed while holding: its leftovers are a repair's, not a person's
 
     def __enter__(self) -> "Writer":
-        with self._turns:
-            ticket = self._next
-            self._next += 1
-            try:
-                self._turns.wait_for(lambda: self._serving == ticket)
-            except BaseException:
-                if self._serving == ticket:
-                    self._advance()
-                else:
-                    self._gone.add(ticket)
-                raise
+        self.take_turn()
         try:
             if self.on_enter:
                 self.on_enter()
             self.mark.write_bytes(b"")
         except OSError:
             pass  # a full or read-only disk: the step itself will say so
+        except BaseException:
+            self.give_turn()
+            raise
         return self
 
     def __exit__(self, kind, exc, tb) -> None:
@@ -98,8 +91,26 @@ class Writer:
         except OSError:
             pass
         finally:
-            with self._turns:
-                self._advance()
+            self.give_turn()
+
+    def take_turn(self) -> None:
+        """Wait for the writer's turn without a step of one's own (no mark made or removed): closing a vault
+        waits so for the step under way. `give_turn` ends it."""
+        with self._turns:
+            ticket = self._next
+            self._next += 1
+            try:
+                self._turns.wait_for(lambda: self._serving == ticket)
+            except BaseException:
+                if self._serving == ticket:
+                    self._advance()
+                else:
+                    self._gone.add(ticket)
+                raise
+
+    def give_turn(self) -> None:
+        with self._turns:
+            self._advance()
 
     def _advance(self) -> None:
         self._serving += 1

@@ -123,9 +123,11 @@ class Spaces:
             spaces = list(self._open.values())
             self._open.clear()
         for space in spaces:
-            if wait_writer:
-                space.writer.on_enter = None  # waiting for a step is no work of its own: not a pending mark
-                with space.writer:
+            if wait_writer:  # its turn only: the marks of a step that failed stay for the repair at next open
+                space.writer.take_turn()
+                try:
                     self._close(space)
+                finally:
+                    space.writer.give_turn()
             else:
                 self._close(space)
