@@ -182,6 +182,7 @@ def _wait_landed(url: str, token: str, seen: Seen, timeout: float = 300) -> floa
 def check(home: Path, seen: Seen) -> dict:
     """Each check as True, or as what went wrong."""
     from twinfs import EndUser, Memory, Settings
+    from twinfs.models import StatusRequest
     from twinfs.passages import parse
 
     out: dict = {}
@@ -244,13 +245,16 @@ def check(home: Path, seen: Seen) -> dict:
 
     changed = []
     with Memory(Settings(home=home, reading=False)) as memory:
+        held = [EndUser(org="acme", project="app", account=u) for u in USERS
+                if (home / "users" / f"acme.app.{u}").exists()]
+        for user in held:  # each opened, so repaired (on first open), and what the repair left to do done
+            memory.status(user, StatusRequest(ids=["probe"]))
+        memory.idle(120)
         out["repaired"] = sum(len(s.repaired or []) for s in memory.spaces.values())
-        for user in USERS:
-            if not (home / "users" / f"acme.app.{user}").exists():
-                continue
-            stats = memory.reindex(EndUser(org="acme", project="app", account=user))
+        for user in held:
+            stats = memory.reindex(user)
             if stats["changed"] or stats["removed"] or stats["embedded"]:
-                changed.append(f"{user}: {stats}")
+                changed.append(f"{user.account}: {stats}")
     out["reindex_changes_nothing"] = changed or True
     return out
 
