@@ -4,6 +4,8 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import signal
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TypedDict
@@ -107,9 +109,17 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765) -> None
     sys.setswitchinterval(0.001)
     # the home is owned before the port is bound: a second server on the same home stops here, naming the first
     memory = Memory(settings, owner="twin serve").start()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
         memory.lock.serving(host, port)
         uvicorn.run(create_app(settings, memory), host=host, port=port, log_level="info", server_header=False,
                     timeout_graceful_shutdown=15)
     finally:
         memory.close()
+
+
+def _exit_on_signal(signum: int, frame) -> None:
+    """uvicorn stops gracefully on SIGTERM, then raises it again: as SystemExit, so Memory.close still runs
+    (killed by the default action, the process left steps midway and the owner lock written)."""
+    raise SystemExit(128 + signum)
