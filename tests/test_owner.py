@@ -16,7 +16,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from conftest import MOVE, chat
+from conftest import MOVE, chat, until
 from served import free_port, start_server, stop_server
 from twinfs import Memory, Settings
 from twinfs.models import AddRequest
@@ -89,6 +89,8 @@ def test_beside_a_running_server_writers_refuse_and_readers_read_without_writing
             assert c.post("/v1/memory/add", json={"items": chat("c1", MOVE), "wait": True}).status_code == 202
         port = srv.url.rsplit(":", 1)[1]
         owner = f"twin serve (pid {srv.process.pid}, port {port})"
+        # the server done with the vault (it settles it out of the home's pending index last) before the snapshot
+        assert until(lambda: not (home / "pending" / "acme.app.user_42").exists(), 60)
         before = snapshot(home)
 
         second = twin(home, "serve", "--port", str(free_port()), timeout=120)
