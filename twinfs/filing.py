@@ -163,6 +163,9 @@ class Reading:
         turns = turns_of(entries)
         done = space.state.windows(thread)
         read = {h for h, _, failed in done.values() if not failed}  # a failed window is read again, later
+        # windows read before a crash cut their step short (their records kept by the repair): their items read
+        space.state.set_thread_phase(thread, Phase.read, [i for w in plan_windows(
+            thread, turns, {}, set(), self.clock(), self.quiet_seconds) if w.hash in read for i in w.new])
         windows = [w for w in plan_windows(thread, turns, sources_of(space, thread), read, self.clock(),
                                            self.quiet_seconds) if self._due(space, thread, w.position)]
         if not windows:
