@@ -24,7 +24,7 @@ from server.routes import OPERATIONS, OWNER_SYNC, Health, routes
 from twinfs.cli import COMMANDS, Command
 from twinfs.keys import Keys
 from twinfs.memory import Memory
-from twinfs.models import AddRequest, EndUser, OwnerSyncRequest, StatusRequest
+from twinfs.models import AddRequest, EndUser, OwnerSyncRequest
 from twinfs.sample import items as sample_items
 from twinfs.settings import Settings
 

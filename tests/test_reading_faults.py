@@ -9,7 +9,7 @@ import signal
 import socket
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 import pytest
 

@@ -105,7 +105,6 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     """Every (attribute, value) a first-person sentence states."""
     found: list[Pair] = []
     low = text.lower()
-    toks = list(tokens)
 
     def add(attribute: str, value: str | None) -> None:
         if value and (attribute, value) not in found:
