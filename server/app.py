@@ -74,11 +74,13 @@ class RequestIds:
             await internal_error()(scope, receive, send_with_id)
 
 
-def create_app(settings: Settings, memory: Memory | None = None) -> Starlette:
-    """The app for one twin home. A Memory passed in (tests) is used and left open; otherwise one is made."""
+def create_app(settings: Settings, memory: Memory | None = None, owns: bool = False) -> Starlette:
+    """The app for one twin home. A Memory passed in (tests) is used and left open unless `owns`; otherwise one
+    is made. The app closes what it owns at shutdown: uvicorn raises SIGTERM again once it has stopped, which
+    ends the process before any code after `uvicorn.run` (a landing cut short, the writer's mark left)."""
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[State]:
-        own = memory is None
+        own = memory is None or owns
         mem = memory or await to_thread.run_sync(lambda: Memory(settings, owner="twin serve").start())
         try:
             # load the embedder now, so the first search does not pay for it
@@ -109,7 +111,7 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765) -> None
     memory = Memory(settings, owner="twin serve").start()
     try:
         memory.lock.serving(host, port)
-        uvicorn.run(create_app(settings, memory), host=host, port=port, log_level="info", server_header=False,
+        uvicorn.run(create_app(settings, memory, owns=True), host=host, port=port, log_level="info", server_header=False,
                     timeout_graceful_shutdown=15)
     finally:
-        memory.close()
+        memory.close()  # when uvicorn stopped without its lifespan's shutdown (a failed bind); else done already
