@@ -140,7 +140,8 @@ def trial(work: Path, seed: int, point: str | None, clients: int = 3) -> dict:
     for t in threads:
         t.join(60)
     restarted = time.monotonic()
-    server = start_server(home, port, env=SERVER_ENV)
+    server = start_server(home, port, env=SERVER_ENV, wait=900)  # a start that repairs first is slow, not failed
+    listening = time.monotonic()
     try:
         landed_in = _wait_landed(url, token, seen)
     finally:
@@ -149,6 +150,7 @@ def trial(work: Path, seed: int, point: str | None, clients: int = 3) -> dict:
     checks = check(home, seen)
     return {"seed": seed, "point": point or "random", "crash": killed_by, "ran": round(ran, 2),
             "adds": len(seen.accepted), "forgets": sum(len(v) for v in seen.forgotten.values()),
+            "restart_to_listening": round(listening - restarted, 2),
             "restart_to_landed": round(landed_in - restarted, 2), **checks,
             "ok": all(v is True for k, v in checks.items() if k != "repaired")}
 
@@ -275,7 +277,9 @@ def main() -> None:
     passed = sum(r["ok"] for r in results)
     print(f"\n{passed} of {len(results)} trials passed; {sum(r['adds'] for r in results)} adds answered 202, "
           f"{sum(r['forgets'] for r in results)} forgets; restart -> everything landed: median "
-          f"{sorted(r['restart_to_landed'] for r in results)[len(results) // 2]:.1f} s")
+          f"{sorted(r['restart_to_landed'] for r in results)[len(results) // 2]:.1f} s, the slowest "
+          f"{max(r['restart_to_landed'] for r in results):.1f} s; restart -> answering: the slowest "
+          f"{max(r['restart_to_listening'] for r in results):.1f} s")
     print(f"command: ./run bench crash --trials {args.trials} --seed {args.seed}  ({datetime.now():%Y-%m-%d})")
     sys.exit(0 if passed == len(results) else 1)
 

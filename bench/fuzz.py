@@ -51,6 +51,7 @@ class Figures:
     landed: int = 0  # of those, landed when asked at the end
     unlanded: list[tuple[str, str, str]] = field(default_factory=list)  # (account, id, phase)
     seconds: float = 0.0
+    landing: float = 0.0  # seconds from the last case until every 202'd item had landed (or the wait ended)
     output: str = ""  # schemathesis's own report
     kept: Path | None = None  # where a run that was not clean left its home, log and events
 
@@ -65,7 +66,7 @@ class Figures:
             f"test cases: {self.cases} ({phases}) in {self.seconds:.0f} s",
             f"failed checks: {dict(self.failures) or 0}  errors: {len(self.errors)}  5xx answers: {self.server_errors}"
             f"  slowest answer: {self.slowest[0]:.2f} s ({self.slowest[1]})",
-            f"items answered 202: {self.accepted}, landed: {self.landed}"
+            f"items answered 202: {self.accepted}, landed: {self.landed} ({self.landing:.0f} s after the last case)"
             + (f"; not landed: {self.unlanded[:5]}" if self.unlanded else ""),
         ])
 
@@ -159,7 +160,8 @@ def check_landed(url: str, token: str, pending: dict[tuple[str, str], str], figu
     by_account: dict[str, list[str]] = {}
     for account, item_id in pending:
         by_account.setdefault(account, []).append(item_id)
-    deadline = time.monotonic() + seconds
+    started = time.monotonic()
+    deadline = started + seconds
     with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=30) as http:
         while by_account and time.monotonic() < deadline:
             for account, ids in list(by_account.items()):
@@ -176,6 +178,7 @@ def check_landed(url: str, token: str, pending: dict[tuple[str, str], str], figu
                     del by_account[account]
             if by_account:
                 time.sleep(0.5)
+    figures.landing = time.monotonic() - started
     figures.landed = sum(phase in LANDED for phase in pending.values())
     figures.unlanded = [(a, i, p) for (a, i), p in pending.items() if p not in LANDED]
 
@@ -186,13 +189,16 @@ def main() -> None:
                                                               "~10,000 cases)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=1, help="concurrent schemathesis workers (default 1)")
+    p.add_argument("--land-seconds", type=float, default=900,
+                   help="how long every 202'd item may take to land after the last case (default 900)")
     args = p.parse_args()
     if not (1 <= args.examples <= 5000 and 1 <= args.workers <= 8):
         p.error("out of bounds: examples 1-5000, workers 1-8")
     print(f"./run bench fuzz --examples {args.examples} --seed {args.seed} --workers {args.workers}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  cores: {os.cpu_count()}",
           flush=True)
-    figures = fuzz(args.examples, args.seed, args.workers, keep=Path(tempfile.gettempdir()) / "twin-fuzz-last")
+    figures = fuzz(args.examples, args.seed, args.workers, land_seconds=args.land_seconds,
+                   keep=Path(tempfile.gettempdir()) / "twin-fuzz-last")
     report = figures.output.strip()
     for section in ("= ERRORS =", "= FAILURES ="):
         if not figures.clean and section in report:

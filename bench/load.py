@@ -81,7 +81,7 @@ def free_port() -> int:
 
 
 def start_server(home: Path, port: int, torch_threads: int | None = None, env: dict[str, str] | None = None,
-                 group: bool = False) -> subprocess.Popen:
+                 group: bool = False, wait: float = 120) -> subprocess.Popen:
     """`twin serve` on this home and port, once it answers; `group`: in a process group of its own, so that
     killing the group kills its git children too."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
@@ -90,7 +90,7 @@ def start_server(home: Path, port: int, torch_threads: int | None = None, env: d
     log = open(home / "server.log", "ab")
     proc = subprocess.Popen([sys.executable, "-m", "twinfs.cli", "--home", str(home), "serve", "--port", str(port)],
                             stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT, start_new_session=group)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             sys.exit(f"the server exited:\n{(home / 'server.log').read_text()}")
@@ -100,7 +100,7 @@ def start_server(home: Path, port: int, torch_threads: int | None = None, env: d
         except httpx.TransportError:
             time.sleep(0.2)
     proc.kill()
-    sys.exit("the server did not start in 120 s")
+    sys.exit(f"the server did not start in {wait:.0f} s")
 
 
 class Landings:

@@ -93,7 +93,8 @@ def new_items(cache: Path, work: Path, big: int, new: int) -> None:
             Memory(Settings(home=home, reading=False, machine="receiver")) as receiver:
         receiver.sync_with(USER)
         receiver.search(USER, SearchRequest(query="the river walk", fast=True))  # its lanes open, as a server's
-        add(sender, varied(big + 1000, new, "c0"))
+        first = big + 1000 + new * (int(time.time()) % 10**6)  # new ids and texts on every run: the cache keeps them
+        add(sender, varied(first, new, "c0", prefix="n"))
         sender.sync_with(USER)
         embedded = receiver.space(USER).meaning
         before = embedded._db.execute("SELECT count(*) FROM vectors").fetchone()[0]

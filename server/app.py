@@ -4,8 +4,6 @@ from __future__ import annotations
 import logging
 import re
 import secrets
-import signal
-import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TypedDict
@@ -76,11 +74,13 @@ class RequestIds:
             await internal_error()(scope, receive, send_with_id)
 
 
-def create_app(settings: Settings, memory: Memory | None = None) -> Starlette:
-    """The app for one twin home. A Memory passed in (tests) is used and left open; otherwise one is made."""
+def create_app(settings: Settings, memory: Memory | None = None, owns: bool = False) -> Starlette:
+    """The app for one twin home. A Memory passed in (tests) is used and left open unless `owns`; otherwise one
+    is made. The app closes what it owns at shutdown: uvicorn raises SIGTERM again once it has stopped, which
+    ends the process before any code after `uvicorn.run` (a landing cut short, the writer's mark left)."""
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[State]:
-        own = memory is None
+        own = memory is None or owns
         mem = memory or await to_thread.run_sync(lambda: Memory(settings, owner="twin serve").start())
         try:
             # load the embedder now, so the first search does not pay for it
@@ -109,17 +109,9 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765) -> None
     sys.setswitchinterval(0.001)
     # the home is owned before the port is bound: a second server on the same home stops here, naming the first
     memory = Memory(settings, owner="twin serve").start()
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
         memory.lock.serving(host, port)
-        uvicorn.run(create_app(settings, memory), host=host, port=port, log_level="info", server_header=False,
+        uvicorn.run(create_app(settings, memory, owns=True), host=host, port=port, log_level="info", server_header=False,
                     timeout_graceful_shutdown=15)
     finally:
-        memory.close()
-
-
-def _exit_on_signal(signum: int, frame) -> None:
-    """uvicorn stops gracefully on SIGTERM, then raises it again: as SystemExit, so Memory.close still runs
-    (killed by the default action, the process left steps midway and the owner lock written)."""
-    raise SystemExit(128 + signum)
+        memory.close()  # when uvicorn stopped without its lifespan's shutdown (a failed bind); else done already

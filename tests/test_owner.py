@@ -118,9 +118,7 @@ def test_beside_a_running_server_writers_refuse_and_readers_read_without_writing
     finally:
         stop_server(srv)
     assert holder(home) is None  # a clean stop lets go of the home
-    # … by closing its memory: SIGTERM is not the default action's kill that uvicorn raises again after its stop
-    assert srv.process.returncode == 128 + signal.SIGTERM, srv.process.returncode
-    assert (home / "owner.lock").read_text() == ""  # let go by Memory.close, not by the kernel
+    assert (home / "owner.lock").read_text() == ""  # … by closing its memory (SIGTERM), not by dying
 
 
 def test_twin_mcp_beside_a_running_server_works_through_it(tmp_path):

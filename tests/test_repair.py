@@ -136,6 +136,21 @@ def test_a_forget_killed_inside_its_history_rewrite_is_finished_at_the_next_star
     assert fsck_clean(vault) and not list((vault / ".git").glob("twin-*.json"))
 
 
+def test_a_vault_killed_while_being_made_is_made_at_the_next_start(tmp_path, embedder, alice):
+    home = tmp_path / "home"
+    vault = home / "users" / alice.dirname
+    vault.mkdir(parents=True)
+    git(vault, "init", "-q", "-b", "main", check=True)  # what a kill inside first_commit leaves: no commit yet,
+    (vault / ".vault.json.k1ll3d.tmp").write_text('{"vault": "acme.app.alice"')  # the marker half-written
+    with Memory(Settings(home=home, quiet_seconds=3600), embedder=embedder) as memory:
+        repaired = memory.space(alice).repaired
+        assert any("being made" in line for line in repaired) and any(".vault.json" in line for line in repaired)
+        memory.add(alice, AddRequest(items=chat("c1", [("m1", "user", "I moved to Lisbon")]), wait=True))
+        assert memory.status(alice, StatusRequest(ids=["m1"])).phases["m1"] == Phase.landed
+    assert not list(vault.glob(".*.tmp")) and json.loads((vault / "vault.json").read_text())["format"] == 2
+    assert git(vault, "status", "--porcelain").stdout == "" and fsck_clean(vault)
+
+
 def test_a_vault_in_the_old_format_gets_portable_item_names_with_its_history(tmp_path, embedder, alice):
     settings = Settings(home=tmp_path / "home", reading=False)
     ids = ["D1:3", "Msg-1", "msg-1", "con", "." * 128]

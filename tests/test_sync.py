@@ -94,12 +94,18 @@ def test_two_machines_that_added_apart_converge_with_the_same_files_and_answers(
     phases = b.status(USER, StatusRequest(ids=["a1", "ev_nothere"])).phases
     assert phases == {"a1": Phase.folded, "ev_nothere": Phase.unknown}  # a peer's items have phases here
 
-def test_the_same_item_edited_on_both_keeps_the_later_edit_and_names_the_other(machines):
-    machine, remote = machines
+def both_holding(machine, remote: str, item: dict) -> tuple[Memory, Memory]:
+    """Two machines (reading off) that both hold a vault of one item, synced through the remote."""
     a, b = machine("laptop-a", reading=False), machine("laptop-b", reading=False)
-    a.add(USER, AddRequest(items=[say("m1", "The meeting is on Monday.")], wait=True))
+    a.add(USER, AddRequest(items=[item], wait=True))
     a.sync_with(USER, remote)
     b.sync_with(USER, remote)
+    return a, b
+
+
+def test_the_same_item_edited_on_both_keeps_the_later_edit_and_names_the_other(machines):
+    machine, remote = machines
+    a, b = both_holding(machine, remote, say("m1", "The meeting is on Monday."))
     b.add(USER, AddRequest(items=[say("m1", "The meeting is on Tuesday.")], wait=True))
     a.add(USER, AddRequest(items=[say("m1", "The meeting is on Wednesday.")], wait=True))  # the later edit
     b.sync_with(USER)
@@ -417,10 +423,7 @@ def test_two_syncs_of_one_vault_take_turns(machines):
     import threading
 
     machine, remote = machines
-    a, b = machine("laptop-a", reading=False), machine("laptop-b", reading=False)
-    a.add(USER, AddRequest(items=[say("a1", "one")], wait=True))
-    a.sync_with(USER, remote)
-    b.sync_with(USER, remote)
+    a, b = both_holding(machine, remote, say("a1", "one"))
     b.add(USER, AddRequest(items=[say("b1", "two", minutes=1)], wait=True))
     b.sync_with(USER)
     a.add(USER, AddRequest(items=[say("a2", "three", minutes=2)], wait=True))

@@ -259,6 +259,8 @@ class Memory:
                 log.exception("ticker")
 
     def close(self) -> None:
+        if self._stop.is_set():
+            return  # closed already (the server's shutdown, then serve's own `finally`)
         self._stop.set()
         if self._watcher:
             self._watcher.stop()

@@ -152,6 +152,7 @@ def _temp_files(space: Space, deep: bool) -> list[Path]:
     looked at (adds write there without the writer); the rest only after the writer stopped midway."""
     found = sorted(space.inbox.glob(".*.tmp")) if space.inbox.is_dir() else []
     found += sorted((space.root / ".twin" / "whoosh").glob("*/*.tmp"))  # a Whoosh writer's folder, at any kill
+    found += sorted(p for p in space.root.glob(".*.tmp") if p.is_file())  # vault.json's, of a vault being made
     if not deep:
         return found
     for top in VAULT_TOPS:
@@ -159,7 +160,6 @@ def _temp_files(space: Space, deep: bool) -> list[Path]:
             found += sorted(p for p in (space.root / top).rglob("*.tmp") if p.is_file())
     if (space.root / ".twin").is_dir():
         found += sorted(p for p in (space.root / ".twin").rglob("*.tmp") if p.is_file() and p not in found)
-    found += sorted(p for p in space.root.glob(".*.tmp") if p.is_file())
     objects = space.root / ".git" / "objects"
     found += sorted(objects.glob("*/tmp_obj_*")) + sorted(objects.glob("pack/tmp_*")) + \
         sorted(objects.glob("pack/.tmp-*"))
