@@ -1,9 +1,9 @@
 """Shared by the recall benchmarks: homes kept between runs, vectors kept by text, the dev split, percentiles.
 
 A LongMemEval history takes minutes to embed on two cores, so a bench keeps the home it built under
-~/.cache/twinfs/bench/<bench>/<key>, the key being a hash of the code that shapes what the lanes index (cutting,
-segmenting, landing, both indexes) and of the data: a change to ranking alone reuses the home, a change to
-segments builds a new one. Vectors are kept by text hash in one SQLite file a bench, so a new home embeds only
+~/.cache/twinfs/bench/<bench>/<key>, the key being a hash of the code that cuts passages and segments (and reads,
+for a home read too) and of the data: a change to ranking alone reuses the home, a change to segments builds a
+new one. Vectors are kept by text hash in one SQLite file a bench, so a new home embeds only
 texts no home embedded before; each run says how many it embedded, since landing times are only landing's own
 cost when that number is all of them.
 """
@@ -19,13 +19,15 @@ from pathlib import Path
 
 import numpy as np
 
-from twinfs.index.embedder import DIM, Embedder, cpu_has_bf16
+from twinfs.index.embedder import DIM, Embedder
 from twinfs.passages import parse
 from twinfs.space import Space
 
 ROOT = Path(__file__).resolve().parents[1]
-SHAPING = ("twinfs/passages.py", "twinfs/landing.py", "twinfs/space.py", "twinfs/filing.py",
-           "twinfs/index/__init__.py", "twinfs/index/words.py", "twinfs/index/meaning.py")
+# What a built home's files depend on: how turns are cut into passages and segments. The indexes' own formats are
+# brought up to date by the product when it opens the home, as for any end user's vault, and ranking is not kept.
+SHAPING = ("twinfs/passages.py",)
+READING = tuple(sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "twinfs" / "reading").rglob("*.py")))
 
 
 def cache_root() -> Path:
@@ -33,10 +35,10 @@ def cache_root() -> Path:
     return Path(base) / "twinfs" / "bench"
 
 
-def home_key(data: Path, extra: str = "") -> str:
-    """A hash of the code that shapes the indexes, of the data file and of how the bench adds it."""
+def home_key(data: Path, extra: str = "", shaping: tuple[str, ...] = SHAPING) -> str:
+    """A hash of the code that shapes a home's files, of the data file and of how the bench adds it."""
     h = hashlib.sha256()
-    for rel in SHAPING:
+    for rel in shaping:
         h.update((ROOT / rel).read_bytes())
     st = data.stat()
     h.update(f"{data}:{st.st_size}:{st.st_mtime_ns}:{extra}".encode())
@@ -46,8 +48,8 @@ def home_key(data: Path, extra: str = "") -> str:
 class Home:
     """A bench's home for one key: `built` once every history has landed in it (a file written last)."""
 
-    def __init__(self, bench: str, key: str, fresh: bool = False):
-        self.folder = cache_root() / bench / key
+    def __init__(self, bench: str, key: str, fresh: bool = False, folder: Path | None = None):
+        self.folder = folder or cache_root() / bench / key
         self.marker = self.folder / "built.json"
         if fresh or (self.folder.exists() and not self.marker.exists()):
             shutil.rmtree(self.folder, ignore_errors=True)  # a build that stopped half way starts again
@@ -64,11 +66,23 @@ class Home:
         self.marker.write_text(json.dumps(facts, indent=1))
 
 
+class CountingEmbedder(Embedder):
+    """The product's embedder, counting the texts it embeds in batches (landing's segments)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embedded = 0
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        self.embedded += len(texts)
+        return super().encode(texts)
+
+
 class KeptEmbedder(Embedder):
     """The product's embedder, whose batch vectors are also kept on disk by text across homes and runs."""
 
     def __init__(self, path: Path):
-        super().__init__(bf16=cpu_has_bf16())
+        super().__init__()
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, timeout=120, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")

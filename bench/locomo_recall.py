@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -54,7 +53,8 @@ def answerable(sample: dict) -> list[tuple[dict, set[str]]]:
             if qa["category"] in (1, 2, 3, 4) and locomo.evidence(qa)]
 
 
-def run(limit: int | None = None, brief: bool = False) -> dict:
+def run(limit: int | None = None, brief: bool = False, fresh: bool = False) -> dict:
+    """Build (or reuse) the home of the conversations (read too with `brief`), ask the questions."""
     data = locomo.load()[:limit]
     fast: dict[tuple[str, str], list[dict[int, float]]] = {}  # (ranking, half) -> per question
     per_cat: dict[tuple[str, int], list[float]] = {}
@@ -62,23 +62,28 @@ def run(limit: int | None = None, brief: bool = False) -> dict:
     latencies: list[float] = []
     brief_ms: list[float] = []
     land_seconds: list[float] = []
-    n_turns = 0
-    read_seconds = 0.0
-    with tempfile.TemporaryDirectory() as tmp, Memory(Settings(home=Path(tmp), reading=brief, quiet_seconds=0,
-                                                               fold_seconds=0)) as memory:
+    home = homes.Home("locomo", homes.home_key(locomo.DEV, f"limit={limit} brief={brief}",
+                                              homes.SHAPING + (homes.READING if brief else ())), fresh=fresh)
+    embedder = homes.KeptEmbedder(homes.cache_root() / "locomo" / "vectors.sqlite")
+    with Memory(Settings(home=home.folder / "home", reading=brief, quiet_seconds=0, fold_seconds=0),
+                embedder=embedder) as memory:
         memory.warm()
-        for n, sample in enumerate(data):
-            user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
-            for session in locomo.items(sample):
-                n_turns += len(session)
-                t0 = time.perf_counter()
-                res = memory.add(user, AddRequest(items=session))
-                memory.wait(user, [res.event], timeout=300)
-                land_seconds.append(time.perf_counter() - t0)
-        if brief:
+        if not home.built:
+            for n, sample in enumerate(data):
+                user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
+                for session in locomo.items(sample):
+                    t0 = time.perf_counter()
+                    res = memory.add(user, AddRequest(items=session))
+                    memory.wait(user, [res.event], timeout=300)
+                    land_seconds.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
-            memory.idle(timeout=3600)
-            read_seconds = time.perf_counter() - t0
+            if brief:
+                memory.idle(timeout=3600)
+            home.finish({"land_seconds": land_seconds, "read_seconds": time.perf_counter() - t0,
+                         "embedded": embedder.embedded})
+        facts = home.facts()
+        land_seconds, read_seconds, embedded = facts["land_seconds"], facts["read_seconds"], facts["embedded"]
+        n_turns = sum(len(s) for sample in data for s in locomo.items(sample))
         for n, sample in enumerate(data):
             user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
             space = memory.space(user)
@@ -115,6 +120,7 @@ def run(limit: int | None = None, brief: bool = False) -> dict:
                     "chars": sum(len(h.text) for h in result.hits) + sum(len(f.text) for f in result.facts or [])})
     return {"conversations": len(data), "turns": n_turns, "fast": fast, "per_cat": per_cat, "briefs": briefs,
             "latencies": latencies, "brief_ms": brief_ms, "land_seconds": land_seconds, "read_seconds": read_seconds,
+            "embedded": embedded, "home": str(home.folder),
             "judge": memory.judge.name, "reader": memory.reading.reader.name if memory.reading else None}
 
 
@@ -130,7 +136,8 @@ def table(result: dict) -> str:
     land = result["land_seconds"]
     lines.append(f"add -> landed per session (~{result['turns'] // max(1, len(land))} turns): "
                  f"p50 {homes.percentile(land, 50):.3f} s, p95 {homes.percentile(land, 95):.3f} s; "
-                 f"{sum(land) / result['turns'] * 1000:.1f} ms a turn")
+                 f"{sum(land) / result['turns'] * 1000:.1f} ms a turn ({result['embedded']} segments embedded while landing, "
+                 f"the rest kept from earlier homes); home {result['home']}")
     lines.append(f"search fast (library call, 10 hits): p50 {homes.percentile(result['latencies'], 50):.1f} ms, "
                  f"p95 {homes.percentile(result['latencies'], 95):.1f} ms")
     if result["briefs"]:
@@ -153,8 +160,9 @@ def main() -> None:
     ap.add_argument("--limit-conversations", type=int, default=None)
     ap.add_argument("--brief", action="store_true",
                     help="also read the conversations (the embedded reader) and measure the filtered brief and held")
+    ap.add_argument("--fresh", action="store_true", help="build the home again even when one is kept")
     args = ap.parse_args()
-    result = run(args.limit_conversations, args.brief)
+    result = run(args.limit_conversations, args.brief, args.fresh)
     print(f"LoCoMo dev: {result['conversations']} conversations, {result['turns']} turns "
           f"(conversations 0-{TUNE - 1} tune, {TUNE}- report)")
     print(table(result))

@@ -15,6 +15,7 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -88,7 +89,7 @@ def measures(ranked_turns: list[list[str]], sessions: set[str], turns: set[str])
     return out
 
 
-def build(memory: Memory, questions: list[dict], embedder: homes.KeptEmbedder) -> dict:
+def build(memory: Memory, questions: list[dict], embedder: homes.KeptEmbedder | homes.CountingEmbedder) -> dict:
     """Add every history (all its sessions, then wait until they land); add -> landed per history."""
     landed = {}
     for n, q in enumerate(questions, 1):
@@ -108,14 +109,15 @@ def build(memory: Memory, questions: list[dict], embedder: homes.KeptEmbedder) -
     return landed
 
 
-def run(limit: int | None = None, fresh: bool = False, brief: bool = False) -> dict:
-    """Build (or reuse) the home, ask every question; the rows by ranking and half, and the timings."""
+def run(limit: int | None = None, fresh: bool = False, brief: bool = False, folder: Path | None = None) -> dict:
+    """Build (or reuse) the home, ask every question; the rows by ranking and half, and the timings. `folder`: a
+    home built before, used as it is (opened by this code, so an index of an older format is brought up to it)."""
     questions = load()
     halves = half_of(questions)
     questions = sorted(questions, key=lambda q: (HALVES.index(halves[q["question_id"]]), q["question_type"], q["question_id"]))
     if limit:
         questions = [q for q in questions if halves[q["question_id"]] == "tune"][:limit]
-    home = homes.Home("longmemeval", homes.home_key(DEV, f"limit={limit}"), fresh=fresh)
+    home = homes.Home("longmemeval", homes.home_key(DEV, f"limit={limit}"), fresh=fresh, folder=folder)
     embedder = homes.KeptEmbedder(homes.cache_root() / "longmemeval" / "vectors.sqlite")
     settings = Settings(home=home.folder / "home", reading=False, quiet_seconds=0, fold_seconds=0)
     rows: dict[tuple[str, str, str], list[dict[str, float]]] = {}  # (ranking, half, type) -> per question
@@ -158,6 +160,29 @@ def run(limit: int | None = None, fresh: bool = False, brief: bool = False) -> d
                         "recall": len(shown & turns) / len(turns) if what == "answerable" else None})
     return {"rows": rows, "briefs": briefs, "latencies": latencies, "landed": facts["landed"], "home": str(home.folder),
             "questions": len(questions), "embedded now": embedder.embedded}
+
+
+def landing(n: int) -> dict:
+    """Land the first n histories of the tuning half in a new home with the product's embedder (nothing kept):
+    what landing really costs a turn, embedding included."""
+    questions = load()
+    halves = half_of(questions)
+    questions = sorted((q for q in questions if halves[q["question_id"]] == HALVES[0]),
+                       key=lambda q: (q["question_type"], q["question_id"]))
+    chosen = [questions[i * len(questions) // n] for i in range(n)]  # spread over the types
+    embedder = homes.CountingEmbedder()
+    with tempfile.TemporaryDirectory() as tmp, \
+            Memory(Settings(home=Path(tmp), reading=False, quiet_seconds=0, fold_seconds=0), embedder=embedder) as memory:
+        memory.warm()
+        return build(memory, chosen, embedder)
+
+
+def landing_line(landed: dict) -> str:
+    rows = landed.values()
+    turns = sum(v["turns"] for v in rows)
+    return (f"landing {len(rows)} histories ({turns} turns, {sum(v['chars'] for v in rows):,} characters) in a new "
+            f"home, every segment embedded: {sum(v['seconds'] for v in rows) / turns * 1000:.1f} ms a turn, "
+            f"{sum(v['embedded'] for v in rows) / turns:.2f} segments a turn")
 
 
 def table(result: dict) -> str:
@@ -208,8 +233,15 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None, help="only the first N questions of the tuning half")
     ap.add_argument("--fresh", action="store_true", help="build the home again even when one is kept")
     ap.add_argument("--brief", action="store_true", help="also the brief: held, and how many passages come back")
+    ap.add_argument("--home", type=Path, default=None, help="a home built before (its folder under the cache)")
+    ap.add_argument("--landing", type=int, default=None, metavar="N",
+                    help="only measure landing: N histories of the tuning half into a new home, all embedded")
     args = ap.parse_args()
-    result = run(args.limit, args.fresh, args.brief)
+    if args.landing:
+        print(landing_line(landing(args.landing)))
+        print(f"command: ./run bench longmemeval_recall --landing {args.landing}")
+        return
+    result = run(args.limit, args.fresh, args.brief, args.home)
     print(f"LongMemEval dev: {result['questions']} questions, fast, before each question's own date")
     print(table(result))
     print("command: ./run bench longmemeval_recall" + (f" --limit {args.limit}" if args.limit else "")
