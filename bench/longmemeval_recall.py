@@ -96,12 +96,13 @@ def build(memory: Memory, questions: list[dict], embedder: homes.KeptEmbedder | 
         user = user_of(q)
         before = embedder.embedded
         sessions = items(q)
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         events = [memory.add(user, AddRequest(items=s)).event for s in sessions]
         if not memory.wait(user, events, timeout=3600):
             raise SystemExit(f"{q['question_id']}: not landed within an hour")
         seconds = time.perf_counter() - t0
-        landed[q["question_id"]] = {"seconds": seconds, "turns": sum(map(len, sessions)),
+        landed[q["question_id"]] = {"seconds": seconds, "cpu": time.process_time() - cpu0,
+                                    "turns": sum(map(len, sessions)),
                                     "chars": sum(len(t["text"]) for s in sessions for t in s),
                                     "embedded": embedder.embedded - before}
         print(f"  landed {n}/{len(questions)} {q['question_id']}: {landed[q['question_id']]['turns']} turns in "
@@ -181,7 +182,8 @@ def landing_line(landed: dict) -> str:
     rows = landed.values()
     turns = sum(v["turns"] for v in rows)
     return (f"landing {len(rows)} histories ({turns} turns, {sum(v['chars'] for v in rows):,} characters) in a new "
-            f"home, every segment embedded: {sum(v['seconds'] for v in rows) / turns * 1000:.1f} ms a turn, "
+            f"home, every segment embedded: {sum(v['seconds'] for v in rows) / turns * 1000:.1f} ms a turn "
+            f"({sum(v['cpu'] for v in rows) / turns * 1000:.1f} ms of CPU, all threads, which other load moves less), "
             f"{sum(v['embedded'] for v in rows) / turns:.2f} segments a turn")
 
 

@@ -27,7 +27,6 @@ DATE_BOOST = 0.2  # how much being said (or having happened) inside a time the q
 UNHELD_PASSAGES, UNHELD_FACTS = 1, 10  # what a brief holding nothing shows: the nearest, to say what is there
 SPEAKER_LIFT = 0.05  # how much a turn said by someone the question names gains in the meaning lane
 CHAT_WORDS_WEIGHT = 0.1  # the same share in a chat with the assistant
-PER_THREAD = 0  # passages of one thread before those of others (0: no limit)
 ROLE_LIFT = 0.2  # how much a turn of the side a question asks about gains, in a chat with the assistant
 
 
@@ -214,27 +213,14 @@ def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
         times = question_times(query, bounds)
     ranked = blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"), times),
                    words_weight(space, query))
-    hits: list[Hit] = []
-    later: list[tuple[str, str, float]] = []  # past PER_THREAD of their thread: after the others
-    threads: dict[str, int] = {}
+    hits = []
     for doc, path, score in dated(space, ranked, times):
-        thread = path.rsplit("/", 2)[-2] if "/" in path else doc  # a thread's passages share its folder
-        if PER_THREAD and threads.get(thread, 0) >= PER_THREAD:
-            later.append((doc, path, score))
-            continue
         hit = hit_of(space, doc, path, score)
         if hit is None or (bounds.before and hit.said and hit.said >= iso(bounds.before)):
             continue
-        threads[thread] = threads.get(thread, 0) + 1
         hits.append(hit)
         if len(hits) >= limit:
-            return hits
-    for doc, path, score in later:
-        hit = hit_of(space, doc, path, score)
-        if hit is not None and not (bounds.before and hit.said and hit.said >= iso(bounds.before)):
-            hits.append(hit)
-            if len(hits) >= limit:
-                break
+            break
     return hits
 
 
