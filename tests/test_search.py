@@ -9,7 +9,7 @@ from twinfs import EndUser
 from twinfs.index import Bounds
 from twinfs.models import AddRequest, SearchRequest
 from twinfs.passages import parse
-from twinfs.search import MEANING_FLOOR, meaning_lane, side_asked
+from twinfs.search import CHAT_WORDS_WEIGHT, MEANING_FLOOR, WORDS_WEIGHT, meaning_lane, side_asked, words_weight
 
 T0 = datetime(2024, 3, 4, 18, 0, tzinfo=timezone.utc)
 FRIENDS = EndUser(org="acme", project="app", account="ines-and-tomas")
@@ -45,7 +45,9 @@ def brief(memory, question: str):
 
 
 def test_a_question_about_what_its_person_said_is_held(friends):
-    answer = brief(friends, "What did Tomas realize after his charity race?")
+    question = "What did Tomas realize after his charity race?"
+    assert words_weight(friends.space(FRIENDS), question) == WORDS_WEIGHT  # named people: the lanes as tuned
+    answer = brief(friends, question)
     assert answer.held is True and answer.filtered is True
     assert answer.hits[0].turns == ["t0", "t1"] and len(answer.hits) > 1
     assert brief(friends, "What is the name of Ines's kitten?").held is True
@@ -124,8 +126,13 @@ def fast(memory, question: str, **bounds):
 
 
 def test_the_last_paragraph_of_a_long_answer_is_found(chatter):
-    hits = fast(chatter, "What was the phone number of the harbour office for the ferry you gave me?")
+    question = "What was the phone number of the harbour office for the ferry you gave me?"
+    hits = fast(chatter, question)
     assert "+351 296 882 310" in hits[0].text and hits[0].turns == ["c0-1"]
+    # the words lane alone would give the user's own turn about the ferry office: in a chat it weighs less
+    assert words_weight(chatter.space(CHATTER), question) == CHAT_WORDS_WEIGHT < WORDS_WEIGHT
+    space = chatter.space(CHATTER)
+    assert homes_turns(space)[space.words.search(question, Bounds(type="passage"), 1)[0][0]] == ["c1-0", "c1-1"]
 
 
 def lane(memory, question: str, favoured: bool = True) -> list[list[str]]:

@@ -96,9 +96,10 @@ class MeaningIndex:
         """An index segmented otherwise (or before segments knew their speaker) has its passages read as
         changed, so a reindex (Memory.start runs one) segments them again; a segment whose text is unchanged
         keeps its vector, so only new texts are embedded. Blank hashes stay until then: `outdated` sees them."""
-        if "who" not in _segment_columns(self._db):
+        speakerless = "who" not in _segment_columns(self._db)
+        if speakerless:
             self._db.execute("ALTER TABLE segments ADD COLUMN who TEXT")
-        if _segments_version(self._db) != SEGMENTS:
+        if speakerless or _segments_version(self._db) != SEGMENTS:
             self._db.execute("UPDATE docs SET hash = '' WHERE type = 'passage'")
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('segments', ?)", (SEGMENTS,))
 
