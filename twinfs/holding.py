@@ -2,7 +2,7 @@
 
 Two things a cosine cannot tell, since a question and a turn about the same thing score alike whoever it is about:
 - **a name the memory never heard of** ("What did Caroline research?" asked of a memory of Jon and Gina): no
-  passage holds the word, so nothing held can be about them;
+  passage holds the word, so nothing held can be about them (unless the question names someone it knows too);
 - **whose it is**, in a conversation of named people: "Who is Caroline a fan of?" when Melanie said "I'm a fan
   of …". A sentence is about who says it, unless it speaks to the other ("you", "your" and no "I"): then it is
   about the one spoken to. The question's words (its names left out), weighed by how rare they are in the
@@ -104,8 +104,9 @@ def owned(space: Space, question: str, named: frozenset[str], people: frozenset[
 
 
 def holds(space: Space, question: str, named: frozenset[str], people: frozenset[str]) -> bool:
-    """False when the question names someone the memory never heard of, or what it asks was said about others."""
-    if unheard(space, question):
+    """False when the question names someone the memory never heard of (and no one it knows: "Would Melanie
+    enjoy Vivaldi?" is still about Melanie), or what it asks was said about others."""
+    if not named and unheard(space, question):
         return False
     share = owned(space, question, named, people)
     return share is None or share >= OWNED_AT
