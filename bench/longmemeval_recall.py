@@ -160,7 +160,7 @@ def run(limit: int | None = None, fresh: bool = False, brief: bool = False, fold
                         "held": bool(found.held), "passages": len(found.hits),
                         "recall": len(shown & turns) / len(turns) if what == "answerable" else None})
     return {"rows": rows, "briefs": briefs, "latencies": latencies, "landed": facts["landed"], "home": str(home.folder),
-            "questions": len(questions), "embedded now": embedder.embedded}
+            "questions": len(questions), "embedded now": embedder.embedded, "note": facts.get("note", "")}
 
 
 def landing(n: int) -> dict:
@@ -208,14 +208,17 @@ def table(result: dict) -> str:
             cells.append(f"{homes.mean([r['all@5'] for r in per]):.2f} / {homes.mean([r['turn@5'] for r in per]):.2f}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     landed = result["landed"].values()
-    per_turn = [v["seconds"] / v["turns"] * 1000 for v in landed]
-    lines += ["", f"add -> landed per history (~{sum(v['turns'] for v in landed) // max(1, len(landed))} turns, "
-              f"{sum(v['chars'] for v in landed) // max(1, len(landed)):,} characters): "
-              f"p50 {homes.percentile([v['seconds'] for v in landed], 50):.1f} s, "
-              f"p95 {homes.percentile([v['seconds'] for v in landed], 95):.1f} s; per turn p50 "
-              f"{homes.percentile(per_turn, 50):.1f} ms ({sum(v['embedded'] for v in landed)} segments embedded "
-              f"while landing; the rest were kept from earlier homes)",
-              f"search fast (library call, 10 hits, {result['questions']} questions): "
+    if landed:
+        per_turn = [v["seconds"] / v["turns"] * 1000 for v in landed]
+        lines += ["", f"add -> landed per history (~{sum(v['turns'] for v in landed) // len(landed)} turns, "
+                  f"{sum(v['chars'] for v in landed) // len(landed):,} characters): "
+                  f"p50 {homes.percentile([v['seconds'] for v in landed], 50):.1f} s, "
+                  f"p95 {homes.percentile([v['seconds'] for v in landed], 95):.1f} s; per turn p50 "
+                  f"{homes.percentile(per_turn, 50):.1f} ms ({sum(v['embedded'] for v in landed)} segments embedded "
+                  f"while landing; the rest were kept from earlier homes)"]
+    else:
+        lines += ["", f"this home was not landed by this run's code ({result['note']})"]
+    lines += [f"search fast (library call, 10 hits, {result['questions']} questions): "
               f"p50 {homes.percentile(result['latencies'], 50):.1f} ms, "
               f"p95 {homes.percentile(result['latencies'], 95):.1f} ms", f"home: {result['home']}"]
     if result["briefs"]:
