@@ -172,3 +172,25 @@ def test_a_question_asked_as_of_a_day_reads_last_week_from_that_day(chatter):
     assert hits[0].turns[0] == "c6-0"
     hits = fast(chatter, "What did I cook last week?", before=(risotto + timedelta(days=14)).date().isoformat())
     assert hits[0].turns[0] == "c7-0"
+
+
+RUNNER = EndUser(org="acme", project="app", account="runner")
+SHOES = " ".join(f"Tip {i}: once you have bought several pairs of running shoes, rotate the pairs, and replace "
+                 f"each pair of running shoes every {400 + 50 * i} kilometres." for i in range(24))
+
+
+def test_a_question_that_gathers_reaches_past_one_long_thread(memory):
+    chats = [[("user", "I bought my first pair of running shoes, the Brooks Ghost. Any advice on running shoes?"),
+              ("assistant", SHOES)],
+             [("user", "Went to the Salomon shop today and came back with trail runners."),
+              ("assistant", "Nice, trails will feel softer.")]]
+    for n, turns in enumerate(chats):
+        at = DAY + timedelta(days=10 * n)
+        memory.add(RUNNER, AddRequest(wait=True, items=[
+            {"id": f"r{n}-{i}", "kind": "message", "conversation": f"run-{n}", "role": role, "text": text,
+             "at": (at + timedelta(seconds=30 * i)).isoformat()} for i, (role, text) in enumerate(turns)]))
+    # asked of one thing, the long answer's passages come first; asked to gather, two of them, then the other thread
+    one = memory.search(RUNNER, SearchRequest(query="Which pairs of running shoes have I bought?", fast=True)).hits
+    assert len({h.thread for h in one[:4]}) == 1 and one[4].turns == ["r1-0", "r1-1"]
+    gathered = memory.search(RUNNER, SearchRequest(query="How many pairs of running shoes have I bought?", fast=True))
+    assert [h.turns for h in gathered.hits[:3]] == [["r0-0", "r0-1"], ["r0-1"], ["r1-0", "r1-1"]]

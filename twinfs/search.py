@@ -27,6 +27,8 @@ DATE_BOOST = 0.2  # how much being said (or having happened) inside a time the q
 UNHELD_PASSAGES, UNHELD_FACTS = 1, 10  # what a brief holding nothing shows: the nearest, to say what is there
 SPEAKER_LIFT = 0.05  # how much a turn said by someone the question names gains in the meaning lane
 CHAT_WORDS_WEIGHT = 0.1  # the same share in a chat with the assistant
+PER_THREAD = 2  # in a question that gathers (GATHERS), passages of one thread before those of others
+GATHERS = re.compile(r"\b(?:how many|how much|in total|total|altogether|both|all the)\b", re.IGNORECASE)
 ROLE_LIFT = 0.2  # how much a turn of the side a question asks about gains, in a chat with the assistant
 
 
@@ -213,15 +215,20 @@ def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
         times = question_times(query, bounds)
     ranked = blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"), times),
                    words_weight(space, query))
-    hits = []
+    hits: list[Hit] = []
+    later: list[Hit] = []  # past PER_THREAD of their thread, in a question that gathers: after the others
+    cap = PER_THREAD if GATHERS.search(query) else 0
     for doc, path, score in dated(space, ranked, times):
         hit = hit_of(space, doc, path, score)
         if hit is None or (bounds.before and hit.said and hit.said >= iso(bounds.before)):
             continue
+        if cap and sum(h.thread == hit.thread for h in hits) >= cap:
+            later.append(hit)
+            continue
         hits.append(hit)
         if len(hits) >= limit:
             break
-    return hits
+    return (hits + later)[:limit]
 
 
 def hit_of(space: Space, doc: str, path: str, score: float) -> Hit | None:
