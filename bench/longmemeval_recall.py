@@ -178,6 +178,27 @@ def landing(n: int) -> dict:
         return build(memory, chosen, embedder)
 
 
+def latency(folder: Path | None = None) -> list[float]:
+    """Only `fast` search times over the built home: every question once to warm, then once timed."""
+    questions = load()
+    home = homes.Home("longmemeval", homes.home_key(DEV, "limit=None"), folder=folder)
+    if not home.built:
+        raise SystemExit(f"no built home at {home.folder}: run the bench once first")
+    embedder = homes.KeptEmbedder(homes.cache_root() / "longmemeval" / "vectors.sqlite")
+    out = []
+    with Memory(Settings(home=home.folder / "home", reading=False, quiet_seconds=0, fold_seconds=0),
+                embedder=embedder) as memory:
+        memory.warm()
+        for timed in (False, True):
+            for q in questions:
+                req = SearchRequest(query=q["question"], fast=True, before=when(q["question_date"]).isoformat())
+                t0 = time.perf_counter()
+                memory.search(user_of(q), req, limit=10)
+                if timed:
+                    out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
 def landing_line(landed: dict) -> str:
     rows = landed.values()
     turns = sum(v["turns"] for v in rows)
@@ -241,7 +262,14 @@ def main() -> None:
     ap.add_argument("--home", type=Path, default=None, help="a home built before (its folder under the cache)")
     ap.add_argument("--landing", type=int, default=None, metavar="N",
                     help="only measure landing: N histories of the tuning half into a new home, all embedded")
+    ap.add_argument("--latency", action="store_true", help="only time `fast` searches over the built home")
     args = ap.parse_args()
+    if args.latency:
+        got = latency(args.home)
+        print(f"search fast (library call, 10 hits, {len(got)} questions, warm): p50 {homes.percentile(got, 50):.1f} ms, "
+              f"p95 {homes.percentile(got, 95):.1f} ms")
+        print("command: ./run bench longmemeval_recall --latency")
+        return
     if args.landing:
         print(landing_line(landing(args.landing)))
         print(f"command: ./run bench longmemeval_recall --landing {args.landing}")
