@@ -147,7 +147,9 @@ def lane(memory, question: str, favoured: bool = True) -> list[list[str]]:
 
 
 def homes_turns(space) -> dict[str, list[str]]:
-    return {parse(f.read_text()).id: parse(f.read_text()).turns for f in space.root.glob("passages/**/*.md")}
+    """passage id -> the turns it holds, as its file says."""
+    passages = [parse(f.read_text()) for f in space.root.glob("passages/**/*.md")]
+    return {p.id: p.turns for p in passages}
 
 
 def test_what_the_assistant_recommended_comes_from_its_own_words(chatter):
