@@ -29,7 +29,7 @@ SPEAKER_LIFT = 0.05  # how much a turn said by someone the question names gains 
 CHAT_WORDS_WEIGHT = 0.1  # the same share in a chat with the assistant
 PER_THREAD = 2  # in a question that gathers (GATHERS), passages of one thread before those of others
 GATHERS = re.compile(r"\b(?:how many|how much|in total|total|altogether|both|all the)\b", re.IGNORECASE)
-ROLE_LIFT = 0.2  # how much a turn of the side a question asks about gains, in a chat with the assistant
+ROLE_LIFT = 0.2  # how much a turn of the side a question does not ask about loses, in a chat with the assistant
 
 
 def fuse(lanes: list[list[tuple[str, str, float]]], k: int = RRF_K) -> list[tuple[str, str, float]]:
@@ -67,7 +67,8 @@ def lanes(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> 
 
 def meaning_lane(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> list[tuple[str, str, float]]:
     """Over passages, the question in the first person of the speakers it names, their own turns lifted by
-    SPEAKER_LIFT; in a chat with the assistant, the turns of the side it asks about by ROLE_LIFT. A fact keeps its
+    SPEAKER_LIFT; in a chat with the assistant, the turns of the side it does not ask about lowered by ROLE_LIFT
+    (lowered, so a document, which no one says, keeps its place beside the side asked). A fact keeps its
     subject's name ("Caroline went hiking"), so facts meet the question as asked."""
     if bounds.type != "passage":
         return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR)
@@ -75,8 +76,9 @@ def meaning_lane(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEP
     asked, named = first_person(query, speakers)
     if named:
         return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=named, lift=SPEAKER_LIFT)
-    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR, favour=side_asked(query, speakers),
-                                lift=ROLE_LIFT)
+    side = side_asked(query, speakers)
+    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR,
+                                favour=frozenset(speakers) - side if side else frozenset(), lift=-ROLE_LIFT)
 
 
 def words_weight(space: Space, query: str) -> float:

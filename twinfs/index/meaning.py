@@ -234,7 +234,7 @@ class MeaningIndex:
     def search(self, text: str, bounds: Bounds, limit: int = 50, floor: float = 0.0,
                favour: frozenset[str] = frozenset(), lift: float = 0.0) -> list[tuple[str, str, float]]:
         """(doc id, path, cosine of its best segment) best first; docs below `floor` are left out. A segment
-        said by someone in `favour` scores `lift` more."""
+        said by someone in `favour` scores `lift` more (a negative lift: less)."""
         if bounds.type and not self._types.get(bounds.type):
             return []  # nothing of that type yet (no records before reading): no need to embed or search
         query = self.embedder.query(text)
