@@ -63,10 +63,3 @@ def evidence(qa: dict) -> set[str]:
             if part:
                 out.add(part)
     return out
-
-
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]

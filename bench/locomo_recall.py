@@ -1,27 +1,43 @@
-"""Evidence-turn recall of search on LoCoMo's dev split, with a plain BM25 baseline over the same passages.
+"""Evidence-turn recall of search on LoCoMo's dev split, beside the words lane alone; with --brief, `held`.
 
-./run bench locomo_recall [--limit-conversations N]
+./run bench locomo_recall [--limit-conversations N] [--brief]
+
+Split, fixed: conversations 0-2 tune, 3-4 report. Every question of categories 1-4 with evidence is asked `fast`
+(first k passages). With --brief the conversations are read, and the brief is asked for those questions, for
+category 5 (what the conversation says of the *other* speaker: memory holds no answer about the one asked) and
+for foreign questions (categories 1-4 of another conversation of the same half, asked of this memory).
 """
 from __future__ import annotations
 
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import homes  # noqa: E402
 import locomo  # noqa: E402
 
 from twinfs import EndUser, Memory, Settings  # noqa: E402
 from twinfs.index import Bounds  # noqa: E402
 from twinfs.ledger import all_records  # noqa: E402
 from twinfs.models import AddRequest, SearchRequest  # noqa: E402
-from twinfs.passages import parse  # noqa: E402
-from twinfs.search import blend, fuse, lanes  # noqa: E402
+from twinfs.search import meaning_lane  # noqa: E402
 
 KS = (1, 3, 5, 10)
+TUNE = 3  # conversations 0-2 tune, the rest report
+HALVES = ("tune", "report")
+
+
+def half(n: int) -> str:
+    return HALVES[0] if n < TUNE else HALVES[1]
+
+
+def foreign_of(n: int, count: int) -> int:
+    """The conversation whose questions conversation n is asked as foreign ones: the next in its own half."""
+    first, last = (0, min(TUNE, count)) if n < TUNE else (TUNE, count)
+    return first + (n - first + 1) % (last - first)
 
 
 def recall(ranked_turns: list[list[str]], gold: set[str]) -> dict[int, float]:
@@ -32,98 +48,124 @@ def recall(ranked_turns: list[list[str]], gold: set[str]) -> dict[int, float]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--limit-conversations", type=int, default=None)
-    ap.add_argument("--rrf-k", type=int, nargs="*", default=[10, 30, 60])
-    ap.add_argument("--brief", action="store_true",
-                    help="also read the conversations (the embedded reader) and measure the filtered brief")
-    args = ap.parse_args()
-    data = locomo.load()[: args.limit_conversations]
-    variants: dict[str, list[dict[int, float]]] = {}
+def answerable(sample: dict) -> list[tuple[dict, set[str]]]:
+    return [(qa, locomo.evidence(qa)) for qa in sample["qa"]
+            if qa["category"] in (1, 2, 3, 4) and locomo.evidence(qa)]
+
+
+def run(limit: int | None = None, brief: bool = False, fresh: bool = False) -> dict:
+    """Build (or reuse) the home of the conversations (read too with `brief`), ask the questions."""
+    data = locomo.load()[:limit]
+    fast: dict[tuple[str, str], list[dict[int, float]]] = {}  # (ranking, half) -> per question
+    per_cat: dict[tuple[str, int], list[float]] = {}
+    briefs: dict[tuple[str, str], list[dict]] = {}  # (half, asked: answerable | category 5 | foreign) -> rows
     latencies: list[float] = []
-    land_seconds: list[float] = []
-    per_cat: dict[int, list[float]] = {}
-    n_questions = n_turns = 0
-    brief_recall: list[float] = []
-    brief_passages: list[int] = []
-    brief_chars: list[int] = []
     brief_ms: list[float] = []
-    held: list[bool] = []
-    read_seconds = 0.0
-    with tempfile.TemporaryDirectory() as tmp, Memory(Settings(home=Path(tmp), reading=args.brief, quiet_seconds=0,
-                                                               fold_seconds=0)) as memory:
-        memory.embedder.query("warm up")
-        for sample in data:
-            user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
-            for session in locomo.items(sample):
-                n_turns += len(session)
-                t0 = time.perf_counter()
-                res = memory.add(user, AddRequest(items=session))
-                memory.wait(user, [res.event], timeout=300)
-                land_seconds.append(time.perf_counter() - t0)
-            if args.brief:
-                t0 = time.perf_counter()
+    land_seconds: list[float] = []
+    home = homes.Home("locomo", homes.home_key(locomo.DEV, f"limit={limit} brief={brief}",
+                                              homes.SHAPING + (homes.READING if brief else ())), fresh=fresh)
+    embedder = homes.KeptEmbedder(homes.cache_root() / "locomo" / "vectors.sqlite")
+    with Memory(Settings(home=home.folder / "home", reading=brief, quiet_seconds=0, fold_seconds=0),
+                embedder=embedder) as memory:
+        memory.warm()
+        if not home.built:
+            for n, sample in enumerate(data):
+                user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
+                for session in locomo.items(sample):
+                    t0 = time.perf_counter()
+                    res = memory.add(user, AddRequest(items=session))
+                    memory.wait(user, [res.event], timeout=300)
+                    land_seconds.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            if brief:
                 memory.idle(timeout=3600)
-                read_seconds += time.perf_counter() - t0
-                record_turns = {r.id: r.turns for r in all_records(memory.space(user))}
+            home.finish({"land_seconds": land_seconds, "read_seconds": time.perf_counter() - t0,
+                         "embedded": embedder.embedded})
+        facts = home.facts()
+        land_seconds, read_seconds, embedded = facts["land_seconds"], facts["read_seconds"], facts["embedded"]
+        n_turns = sum(len(s) for sample in data for s in locomo.items(sample))
+        for n, sample in enumerate(data):
+            user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
             space = memory.space(user)
-            turns_of = {}
-            for f in space.root.glob("passages/**/*.md"):
-                p = parse(f.read_text())
-                turns_of[p.id] = p.turns
-            for qa in sample["qa"]:
-                if qa["category"] not in (1, 2, 3, 4):
-                    continue
-                gold = locomo.evidence(qa)
-                if not gold:
-                    continue
-                n_questions += 1
+            turns_of = homes.passage_turns(space)
+            for qa, gold in answerable(sample):
                 q = qa["question"]
                 t0 = time.perf_counter()
                 result = memory.search(user, SearchRequest(query=q, fast=True), limit=10)
                 latencies.append((time.perf_counter() - t0) * 1000)
-                fused = recall([h.turns for h in result.hits], gold)
-                if args.brief:
-                    t0 = time.perf_counter()
-                    brief = memory.search(user, SearchRequest(query=q))
-                    brief_ms.append((time.perf_counter() - t0) * 1000)
-                    shown = {t for h in brief.hits for t in h.turns}
-                    shown |= {t for f in brief.facts or [] for t in record_turns.get(f.id, [])}
-                    brief_recall.append(len(gold & shown) / len(gold))
-                    brief_passages.append(len(brief.hits))
-                    brief_chars.append(sum(len(h.text) for h in brief.hits) + sum(len(f.text) for f in brief.facts or []))
-                    held.append(bool(brief.held))
-                variants.setdefault("twinfs search (fast)" + (", with facts" if args.brief else ""), []).append(fused)
-                per_cat.setdefault(qa["category"], []).append(fused[5])
+                got = recall([h.turns for h in result.hits], gold)
+                fast.setdefault(("twinfs fast", half(n)), []).append(got)
+                per_cat.setdefault((half(n), qa["category"]), []).append(got[5])
                 bounds = Bounds(type="passage")
-                words, meaning = lanes(space, q, bounds)
-                variants.setdefault("BM25 alone (baseline)", []).append(
-                    recall([turns_of.get(d, []) for d, _, _ in words], gold))
-                variants.setdefault("meaning alone", []).append(
-                    recall([turns_of.get(d, []) for d, _, _ in meaning], gold))
-                for w in (0.3, 0.4, 0.5):
-                    variants.setdefault(f"score fusion, words {w}", []).append(
-                        recall([turns_of.get(d, []) for d, _, _ in blend([words, meaning], w)], gold))
-                for k in args.rrf_k:
-                    variants.setdefault(f"RRF k={k}", []).append(
-                        recall([turns_of.get(d, []) for d, _, _ in fuse([words, meaning], k)], gold))
-    print(f"LoCoMo dev: {len(data)} conversations, {n_turns} turns, {n_questions} questions (categories 1-4)")
-    print(f"{'ranking':28} " + " ".join(f"R@{k:<5}" for k in KS))
-    for name, rows in variants.items():
-        print(f"{name:28} " + " ".join(f"{statistics.mean(r[k] for r in rows):.3f} " for k in KS))
-    print("recall@5 by category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop): " +
-          ", ".join(f"{c}: {statistics.mean(v):.3f}" for c, v in sorted(per_cat.items())))
-    print(f"add -> landed per session (~{n_turns // max(1, len(land_seconds))}"
-          f" turns): p50 {locomo.percentile(land_seconds, 50):.3f} s, p95 {locomo.percentile(land_seconds, 95):.3f} s")
-    print(f"search fast (library call, 10 hits): p50 {locomo.percentile(latencies, 50):.1f} ms, "
-          f"p95 {locomo.percentile(latencies, 95):.1f} ms")
-    if args.brief:
-        print(f"brief (filtered by the {memory.judge.name} judge; reader {memory.reading.reader.name}, "
-              f"{read_seconds:.0f} s to read and fold): recall of evidence turns in hits + facts "
-              f"{statistics.mean(brief_recall):.3f}, median {statistics.median(brief_passages):.0f} passages and "
-              f"{statistics.median(brief_chars):.0f} characters, held {sum(held) / len(held):.2f}; "
-              f"latency p50 {locomo.percentile(brief_ms, 50):.0f} ms, p95 {locomo.percentile(brief_ms, 95):.0f} ms")
+                fast.setdefault(("words lane alone (BM25)", half(n)), []).append(
+                    recall([turns_of.get(d, []) for d, _, _ in space.words.search(q, bounds, 10)], gold))
+                fast.setdefault(("meaning lane alone", half(n)), []).append(
+                    recall([turns_of.get(d, []) for d, _, _ in meaning_lane(space, q, bounds, 10)], gold))
+            if not brief:
+                continue
+            record_turns = {r.id: r.turns for r in all_records(space)}
+            asked = [("answerable", qa, gold) for qa, gold in answerable(sample)]
+            asked += [("category 5", qa, set()) for qa in sample["qa"] if qa["category"] == 5]
+            if len(data) > 1:
+                asked += [("foreign", qa, set()) for qa, _ in answerable(data[foreign_of(n, len(data))])]
+            for what, qa, gold in asked:
+                t0 = time.perf_counter()
+                result = memory.search(user, SearchRequest(query=qa["question"]))
+                brief_ms.append((time.perf_counter() - t0) * 1000)
+                shown = {t for h in result.hits for t in h.turns}
+                shown |= {t for f in result.facts or [] for t in record_turns.get(f.id, [])}
+                briefs.setdefault((half(n), what), []).append({
+                    "held": bool(result.held), "passages": len(result.hits),
+                    "recall": len(gold & shown) / len(gold) if gold else None,
+                    "chars": sum(len(h.text) for h in result.hits) + sum(len(f.text) for f in result.facts or [])})
+    return {"conversations": len(data), "turns": n_turns, "fast": fast, "per_cat": per_cat, "briefs": briefs,
+            "latencies": latencies, "brief_ms": brief_ms, "land_seconds": land_seconds, "read_seconds": read_seconds,
+            "embedded": embedded, "home": str(home.folder),
+            "judge": memory.judge.name, "reader": memory.reading.reader.name if memory.reading else None}
+
+
+def table(result: dict) -> str:
+    lines = ["| ranking | half | " + " | ".join(f"R@{k}" for k in KS) + " |", "| --- | --- |" + " --- |" * len(KS)]
+    for (name, h), rows in result["fast"].items():
+        lines.append(f"| {name} | {h} ({len(rows)}) | " +
+                     " | ".join(f"{homes.mean([r[k] for r in rows]):.3f}" for k in KS) + " |")
+    cats = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+    lines += ["", "twinfs fast R@5 by category: " + "; ".join(
+        f"{h}: " + ", ".join(f"{cats[c]} {homes.mean(v):.3f}" for (hh, c), v in sorted(result["per_cat"].items())
+                             if hh == h) for h in HALVES)]
+    land = result["land_seconds"]
+    lines.append(f"add -> landed per session (~{result['turns'] // max(1, len(land))} turns): "
+                 f"p50 {homes.percentile(land, 50):.3f} s, p95 {homes.percentile(land, 95):.3f} s; "
+                 f"{sum(land) / result['turns'] * 1000:.1f} ms a turn ({result['embedded']} segments embedded while landing, "
+                 f"the rest kept from earlier homes); home {result['home']}")
+    lines.append(f"search fast (library call, 10 hits): p50 {homes.percentile(result['latencies'], 50):.1f} ms, "
+                 f"p95 {homes.percentile(result['latencies'], 95):.1f} ms")
+    if result["briefs"]:
+        lines += ["", f"brief (judge: {result['judge']}; reader {result['reader']}, {result['read_seconds']:.0f} s to "
+                  f"read and fold; latency p50 {homes.percentile(result['brief_ms'], 50):.0f} ms, p95 "
+                  f"{homes.percentile(result['brief_ms'], 95):.0f} ms):", "",
+                  "| half | asked | questions | held true | recall of evidence (hits + facts' turns) | "
+                  "passages, median | characters, median |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        for (h, what), rows in sorted(result["briefs"].items()):
+            got = [r["recall"] for r in rows if r["recall"] is not None]
+            lines.append(f"| {h} | {what} | {len(rows)} | {homes.mean([r['held'] for r in rows]):.2f} | "
+                         f"{f'{homes.mean(got):.3f}' if got else '—'} | "
+                         f"{statistics.median(r['passages'] for r in rows):.0f} | "
+                         f"{statistics.median(r['chars'] for r in rows):.0f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--limit-conversations", type=int, default=None)
+    ap.add_argument("--brief", action="store_true",
+                    help="also read the conversations (the embedded reader) and measure the filtered brief and held")
+    ap.add_argument("--fresh", action="store_true", help="build the home again even when one is kept")
+    args = ap.parse_args()
+    result = run(args.limit_conversations, args.brief, args.fresh)
+    print(f"LoCoMo dev: {result['conversations']} conversations, {result['turns']} turns "
+          f"(conversations 0-{TUNE - 1} tune, {TUNE}- report)")
+    print(table(result))
     print("command: ./run bench locomo_recall" + (f" --limit-conversations {args.limit_conversations}"
                                                  if args.limit_conversations else "") + (" --brief" if args.brief else ""))
 

@@ -246,7 +246,11 @@ def test_the_words_index_keeps_few_segments_and_loses_nothing(tmp_path):
     assert found == {f"p{i}" for i in range(12)} - {"p3"}
 
 
-def test_an_index_from_before_turns_knew_their_speaker_is_mended_at_start(settings, embedder, alice):
+@pytest.mark.parametrize("older", [
+    "ALTER TABLE segments DROP COLUMN who",  # written before segments knew their speaker
+    "UPDATE meta SET value = '1' WHERE key = 'segments'",  # segmented by an older rule
+])
+def test_an_index_of_an_older_format_is_segmented_again_at_start(settings, embedder, alice, older):
     import sqlite3
     from contextlib import closing
 
@@ -257,7 +261,7 @@ def test_an_index_from_before_turns_knew_their_speaker_is_mended_at_start(settin
         add(m, alice, chat("c1", MOVE))
     folder = settings.home / "users" / alice.dirname / ".twin" / "meaning"
     with closing(sqlite3.connect(folder / "vectors.sqlite")) as db:
-        db.execute("ALTER TABLE segments DROP COLUMN who")  # as the index was written before
+        db.execute(older)
         db.commit()
         vectors = db.execute("SELECT count(*) FROM vectors").fetchone()[0]
     assert meaning.outdated(folder)
@@ -267,5 +271,6 @@ def test_an_index_from_before_turns_knew_their_speaker_is_mended_at_start(settin
         assert not meaning.outdated(folder)
         with closing(sqlite3.connect(folder / "vectors.sqlite")) as db:
             assert {r[0] for r in db.execute("SELECT who FROM segments")} == {"Alice Chen", "Assistant"}
-            assert db.execute("SELECT count(*) FROM vectors").fetchone()[0] == vectors  # nothing embedded again
+            assert db.execute("SELECT value FROM meta WHERE key = 'segments'").fetchone()[0] == meaning.SEGMENTS
+            assert db.execute("SELECT count(*) FROM vectors").fetchone()[0] == vectors  # the same texts, kept
         assert m.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True)).hits[0].turns[0] == "msg-001"

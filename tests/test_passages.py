@@ -79,6 +79,19 @@ def test_each_segment_knows_who_said_it():
     assert spoken_segments("Day 1: a train.\nDay 2: a boat. ^d1") == [(None, "Day 1: a train. Day 2: a boat.")]
 
 
+def test_a_long_turn_is_seen_in_groups_of_whole_sentences_each_naming_its_speaker():
+    from twinfs.passages import SEGMENT_CHARS, spoken_segments
+
+    answer = " ".join(f"Step {i} of the plan takes about {i} minutes." for i in range(1, 30))
+    body = f"**User** 09:30 · How long is the plan? ^m1\n**Assistant** 09:31 · {answer} ^m2"
+    segs = spoken_segments(body)
+    assert segs[0] == ("User", "User: How long is the plan?")
+    said = segs[1:]
+    assert len(said) > 5 and all(who == "Assistant" and text.startswith("Assistant: Step ") for who, text in said)
+    assert all(len(text) <= len("Assistant: ") + SEGMENT_CHARS and text.endswith("minutes.") for _, text in said)
+    assert " ".join(text.removeprefix("Assistant: ") for _, text in said) == answer  # the tail is seen too
+
+
 def test_split_text_never_exceeds_the_limit():
     text = "x" * 5000 + " end. " + "short sentence. " * 100
     pieces = split_text(text, 500)

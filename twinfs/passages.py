@@ -12,7 +12,7 @@ from .models import as_utc, iso
 
 MAX_CHARS = 1400  # a passage's text, context line included, stays within this
 PIECE_CHARS = 1100  # a turn longer than fits is cut into pieces of at most this
-SEGMENT_CHARS = 500  # what the embedder sees at once (MiniLM reads ~256 word pieces)
+SEGMENT_CHARS = 200  # what the embedder sees at once: whole sentences, a long turn in groups (segments_of)
 PAUSE = timedelta(minutes=30)  # a longer silence starts a new passage
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -215,26 +215,30 @@ def parse(text: str, fallback_id: str = "") -> PassageFile:
 
 
 def segments_of(body: str) -> list[str]:
-    """What the embedder sees of a passage: each turn as `Name: text` (a document's lines joined up to
-    SEGMENT_CHARS), long ones cut. Pairs of turns lifted the meaning lane alone (LoCoMo recall@5 0.60 -> 0.65)
-    but not the fused ranking (0.796 -> 0.798) at twice the embedding cost, so a segment is one turn.
-    Read from the body, so a passage edited by hand is embedded as it now reads."""
+    """What the embedder sees of a passage: each turn as `Name: text`, a long one in groups of whole sentences
+    of at most SEGMENT_CHARS (a document's lines likewise). Read from the body, so a passage edited by hand is
+    embedded as it now reads. Why groups (bench/README.md, LongMemEval): MiniLM's vector of a text is the mean
+    of its word pieces, so the one sentence of a turn that answers ("I switched to a Ford F-150") is drowned by
+    the request around it and by the paragraphs of a long answer; pairs of turns and whole passages measured
+    worse on LoCoMo."""
     return [text for _, text in spoken_segments(body)]
 
 
 def spoken_segments(body: str) -> list[tuple[str | None, str]]:
-    """segments_of, each with who said it (None for a document's lines)."""
-    units: list[tuple[str | None, str]] = []
+    """segments_of, each with who said it (None for a document's lines). Every segment of a turn, its
+    continued lines too, names the speaker, so the lane can favour whom a question asks about."""
+    units: list[list] = []  # [who, text, a turn's own line]
     for raw in body.split("\n"):
         line = re.sub(r"\s\^[A-Za-z0-9._:@-]+$", "", raw.strip())
         if not line or line.startswith("Context:"):
             continue
         turn = TURN_LINE.match(line)
         if turn:
-            units.append((turn.group(1), f"{turn.group(1)}: {turn.group(2)}"))
-        elif units and len(units[-1][1]) + 1 + len(line) <= SEGMENT_CHARS:
-            units[-1] = (units[-1][0], units[-1][1] + " " + line)  # a turn's next line, or a document's
+            units.append([turn.group(1), turn.group(2), True])
+        elif units and (units[-1][2] or len(units[-1][1]) + 1 + len(line) <= SEGMENT_CHARS):
+            units[-1][1] += " " + line  # a turn's next line, or a document's
         else:
-            units.append((None, line))
-    return [(who, piece) for who, unit in units for piece in split_text(unit, SEGMENT_CHARS)] or \
-        [(None, body[:SEGMENT_CHARS])]
+            units.append([None, line, False])
+    out = [(who, f"{who}: {piece}" if who else piece)
+           for who, text, _ in units for piece in split_text(text, SEGMENT_CHARS)]
+    return out or [(None, body[:SEGMENT_CHARS])]

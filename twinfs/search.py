@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from .filing import record_segment
 from .filtering import Candidate, Filter
+from .holding import holds
 from .index import Bounds
 from .models import Fact, Hit, Record, SearchRequest, SearchResult, iso
 from .passages import MAX_CHARS, parse, segments_of
@@ -23,7 +24,12 @@ HITS = 10  # passages in an unfiltered answer
 FACTS = 30  # facts in an answer: short and dated, 30 cost about what two passages do, and a question whose
 # answer is spread over many sessions finds it in them (LoCoMo brief recall 0.816 with 15 -> 0.857 with 30)
 DATE_BOOST = 0.2  # how much being said (or having happened) inside a time the question names lifts a doc
+UNHELD_PASSAGES, UNHELD_FACTS = 1, 10  # what a brief holding nothing shows: the nearest, to say what is there
 SPEAKER_LIFT = 0.05  # how much a turn said by someone the question names gains in the meaning lane
+CHAT_WORDS_WEIGHT = 0.1  # the same share in a chat with the assistant
+PER_THREAD = 2  # in a question that gathers (GATHERS), passages of one thread before those of others
+GATHERS = re.compile(r"\b(?:how many|how much|in total|total|altogether|both|all the)\b", re.IGNORECASE)
+ROLE_LIFT = 0.2  # how much a turn of the side a question does not ask about loses, in a chat with the assistant
 
 
 def fuse(lanes: list[list[tuple[str, str, float]]], k: int = RRF_K) -> list[tuple[str, str, float]]:
@@ -61,11 +67,47 @@ def lanes(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> 
 
 def meaning_lane(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> list[tuple[str, str, float]]:
     """Over passages, the question in the first person of the speakers it names, their own turns lifted by
-    SPEAKER_LIFT; a fact keeps its subject's name ("Caroline went hiking"), so facts meet the question as asked."""
+    SPEAKER_LIFT; in a chat with the assistant, the turns of the side it does not ask about lowered by ROLE_LIFT
+    (lowered, so a document, which no one says, keeps its place beside the side asked). A fact keeps its
+    subject's name ("Caroline went hiking"), so facts meet the question as asked."""
     if bounds.type != "passage":
         return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR)
-    asked, named = first_person(query, tuple(space.speakers()))
-    return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=named, lift=SPEAKER_LIFT)
+    speakers = tuple(space.speakers())
+    asked, named = first_person(query, speakers)
+    if named:
+        return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=named, lift=SPEAKER_LIFT)
+    side = side_asked(query, speakers)
+    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR,
+                                favour=frozenset(speakers) - side if side else frozenset(), lift=-ROLE_LIFT)
+
+
+def words_weight(space: Space, query: str) -> float:
+    """The words lane's share of a passage's score: CHAT_WORDS_WEIGHT in a chat with the assistant that the
+    question names no one of, WORDS_WEIGHT otherwise."""
+    speakers = tuple(space.speakers())
+    return CHAT_WORDS_WEIGHT if side_asked(query, speakers) and not first_person(query, speakers)[1] else WORDS_WEIGHT
+
+
+ASSISTANT = "Assistant"  # how an assistant's turn without a name shows
+# a question about what the assistant said before ("you recommended", "remind me", "our previous chat"); "can you
+# suggest" asks for something new, and its answer is in what the user said of themselves
+ASKS_ASSISTANT = re.compile(
+    r"\byou\s+(?:\w+ly\s+)?(?:told|recommended|suggested|mentioned|said|gave|provided|listed|explained|shared|"
+    r"described|wrote|named|offered|came up with)\b|"
+    r"\b(?:did|had) you\s+(?:\w+ly\s+)?(?:tell|recommend|suggest|mention|say|give|provide|list|explain|share|"
+    r"describe|write|name|offer|come up with)\b|\bremind me\b|"
+    r"\bour (?:previous|last|earlier|past)\s+(?:conversation|chat|discussion|talk)\b|"
+    r"\bwe (?:discussed|talked about|went over|outlined|covered)\b", re.IGNORECASE)
+
+
+def side_asked(query: str, speakers: tuple[str, ...]) -> frozenset[str]:
+    """In a chat with the assistant, whose turns a question is about: the assistant's when it asks what was
+    said to the user, else the user's own (a memory of the user's life is what they said of it)."""
+    if ASSISTANT not in speakers:
+        return frozenset()
+    if ASKS_ASSISTANT.search(query):
+        return frozenset({ASSISTANT})
+    return frozenset(speakers) - {ASSISTANT, "System", "Tool"}
 
 
 ROLE_NAMES = frozenset({"User", "Assistant", "System", "Tool", "Someone"})  # what a turn without a name shows
@@ -173,16 +215,22 @@ def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
     fact's score cost LoCoMo fast recall@5 0.852 -> 0.837 and the brief's recall 0.876 -> 0.871."""
     if times is None:
         times = question_times(query, bounds)
-    ranked = blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"), times))
-    hits = []
+    ranked = blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"), times),
+                   words_weight(space, query))
+    hits: list[Hit] = []
+    later: list[Hit] = []  # past PER_THREAD of their thread, in a question that gathers: after the others
+    cap = PER_THREAD if GATHERS.search(query) else 0
     for doc, path, score in dated(space, ranked, times):
         hit = hit_of(space, doc, path, score)
         if hit is None or (bounds.before and hit.said and hit.said >= iso(bounds.before)):
             continue
+        if cap and sum(h.thread == hit.thread for h in hits) >= cap:
+            later.append(hit)
+            continue
         hits.append(hit)
         if len(hits) >= limit:
             break
-    return hits
+    return (hits + later)[:limit]
 
 
 def hit_of(space: Space, doc: str, path: str, score: float) -> Hit | None:
@@ -271,11 +319,14 @@ def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context
                      [Candidate(f"P{i}", h.text, tuple(segments_of(h.text))) for i, h in enumerate(hits, 1)]
         verdict = context.judge.judge(req.query, candidates, embed=space.meaning.embed)
         if verdict is not None:
+            speakers = tuple(space.speakers())
+            named = first_person(req.query, speakers)[1]
+            held = verdict.held and holds(space, req.query, named, frozenset(speakers) - ROLE_NAMES)
             keep = set(verdict.keep)
-            found = [f for i, f in enumerate(found, 1) if f"F{i}" in keep]
+            found = [f for i, f in enumerate(found, 1) if f"F{i}" in keep][:None if held else UNHELD_FACTS]
             facts = [f.fact for f in found]
-            hits = [h for i, h in enumerate(hits, 1) if f"P{i}" in keep]
-            held, filtered = verdict.held, True
+            hits = [h for i, h in enumerate(hits, 1) if f"P{i}" in keep][:None if held else UNHELD_PASSAGES]
+            filtered = True
     return SearchResult(query=req.query, found=len(hits), known=context.known or None, facts=facts or None,
                         hits=hits, worked_out=context.worked_out or None,
                         notes=notes(found, hits, context), held=held, filtered=filtered)

@@ -40,17 +40,33 @@ CREATE TABLE IF NOT EXISTS segments (sid INTEGER PRIMARY KEY AUTOINCREMENT, doc 
 CREATE INDEX IF NOT EXISTS segments_doc ON segments(doc);
 CREATE INDEX IF NOT EXISTS docs_thread ON docs(thread);
 CREATE TABLE IF NOT EXISTS vectors (thash TEXT PRIMARY KEY, vec BLOB);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 """
+# How passages are cut into segments (passages.spoken_segments); an index segmented otherwise is segmented again
+# at start, reusing every vector whose text is unchanged. 2: a long turn in sentence groups, each knowing its speaker.
+SEGMENTS = "2"
 
 
 def outdated(folder: Path) -> bool:
-    """Whether the index in this folder was written before segments knew who said them."""
+    """Whether the index in this folder holds passages segmented otherwise than now (or not yet again since)."""
     path = folder / "vectors.sqlite"
     if not path.exists():
         return False
     with closing(sqlite3.connect(path)) as db:
         columns = _segment_columns(db)
-    return bool(columns) and "who" not in columns
+        if not columns:
+            return False
+        if "who" not in columns or _segments_version(db) != SEGMENTS:
+            return bool(db.execute("SELECT 1 FROM docs WHERE type = 'passage' LIMIT 1").fetchone())
+        return bool(db.execute("SELECT 1 FROM docs WHERE type = 'passage' AND hash = '' LIMIT 1").fetchone())
+
+
+def _segments_version(db: sqlite3.Connection) -> str | None:
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = 'segments'").fetchone()
+    except sqlite3.OperationalError:  # an index from before the meta table
+        return None
+    return row[0] if row else None
 
 
 def _segment_columns(db: sqlite3.Connection) -> set[str]:
@@ -77,11 +93,15 @@ class MeaningIndex:
         self._load()
 
     def _migrate(self) -> None:
-        """An index written before segments knew their speaker gains the column, and its passages read as
-        changed, so a reindex (Memory.start runs one) fills it in; their vectors are kept, nothing is embedded."""
-        if "who" not in _segment_columns(self._db):
+        """An index segmented otherwise (or before segments knew their speaker) has its passages read as
+        changed, so a reindex (Memory.start runs one) segments them again; a segment whose text is unchanged
+        keeps its vector, so only new texts are embedded. Blank hashes stay until then: `outdated` sees them."""
+        speakerless = "who" not in _segment_columns(self._db)
+        if speakerless:
             self._db.execute("ALTER TABLE segments ADD COLUMN who TEXT")
+        if speakerless or _segments_version(self._db) != SEGMENTS:
             self._db.execute("UPDATE docs SET hash = '' WHERE type = 'passage'")
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('segments', ?)", (SEGMENTS,))
 
     def _load(self) -> None:
         rows = self._db.execute("SELECT sid, doc, who FROM segments").fetchall()
@@ -214,7 +234,7 @@ class MeaningIndex:
     def search(self, text: str, bounds: Bounds, limit: int = 50, floor: float = 0.0,
                favour: frozenset[str] = frozenset(), lift: float = 0.0) -> list[tuple[str, str, float]]:
         """(doc id, path, cosine of its best segment) best first; docs below `floor` are left out. A segment
-        said by someone in `favour` scores `lift` more."""
+        said by someone in `favour` scores `lift` more (a negative lift: less)."""
         if bounds.type and not self._types.get(bounds.type):
             return []  # nothing of that type yet (no records before reading): no need to embed or search
         query = self.embedder.query(text)

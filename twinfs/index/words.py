@@ -159,6 +159,15 @@ class WordIndex:
             results = s.search(q, limit=limit, filter=self._filter(bounds))
             return [(r["id"], r["path"], float(r.score)) for r in results]
 
+    def frequencies(self, words: list[str], type: str = "passage") -> tuple[dict[str, int], int]:
+        """How many docs of a type hold each word (as the analyzer stems it), and how many docs there are."""
+        with self.ix(type).searcher() as s:
+            out = {}
+            for word in words:
+                terms = self.terms(word)
+                out[word] = max((s.doc_frequency("text", t) for t in terms), default=0)
+            return out, s.doc_count()
+
     def spans(self, type: str, ids: list[str]) -> dict[str, tuple[datetime, datetime]]:
         """id -> (first, last) time said, for these docs of one type."""
         out = {}

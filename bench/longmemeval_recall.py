@@ -1,0 +1,285 @@
+"""Evidence recall of search on LongMemEval's dev set (long user-assistant histories), beside the words lane alone.
+
+./run bench longmemeval_recall [--limit N] [--fresh]
+
+Each question's history is its own end user: one conversation a session, roles as given, no names, each turn
+at the session's date + 30 s a turn (LongMemEval dates sessions, not turns; blank turns are left out, as the
+product refuses them), and the question is asked `fast`, before its own date and time. Measured at k = 1, 3, 5,
+10 hits: evidence-session recall_any / recall_all (some / every answer session holds a hit) and evidence-turn
+recall (the share of `has_answer` turns in the hits' `turns`). Split, fixed: within each question type, the
+questions sorted by id, the first half tunes and the second reports.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import homes  # noqa: E402
+
+from twinfs import EndUser, Memory, Settings  # noqa: E402
+from twinfs.index import Bounds  # noqa: E402
+from twinfs.models import AddRequest, SearchRequest  # noqa: E402
+from twinfs.search import meaning_lane  # noqa: E402
+
+DEV = Path(__file__).resolve().parents[2] / "shared" / "bench" / "longmemeval" / "dev.json"
+KS = (1, 3, 5, 10)
+HALVES = ("tune", "report")
+
+
+def load(path: Path = DEV) -> list[dict]:
+    if not path.exists():
+        print(f"LongMemEval dev set not found at {path}: nothing to measure (it is not part of a user's clone).")
+        sys.exit(0)
+    return json.loads(path.read_text())
+
+
+def half_of(questions: list[dict]) -> dict[str, str]:
+    """question id -> tune | report: within each type, sorted by id, the first half tunes."""
+    out: dict[str, str] = {}
+    for kind in sorted({q["question_type"] for q in questions}):
+        ids = sorted(q["question_id"] for q in questions if q["question_type"] == kind)
+        for i, qid in enumerate(ids):
+            out[qid] = HALVES[0] if i < len(ids) // 2 else HALVES[1]
+    return out
+
+
+def when(text: str) -> datetime:
+    """LongMemEval's '2023/05/20 (Sat) 02:21' as UTC."""
+    return datetime.strptime(text, "%Y/%m/%d (%a) %H:%M").replace(tzinfo=timezone.utc)
+
+
+def user_of(q: dict) -> EndUser:
+    return EndUser(org="bench", project="longmemeval", account=q["question_id"])
+
+
+def items(q: dict) -> list[list[dict]]:
+    """One add a session: its turns as messages of one conversation, ids `<session id>:<turn number>`."""
+    out = []
+    for sid, day, turns in zip(q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"]):
+        at = when(day)
+        session = [{"id": f"{sid}:{i}", "kind": "message", "conversation": sid, "role": t["role"],
+                    "text": t["content"], "at": (at + timedelta(seconds=30 * i)).isoformat()}
+                   for i, t in enumerate(turns) if t["content"].strip()]
+        if session:
+            out.append(session)
+    return out
+
+
+def evidence_turns(q: dict) -> set[str]:
+    return {f"{sid}:{i}" for sid, turns in zip(q["haystack_session_ids"], q["haystack_sessions"])
+            for i, t in enumerate(turns) if t.get("has_answer")}
+
+
+def measures(ranked_turns: list[list[str]], sessions: set[str], turns: set[str]) -> dict[str, float]:
+    """any@k, all@k (evidence sessions) and turn@k for one question's ranked hits."""
+    out = {}
+    for k in KS:
+        seen = {t for hit in ranked_turns[:k] for t in hit}
+        found = {t.rsplit(":", 1)[0] for t in seen} & sessions
+        out[f"any@{k}"] = float(bool(found))
+        out[f"all@{k}"] = float(found == sessions)
+        out[f"turn@{k}"] = len(seen & turns) / len(turns) if turns else float("nan")
+    return out
+
+
+def build(memory: Memory, questions: list[dict], embedder: homes.KeptEmbedder | homes.CountingEmbedder) -> dict:
+    """Add every history (all its sessions, then wait until they land); add -> landed per history."""
+    landed = {}
+    for n, q in enumerate(questions, 1):
+        user = user_of(q)
+        before = embedder.embedded
+        sessions = items(q)
+        t0, cpu0 = time.perf_counter(), time.process_time()
+        events = [memory.add(user, AddRequest(items=s)).event for s in sessions]
+        if not memory.wait(user, events, timeout=3600):
+            raise SystemExit(f"{q['question_id']}: not landed within an hour")
+        seconds = time.perf_counter() - t0
+        landed[q["question_id"]] = {"seconds": seconds, "cpu": time.process_time() - cpu0,
+                                    "turns": sum(map(len, sessions)),
+                                    "chars": sum(len(t["text"]) for s in sessions for t in s),
+                                    "embedded": embedder.embedded - before}
+        print(f"  landed {n}/{len(questions)} {q['question_id']}: {landed[q['question_id']]['turns']} turns in "
+              f"{seconds:.1f} s ({landed[q['question_id']]['embedded']} segments embedded)", file=sys.stderr)
+    return landed
+
+
+def run(limit: int | None = None, fresh: bool = False, brief: bool = False, folder: Path | None = None) -> dict:
+    """Build (or reuse) the home, ask every question; the rows by ranking and half, and the timings. `folder`: a
+    home built before, used as it is (opened by this code, so an index of an older format is brought up to it)."""
+    questions = load()
+    halves = half_of(questions)
+    questions = sorted(questions, key=lambda q: (HALVES.index(halves[q["question_id"]]), q["question_type"], q["question_id"]))
+    if limit:
+        questions = [q for q in questions if halves[q["question_id"]] == "tune"][:limit]
+    home = homes.Home("longmemeval", homes.home_key(DEV, f"limit={limit}"), fresh=fresh, folder=folder)
+    embedder = homes.KeptEmbedder(homes.cache_root() / "longmemeval" / "vectors.sqlite")
+    settings = Settings(home=home.folder / "home", reading=False, quiet_seconds=0, fold_seconds=0)
+    rows: dict[tuple[str, str, str], list[dict[str, float]]] = {}  # (ranking, half, type) -> per question
+    briefs: dict[tuple[str, str], list[dict]] = {}  # (half, answerable | foreign) -> per question
+    latencies: list[float] = []
+    with Memory(settings, embedder=embedder) as memory:
+        memory.warm()
+        facts = home.facts()
+        if not home.built:
+            print(f"building {home.folder} ({len(questions)} histories)", file=sys.stderr)
+            facts = {"landed": build(memory, questions, embedder), "built": datetime.now().isoformat(timespec="minutes")}
+            home.finish(facts)
+        for q in questions:
+            user = user_of(q)
+            half, kind = halves[q["question_id"]], q["question_type"]
+            sessions, turns = set(q["answer_session_ids"]), evidence_turns(q)
+            asked = when(q["question_date"])
+            turns_of = homes.passage_turns(memory.space(user))
+            t0 = time.perf_counter()
+            result = memory.search(user, SearchRequest(query=q["question"], fast=True, before=asked.isoformat()),
+                                   limit=10)
+            latencies.append((time.perf_counter() - t0) * 1000)
+            space = memory.space(user)
+            bounds = Bounds(type="passage", before=asked)
+            ranked = {"twinfs fast": [h.turns for h in result.hits],
+                      "words lane alone (BM25)": [turns_of.get(d, []) for d, _, _ in
+                                                  space.words.search(q["question"], bounds, 10)],
+                      "meaning lane alone": [turns_of.get(d, []) for d, _, _ in
+                                             meaning_lane(space, q["question"], bounds, 10)]}
+            for name, hits in ranked.items():
+                rows.setdefault((name, half, kind), []).append(measures(hits, sessions, turns))
+            if brief:  # nothing is read here: the brief of passages alone, and the same judge of held
+                mine = [x for x in questions if halves[x["question_id"]] == half]
+                other = mine[(mine.index(q) + 1) % len(mine)]  # the next question of the same half, a foreign one
+                for what, asked_q in (("answerable", q), ("foreign", other)):
+                    found = memory.search(user, SearchRequest(query=asked_q["question"], before=asked.isoformat()))
+                    shown = {t for h in found.hits for t in h.turns}
+                    briefs.setdefault((half, what), []).append({
+                        "held": bool(found.held), "passages": len(found.hits),
+                        "recall": len(shown & turns) / len(turns) if what == "answerable" else None})
+    return {"rows": rows, "briefs": briefs, "latencies": latencies, "landed": facts["landed"], "home": str(home.folder),
+            "questions": len(questions), "embedded now": embedder.embedded, "note": facts.get("note", "")}
+
+
+def landing(n: int) -> dict:
+    """Land the first n histories of the tuning half in a new home with the product's embedder (nothing kept):
+    what landing really costs a turn, embedding included."""
+    questions = load()
+    halves = half_of(questions)
+    questions = sorted((q for q in questions if halves[q["question_id"]] == HALVES[0]),
+                       key=lambda q: (q["question_type"], q["question_id"]))
+    chosen = [questions[i * len(questions) // n] for i in range(n)]  # spread over the types
+    embedder = homes.CountingEmbedder()
+    with tempfile.TemporaryDirectory() as tmp, \
+            Memory(Settings(home=Path(tmp), reading=False, quiet_seconds=0, fold_seconds=0), embedder=embedder) as memory:
+        memory.warm()
+        return build(memory, chosen, embedder)
+
+
+def latency(folder: Path | None = None) -> list[float]:
+    """Only `fast` search times over the built home: every question once to warm, then once timed."""
+    questions = load()
+    home = homes.Home("longmemeval", homes.home_key(DEV, "limit=None"), folder=folder)
+    if not home.built:
+        raise SystemExit(f"no built home at {home.folder}: run the bench once first")
+    embedder = homes.KeptEmbedder(homes.cache_root() / "longmemeval" / "vectors.sqlite")
+    out = []
+    with Memory(Settings(home=home.folder / "home", reading=False, quiet_seconds=0, fold_seconds=0),
+                embedder=embedder) as memory:
+        memory.warm()
+        for timed in (False, True):
+            for q in questions:
+                req = SearchRequest(query=q["question"], fast=True, before=when(q["question_date"]).isoformat())
+                t0 = time.perf_counter()
+                memory.search(user_of(q), req, limit=10)
+                if timed:
+                    out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def landing_line(landed: dict) -> str:
+    rows = landed.values()
+    turns = sum(v["turns"] for v in rows)
+    return (f"landing {len(rows)} histories ({turns} turns, {sum(v['chars'] for v in rows):,} characters) in a new "
+            f"home, every segment embedded: {sum(v['seconds'] for v in rows) / turns * 1000:.1f} ms a turn "
+            f"({sum(v['cpu'] for v in rows) / turns * 1000:.1f} ms of CPU, all threads, which other load moves less), "
+            f"{sum(v['embedded'] for v in rows) / turns:.2f} segments a turn")
+
+
+def table(result: dict) -> str:
+    rows = result["rows"]
+    names = list(dict.fromkeys(name for name, _, _ in rows))
+    cols = [f"{m}@{k}" for m in ("any", "all", "turn") for k in KS]
+    lines = ["| ranking | half | " + " | ".join(cols) + " |", "| --- | --- | " + " | ".join("---" for _ in cols) + " |"]
+    for name in names:
+        for half in HALVES:
+            per = [r for (n, h, _), rs in rows.items() if n == name and h == half for r in rs]
+            if per:
+                lines.append(f"| {name} | {half} ({len(per)}) | " +
+                             " | ".join(f"{homes.mean([r[c] for r in per]):.3f}" for c in cols) + " |")
+    kinds = sorted({kind for _, _, kind in rows})
+    lines += ["", "all@5 / turn@5 by question type, both halves:", "",
+              "| ranking | " + " | ".join(kinds) + " |", "| --- | " + " | ".join("---" for _ in kinds) + " |"]
+    for name in names:
+        cells = []
+        for kind in kinds:
+            per = [r for (n, _, t), rs in rows.items() if n == name and t == kind for r in rs]
+            cells.append(f"{homes.mean([r['all@5'] for r in per]):.2f} / {homes.mean([r['turn@5'] for r in per]):.2f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    landed = result["landed"].values()
+    if landed:
+        per_turn = [v["seconds"] / v["turns"] * 1000 for v in landed]
+        lines += ["", f"add -> landed per history (~{sum(v['turns'] for v in landed) // len(landed)} turns, "
+                  f"{sum(v['chars'] for v in landed) // len(landed):,} characters): "
+                  f"p50 {homes.percentile([v['seconds'] for v in landed], 50):.1f} s, "
+                  f"p95 {homes.percentile([v['seconds'] for v in landed], 95):.1f} s; per turn p50 "
+                  f"{homes.percentile(per_turn, 50):.1f} ms ({sum(v['embedded'] for v in landed)} segments embedded "
+                  f"while landing; the rest were kept from earlier homes)"]
+    else:
+        lines += ["", f"this home was not landed by this run's code ({result['note']})"]
+    lines += [f"search fast (library call, 10 hits, {result['questions']} questions): "
+              f"p50 {homes.percentile(result['latencies'], 50):.1f} ms, "
+              f"p95 {homes.percentile(result['latencies'], 95):.1f} ms", f"home: {result['home']}"]
+    if result["briefs"]:
+        lines += ["", "brief (nothing read: passages and the judge; foreign = the next question of the same half):", "",
+                  "| half | asked | questions | held true | evidence-turn recall | passages, median |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        for (half, what), got in sorted(result["briefs"].items()):
+            recall = [r["recall"] for r in got if r["recall"] is not None]
+            lines.append(f"| {half} | {what} | {len(got)} | {homes.mean([r['held'] for r in got]):.2f} | "
+                         f"{f'{homes.mean(recall):.3f}' if recall else '—'} | "
+                         f"{statistics.median(r['passages'] for r in got):.0f} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--limit", type=int, default=None, help="only the first N questions of the tuning half")
+    ap.add_argument("--fresh", action="store_true", help="build the home again even when one is kept")
+    ap.add_argument("--brief", action="store_true", help="also the brief: held, and how many passages come back")
+    ap.add_argument("--home", type=Path, default=None, help="a home built before (its folder under the cache)")
+    ap.add_argument("--landing", type=int, default=None, metavar="N",
+                    help="only measure landing: N histories of the tuning half into a new home, all embedded")
+    ap.add_argument("--latency", action="store_true", help="only time `fast` searches over the built home")
+    args = ap.parse_args()
+    if args.latency:
+        got = latency(args.home)
+        print(f"search fast (library call, 10 hits, {len(got)} questions, warm): p50 {homes.percentile(got, 50):.1f} ms, "
+              f"p95 {homes.percentile(got, 95):.1f} ms")
+        print("command: ./run bench longmemeval_recall --latency")
+        return
+    if args.landing:
+        print(landing_line(landing(args.landing)))
+        print(f"command: ./run bench longmemeval_recall --landing {args.landing}")
+        return
+    result = run(args.limit, args.fresh, args.brief, args.home)
+    print(f"LongMemEval dev: {result['questions']} questions, fast, before each question's own date")
+    print(table(result))
+    print("command: ./run bench longmemeval_recall" + (f" --limit {args.limit}" if args.limit else "")
+          + (" --brief" if args.brief else ""))
+
+
+if __name__ == "__main__":
+    main()

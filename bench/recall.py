@@ -1,0 +1,35 @@
+"""Both recall benches in one run, one table each: LoCoMo dev (conversations between two named people) and
+LongMemEval dev (long user-assistant histories), every ranking beside the words lane alone, by half.
+
+./run bench recall [--brief]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import locomo_recall  # noqa: E402
+import longmemeval_recall  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--brief", action="store_true", help="also the brief: held, and how many passages come back")
+    args = ap.parse_args()
+    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f} at the start")
+    lo = locomo_recall.run(brief=args.brief)
+    print(f"\nLoCoMo dev: {lo['conversations']} conversations, {lo['turns']} turns "
+          f"(conversations 0-{locomo_recall.TUNE - 1} tune, {locomo_recall.TUNE}- report)\n")
+    print(locomo_recall.table(lo))
+    lme = longmemeval_recall.run(brief=args.brief)
+    print(f"\nLongMemEval dev: {lme['questions']} questions, fast, before each question's own date\n")
+    print(longmemeval_recall.table(lme))
+    print(f"\nload {os.getloadavg()[0]:.1f} at the end; command: ./run bench recall" + (" --brief" if args.brief else ""))
+
+
+if __name__ == "__main__":
+    main()
