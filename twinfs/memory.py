@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import errno
 import logging
-import os
 import shutil
 import sqlite3
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -19,11 +17,11 @@ import git
 from . import browse, folding, forgetting, landing, ledger, mending, repair, sync, syncing, tombstones
 from . import search as searching
 from .clock import Clock
-from .errors import Invalid, NotFound, TwinError, Unavailable
+from .errors import Invalid, NotFound, Unavailable
 from .filing import Reading, index_records
 from .briefing import Briefing
 from .filtering import Filter, make_filter
-from .index import Bounds, meaning
+from .index import Bounds
 from .index.embedder import Embedder, shared_embedder
 from .jobs import Pipeline
 from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, ForgetRequest, ForgetResult,
@@ -31,8 +29,9 @@ from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUs
                      LineageResult, Phase, ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest,
                      StatusResult, SyncRequest, SyncResult, parse_day)
 from .owner import HomeBusy, HomeLock, holder
+from .owning import Owning, _user_of
 from .pages import Folding
-from .pending import Marks, next_due
+from .pending import Marks
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
@@ -42,12 +41,6 @@ from .watching import Watcher
 
 log = logging.getLogger("twinfs")
 WAIT_SECONDS = 10.0
-
-
-def _user_of(dirname: str) -> EndUser:
-    """`<org>.<project>.<account>`, a vault's folder name, as the end user it belongs to."""
-    org, project, account = dirname.split(".", 2)
-    return EndUser(org=org, project=project, account=account)
 
 
 def vaults(home: Path) -> list[str]:
@@ -75,7 +68,7 @@ def unwritable(exc: Exception, what: str) -> Unavailable:
                        retry_after=10)
 
 
-class Memory:
+class Memory(Owning):
     """`read_only=True`: beside another process that owns the home (see owner.py), answer reading operations
     from what it wrote, and never write. Otherwise this Memory owns the home from start() to close()."""
 
@@ -114,161 +107,6 @@ class Memory:
         self._stop = threading.Event()
         self._hooks = syncing.Hooks(land=self._land_now, mend=self._mend, fold=self._fold, clock=self.stamps,
                                     forget=lambda space, ids, stones: self._forget_held(space, ids, stones))
-
-    # lifecycle
-    def start(self) -> "Memory":
-        """Own the home (or refuse, naming its owner), then pick up what a crash or stop left: each vault is
-        repaired, and every end user with adds still in the inbox lands them."""
-        if self.read_only or self.lock.held:
-            return self  # another process owns the home (nothing here is ours to pick up), or started already
-        self.lock.acquire(self.owner)
-        try:
-            self._start()
-        except BaseException:
-            self.lock.release()
-            raise
-        return self
-
-    def _start(self) -> None:
-        """One listing of the home's pending index, not of the vaults: only a vault it names is opened, by the
-        pipeline, when its turn comes (start-up opens none). A home from before the index has every vault
-        looked at once."""
-        (self.home / "users").mkdir(parents=True, exist_ok=True)
-        if not self.pending.exists:
-            self.pending.load()
-            self.pending.mark_all(self._listed())
-        if not self.remotes.exists:
-            self.remotes.load()
-            self.remotes.mark_all([d for d in self._listed()
-                                   if (self.home / "users" / d / ".git" / sync.STATE).exists()])
-        self.pending.load()
-        self._wake_due()
-        self._ticker = threading.Thread(target=self._tick, name="twin-ticker", daemon=True)
-        self._ticker.start()
-        if self.settings.watch:
-            self._watcher = Watcher(self.home / "users", self._wrote, self._edited_by_hand,
-                                    limit=self.settings.watch_limit).start()
-        if self.settings.sync_seconds:
-            self._syncer = threading.Thread(target=self._sync_every, name="twin-sync", daemon=True)
-            self._syncer.start()
-
-    def _listed(self) -> list[str]:
-        """The vaults' folder names, from one listing (no stat of each)."""
-        folder = self.home / "users"
-        if not folder.is_dir():
-            return []
-        with os.scandir(folder) as entries:
-            return sorted(e.name for e in entries if e.is_dir() and e.name.count(".") >= 2
-                          and not e.name.startswith("."))
-
-    def _wake_due(self) -> None:
-        for name in self.pending.due():
-            self.pipeline.wake(name)
-
-    def _mark(self, space: Space) -> None:
-        """Before a vault has work anywhere on disk (an add, a step of its writer): in the pending index."""
-        if not self.read_only:
-            self.pending.mark(space.user.dirname)
-
-    def _settle(self, space: Space) -> None:
-        """The pipeline is done with this vault for now: what is left is due then in the pending index."""
-        folded_at = space.state.get("folded_at") if self.folding else None
-        waited = (self.clock() - datetime.fromisoformat(folded_at)).total_seconds() if folded_at else None
-        due = next_due(space, bool(self.reading), bool(self.folding), waited, self.settings.fold_seconds, self._every)
-        with space.accept_lock:  # an add marks and writes the inbox under it: nothing slips between
-            if space.pending() or space.hand_edited or space.writer.stopped_midway:
-                due = time.time()
-            if due is None:
-                self.pending.clear(space.user.dirname)
-            else:
-                self.pending.mark(space.user.dirname, due, exact=True)
-
-    def _sync_every(self) -> None:
-        """TWIN_SYNC_SECONDS: every vault with a remote syncs that often (fetching even when nothing changed
-        here, so a peer's adds arrive), once its adds have been quiet a moment; a remote that is down is tried
-        again with back-off up to an hour. Its status notes say how the last sync went."""
-        every = float(self.settings.sync_seconds or 0)
-        quiet = min(10.0, every / 2)
-        due: dict[str, float] = {}
-        failures: dict[str, int] = {}
-        while not self._stop.wait(min(every, 5.0)):
-            for dirname in self.synced():
-                now = time.monotonic()
-                if due.get(dirname, 0.0) > now:
-                    continue
-                with self._held(_user_of(dirname)) as space:
-                    if space.broken or space.left or not space.exists or now - space.last_add < quiet:
-                        continue
-                    try:
-                        url = sync.configured(space.vault)
-                        if url:
-                            self._sync(space, url)
-                        failures.pop(dirname, None)
-                        due[dirname] = now + every
-                    except Exception as exc:  # noted in the vault's sync state by the sync itself; the others go on
-                        failures[dirname] = failures.get(dirname, 0) + 1
-                        due[dirname] = now + min(3600.0, every * 2 ** failures[dirname])
-                        log.warning("sync of %s failed (try %d): %s", dirname, failures[dirname], exc)
-
-    def _prepare(self, space: Space) -> None:
-        """The first time this owner opens a vault: repair what a dead process left, finish what it began (a
-        forget, a reindex, a history rewrite), bring the vault to this format. A vault that cannot be repaired
-        is marked broken and reported; the other end users go on. Until it is done, a request that opens the
-        vault waits (space.repaired stays None: see _opening)."""
-        midway = repair.stopped_midway(space)
-        repaired: list[str] = []
-        try:
-            with space.writer:
-                repaired = repair.repair(space, midway)
-                if not space.vault.tuned():
-                    space.vault.configure()  # a vault made before git was set for many files
-                if space.vault.purge_pending():
-                    forgetting.purge(space)  # a forget that stopped before its history was rewritten
-            pending = repair.pending_forget(space)
-            if pending:
-                log.warning("%s: finishing a forget that stopped midway", space.user.dirname)
-                self._forget(space, *pending)
-            with space.writer:
-                if syncing.resume(space, self._hooks):
-                    log.warning("%s: finished a sync's merge that stopped midway", space.user.dirname)
-            if repair.reindex_pending(space) or meaning.outdated(space.root / ".twin" / "meaning"):
-                log.warning("%s: reindexing (a reindex stopped midway, or the meaning lane's format is older)",
-                            space.user.dirname)
-                self._reindex(space)  # nothing unchanged is embedded again
-        except (repair.Broken, OSError, sqlite3.Error, git.GitCommandError, subprocess.CalledProcessError,
-                TwinError) as exc:
-            space.broken = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            log.error("%s cannot be repaired here: %s; its other end users' neighbours go on",
-                      space.user.dirname, space.broken)
-        space.repaired = repaired
-        self.spaces.prepared(space)
-        if not space.broken:
-            if self.settings.watch:
-                space.hand_edited = True  # what was edited while no one watched (nothing is, if nothing was)
-            self._settle(space)  # what is left, in the pending index (opening it marked it)
-            self.pipeline.wake(space.user.dirname)  # and done
-
-    def _tick(self) -> None:
-        """Wake the vaults whose work is due, open or not (the pending index says): the newest part of a
-        conversation is read once it has been quiet for TWIN_QUIET_SECONDS, pages are folded every
-        TWIN_FOLD_SECONDS, and a spent budget comes back the next UTC day."""
-        while not self._stop.wait(self._every):
-            try:
-                self._wake_due()
-            except Exception:  # the index must not stop the ticker
-                log.exception("ticker")
-
-    def close(self) -> None:
-        if self._stop.is_set():
-            return  # closed already (the server's shutdown, then serve's own `finally`)
-        self._stop.set()
-        if self._watcher:
-            self._watcher.stop()
-        if self._syncer:
-            self._syncer.join(120)  # a sync under way finishes
-        self.pipeline.close()
-        self.spaces.close_all(wait_writer=not self.read_only)
-        self.lock.release()
 
     def __enter__(self) -> "Memory":
         return self.start()
