@@ -168,8 +168,12 @@ def _wait_landed(url: str, token: str, seen: Seen, timeout: float = 300) -> floa
             for user in list(events):
                 left = []
                 for i in range(0, len(events[user]), 500):
-                    r = c.post("/v1/memory/status", json={"ids": events[user][i:i + 500]},
-                               headers={"X-Twin-Account": user})
+                    try:
+                        r = c.post("/v1/memory/status", json={"ids": events[user][i:i + 500]},
+                                   headers={"X-Twin-Account": user})
+                    except httpx.TimeoutException:  # a vault's first open waits for its writer: asked again
+                        left += events[user][i:i + 500]
+                        continue
                     left += [e for e, p in r.json()["phases"].items()
                              if p == "accepted" or (p == "unknown" and e not in forgotten)]
                 events[user] = left

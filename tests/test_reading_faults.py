@@ -173,3 +173,38 @@ def test_an_endpoint_that_never_answers_times_out_and_its_window_waits(tmp_path,
     finally:
         memory.close()
         reader.close()
+
+
+class Slow(Scripted):
+    """Takes its time over each window, and says when the first one began."""
+
+    def __init__(self):
+        super().__init__()
+        self.began = threading.Event()
+
+    def read(self, window):
+        self.began.set()
+        time.sleep(0.5)
+        return super().read(window)
+
+
+def test_closing_ends_a_reading_pass_after_the_conversation_under_way(tmp_path, embedder, user):
+    """A stop (SIGTERM to twin serve) does not wait for a pass over a long backlog: the rest is read next time."""
+    reader = Slow()
+    memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(hours=1)))
+    try:
+        items = [it for c in range(8) for it in chat(f"c{c}", [(f"c{c}-{i}", "user", f"conversation {c} line {i}")
+                                                              for i in range(12)], start=T0)]
+        memory.add(user, AddRequest(items=items, wait=True))
+        assert reader.began.wait(120)
+    finally:
+        memory.close()
+    read = {c[1][0].split("-")[0] for c in reader.calls}
+    assert 1 <= len(read) < 8, read  # the conversation under way was finished; the others wait in the vault
+    again = open_memory(tmp_path, embedder, Scripted(), Clock(T0 + timedelta(hours=1)))
+    try:
+        assert again.idle(120)
+        ids = [f"c{c}-11" for c in range(8)]
+        assert all(p in (Phase.read, Phase.folded) for p in phases(again, user, ids).values())
+    finally:
+        again.close()

@@ -101,12 +101,15 @@ class Reading:
         self._lock = threading.Lock()
         self._retry: dict[tuple[str, str, int], tuple[int, datetime]] = {}  # window -> (failures, not before)
         self._paused: tuple[int, datetime] = (0, datetime.min.replace(tzinfo=timezone.utc))
+        self.stopping = threading.Event()  # the owner is closing: the pass ends after the thread under way
 
     def waiting(self, org: str) -> bool:
         return self.budget.waiting(org)
 
     def __call__(self, space: Space) -> None:
         for thread in space.state.unread_threads():
+            if self.stopping.is_set():
+                return  # what is left is read after the next start
             if not self.budget.allows(space.user.org):
                 return  # reading waits for the next UTC day; landing and search go on
             if space.pending():

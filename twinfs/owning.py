@@ -183,6 +183,8 @@ class Owning:
             self._watcher.stop()
         if self._syncer:
             self._syncer.join(120)  # a sync under way finishes
+        if self.reading:
+            self.reading.stopping.set()  # a pass over a long backlog would hold the stop for minutes
         self.pipeline.close()
         self.spaces.close_all(wait_writer=not self.read_only)
         self.lock.release()
