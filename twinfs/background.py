@@ -19,3 +19,8 @@ def lower_priority(nice: int) -> None:
 # torch lets go of the GIL while it embeds, so a landing embeds here while it indexes words and commits
 side = ThreadPoolExecutor(max_workers=2, thread_name_prefix="twin-side", initializer=lower_priority,
                           initargs=(LAND_NICE,))
+
+
+def backoff(failures: int, first: float, last: float) -> float:
+    """Seconds to wait after the n-th failure in a row: `first`, doubling each time, never more than `last`."""
+    return min(last, first * 2 ** max(0, failures - 1))

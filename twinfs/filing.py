@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
 from . import faults
+from .background import backoff
 from .errors import Unavailable
 from .index import Doc
 from .ledger import dump_records, load_records, records_path
@@ -119,7 +120,7 @@ class Reading:
             self.read_thread(space, thread)
 
     def _backoff(self, failures: int, at_least: int = 0) -> timedelta:
-        return timedelta(seconds=max(at_least, min(LAST_RETRY, FIRST_RETRY * 2 ** (failures - 1))))
+        return timedelta(seconds=max(at_least, backoff(failures, FIRST_RETRY, LAST_RETRY)))
 
     def _due(self, space: Space, thread: str, position: int) -> bool:
         with self._lock:
@@ -166,11 +167,10 @@ class Reading:
         turns = turns_of(entries)
         done = space.state.windows(thread)
         read = {h for h, _, failed in done.values() if not failed}  # a failed window is read again, later
+        planned = plan_windows(thread, turns, sources_of(space, thread), set(), self.clock(), self.quiet_seconds)
         # windows read before a crash cut their step short (their records kept by the repair): their items read
-        space.state.set_thread_phase(thread, Phase.read, [i for w in plan_windows(
-            thread, turns, {}, set(), self.clock(), self.quiet_seconds) if w.hash in read for i in w.new])
-        windows = [w for w in plan_windows(thread, turns, sources_of(space, thread), read, self.clock(),
-                                           self.quiet_seconds) if self._due(space, thread, w.position)]
+        space.state.set_thread_phase(thread, Phase.read, [i for w in planned if w.hash in read for i in w.new])
+        windows = [w for w in planned if w.hash not in read and self._due(space, thread, w.position)]
         if not windows:
             return 0
         records = {r.id: r for r in load_records(space, thread)}

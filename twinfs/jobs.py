@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from .background import LAND_NICE, LATER_NICE, lower_priority
+from .background import LAND_NICE, LATER_NICE, backoff, lower_priority
 from .landing import land_event
 from .space import Space
 
@@ -40,7 +40,7 @@ class Trouble:
 
     @property
     def delay(self) -> float:
-        return min(LAST_RETRY, FIRST_RETRY * 2 ** max(0, self.tries - 1))
+        return backoff(self.tries, FIRST_RETRY, LAST_RETRY)
 
     def note(self) -> str:
         return (f"{self.what} has failed {self.tries} time{'s' if self.tries != 1 else ''} since "

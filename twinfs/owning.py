@@ -14,6 +14,7 @@ from datetime import datetime
 import git
 
 from . import forgetting, repair, sync, syncing
+from .background import backoff
 from .errors import TwinError
 from .index import meaning
 from .models import EndUser
@@ -124,7 +125,7 @@ class Owning:
                         due[dirname] = now + every
                     except Exception as exc:  # noted in the vault's sync state by the sync itself; the others go on
                         failures[dirname] = failures.get(dirname, 0) + 1
-                        due[dirname] = now + min(3600.0, every * 2 ** failures[dirname])
+                        due[dirname] = now + backoff(failures[dirname] + 1, every, 3600.0)
                         log.warning("sync of %s failed (try %d): %s", dirname, failures[dirname], exc)
 
     def _prepare(self, space: Space) -> None:
