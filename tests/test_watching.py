@@ -23,9 +23,6 @@ def watched(tmp_home, embedder):
         yield m
 
 
-@pytest.mark.xfail(strict=False, reason="known flaky since the scale merge (about 1 run in 6 on 2 cores): an edit "
-                   "or a deletion made ~2 s after a landing is sometimes not committed within 20 s (the watcher's "
-                   "event or git's view of the change is missed; under investigation, see the session's note)")
 def test_the_watcher_commits_and_indexes_hand_edits(watched, alice):
     watched.add(alice, AddRequest(items=chat("c1", MOVE) + [PORTO], wait=True))
     space = watched.space(alice)

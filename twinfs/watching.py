@@ -143,12 +143,23 @@ class Watcher:
                 return
 
     def _watch_tree(self, top: Path) -> bool:
-        """Every folder from `top` down; a vault whose folders do not all fit is polled instead."""
-        for folder, subfolders, _ in os.walk(top):
-            subfolders[:] = [s for s in subfolders if not s.startswith(".")]
-            if not self._watch(Path(folder), FILES):
-                self._poll_instead(top.relative_to(self.users).parts[0])
-                return False
+        """Every folder from `top` down; a vault whose folders do not all fit is polled instead. A folder is
+        watched before it is listed: a subfolder made in between is then listed, or seen as an event, or both
+        (os.walk lists first, so a subfolder made between its listing and the watch went unwatched for good)."""
+        folders = [top]
+        while folders:
+            folder = folders.pop()
+            if not self._watch(folder, FILES):
+                if folder.is_dir():
+                    self._poll_instead(top.relative_to(self.users).parts[0])
+                    return False
+                continue  # it went before its watch began
+            try:
+                with os.scandir(folder) as entries:
+                    folders += [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)
+                                and not e.name.startswith(".")]
+            except OSError:
+                continue  # it went meanwhile
         return True
 
     def _unwatched(self, folder: Path) -> None:
