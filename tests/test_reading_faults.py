@@ -19,7 +19,7 @@ from test_reading_llm import SMALL, window
 from twinfs import EndUser, Phase
 from twinfs.errors import Unavailable
 from twinfs.filing import FIRST_RETRY
-from twinfs.models import AddRequest, SearchRequest, StatusRequest
+from twinfs.models import AddRequest, ForgetRequest, SearchRequest, StatusRequest
 from twinfs.reading import Outcome
 from twinfs.reading.llama import LlamaReader
 from twinfs.reading.openai import OpenAIReader
@@ -208,3 +208,22 @@ def test_closing_ends_a_reading_pass_after_the_conversation_under_way(tmp_path, 
         assert all(p in (Phase.read, Phase.folded) for p in phases(again, user, ids).values())
     finally:
         again.close()
+
+
+def test_a_forget_waits_for_the_conversation_being_read_not_for_the_whole_backlog(tmp_path, embedder, user):
+    """Reading takes the end user's writer one conversation at a time: a forget (or a correct, or a first open)
+    asked while a backlog is read runs after the conversation under way."""
+    reader = Slow()
+    memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(hours=1)))
+    try:
+        items = [it for c in range(8) for it in chat(f"c{c}", [(f"c{c}-{i}", "user", f"conversation {c} line {i}")
+                                                              for i in range(12)], start=T0)]
+        memory.add(user, AddRequest(items=items, wait=True))
+        assert reader.began.wait(120)
+        memory.forget(user, ForgetRequest(ids=["c7-0"]))
+        read = {c[1][0].split("-")[0] for c in reader.calls}
+        assert len(read) <= 2, read  # the conversation under way (and at most the next) was read first
+        assert memory.idle(120)
+        assert len({c[1][0].split("-")[0] for c in reader.calls}) == 8  # the pass went on after the forget
+    finally:
+        memory.close()

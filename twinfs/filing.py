@@ -108,6 +108,8 @@ class Reading:
         return self.budget.waiting(org)
 
     def __call__(self, space: Space) -> None:
+        """Read what is unread, one conversation per turn of the end user's writer (taken here, not held by
+        the caller): a correct, a forget or a first open waits for one conversation, not the whole backlog."""
         for thread in space.state.unread_threads():
             if self.stopping.is_set():
                 return  # what is left is read after the next start
@@ -117,7 +119,8 @@ class Reading:
                 return  # new adds land first (the pipeline comes back here after): searchable beats read
             if self.clock() < self._paused[1]:
                 return  # the reader is down: the ticker comes back after the pause
-            self.read_thread(space, thread)
+            with space.writer:
+                self.read_thread(space, thread)
 
     def _backoff(self, failures: int, at_least: int = 0) -> timedelta:
         return timedelta(seconds=max(at_least, backoff(failures, FIRST_RETRY, LAST_RETRY)))

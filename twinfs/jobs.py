@@ -21,7 +21,7 @@ from .landing import land_event
 from .space import Space
 
 log = logging.getLogger("twinfs.jobs")
-Step = Callable[[Space], None]
+Step = Callable[[Space], object]
 LAND, LATER = "land", "later"
 NICE = {LAND: LAND_NICE, LATER: LATER_NICE}
 FIRST_RETRY, LAST_RETRY = 1.0, 300.0  # seconds: work that failed is tried again after 1, 2, 4 … 300
@@ -132,10 +132,9 @@ class Pipeline:
                             raise
                 self._land_all(space)  # in the later lane too: what came in meanwhile lands first
                 if lane == LATER:
-                    with space.writer:
-                        for step in self.steps:
-                            if not self.closed:
-                                step(space)
+                    for step in self.steps:  # each takes the writer for each of its turns
+                        if not self.closed:
+                            step(space)
             except Exception as exc:  # logged, and tried again with back-off; the server goes on
                 space.hand_edited = True  # what the failed step left uncommitted is mended first, as a repair
                 self._failed(space, "the work on this memory" if lane == LAND else "reading and folding", exc)

@@ -97,7 +97,7 @@ class Memory(Owning):
             budget = Budget(self.home / "budget.json", settings.daily_read_tokens, clock=self.clock)
             self.reading = Reading(reader, budget, settings.quiet_seconds, clock=self.clock)
             self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock)
-            self.pipeline.steps += [self.reading, self.folding]
+            self.pipeline.steps += [self.reading, self._fold_when_due]  # each takes the writer for its turns
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
         self.briefing = Briefing(self.embedder, self.clock)  # the brief's folded records, per open end user
         self._every = max(1.0, min(30.0, settings.quiet_seconds / 4))  # how often the ticker looks
@@ -205,6 +205,10 @@ class Memory(Owning):
         if self.folding and any(rel.startswith(("items/", "records/")) for rel in changed):
             self.folding(space, force=True)
         return changed
+
+    def _fold_when_due(self, space: Space) -> None:
+        with space.writer:
+            self.folding(space)
 
     def _wrote(self, dirname: str, rel: str) -> bool:
         space = self.spaces.peek(dirname)  # a vault not open has not been written since it was closed
