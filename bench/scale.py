@@ -379,7 +379,7 @@ def overlap(memory: Memory, user: EndUser, asked: list[str]) -> str:
             shared.append(len(set(tops["flat"]) & set(tops["ivf"])) / max(1, len(tops["flat"])))
     finally:
         meaning._index = own
-    return (f"meaning lane top-10 overlap IVF{ivf.index.nlist} nprobe {vectors.NPROBE} vs flat over "
+    return (f"meaning lane top-10 overlap IVF{ivf.index.nlist} nprobe {ivf.index.nprobe} vs flat over "
             f"{flat.ntotal} segments: {sum(shared) / len(shared):.3f} ({len(asked)} questions); lane search flat "
             f"{ms(took['flat'])}, IVF {ms(took['ivf'])}; the lane here is {'IVF' if own.ivf else 'flat'}")
 

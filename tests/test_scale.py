@@ -197,7 +197,7 @@ def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_
     monkeypatch.setattr(vectors, "FLAT_UP_TO", 400)
     monkeypatch.setattr(vectors, "NLIST_MIN", 8)
     monkeypatch.setattr(vectors, "NLIST_MAX", 8)
-    monkeypatch.setattr(vectors, "NPROBE", 8)  # every list: the same answers as a flat scan
+    monkeypatch.setattr(vectors, "NPROBE_MIN", 8)  # every list: the same answers as a flat scan
     monkeypatch.setattr(vectors, "EXACT_UP_TO", 50)
     rng = np.random.default_rng(1)
     db = sqlite3.connect(tmp_path / "vectors.sqlite", isolation_level=None)
@@ -235,3 +235,4 @@ def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_
     assert again.search(late[[3]], 1, None)[1][0][0] == 504
     again.save()
     assert len(list(tmp_path.glob("ivf-*.faiss"))) == 1  # the older file is gone
+
