@@ -53,8 +53,9 @@ def answerable(sample: dict) -> list[tuple[dict, set[str]]]:
             if qa["category"] in (1, 2, 3, 4) and locomo.evidence(qa)]
 
 
-def run(limit: int | None = None, brief: bool = False, fresh: bool = False) -> dict:
-    """Build (or reuse) the home of the conversations (read too with `brief`), ask the questions."""
+def run(limit: int | None = None, brief: bool = False, fresh: bool = False, folder: Path | None = None) -> dict:
+    """Build (or reuse) the home of the conversations (read too with `brief`), ask the questions. `folder`: a home
+    built before, used as it is (its key is the data file's stat, which a copy of the same data changes)."""
     data = locomo.load()[:limit]
     fast: dict[tuple[str, str], list[dict[int, float]]] = {}  # (ranking, half) -> per question
     per_cat: dict[tuple[str, int], list[float]] = {}
@@ -63,7 +64,8 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False) -> d
     brief_ms: list[float] = []
     land_seconds: list[float] = []
     home = homes.Home("locomo", homes.home_key(locomo.DEV, f"limit={limit} brief={brief}",
-                                              homes.SHAPING + (homes.READING if brief else ())), fresh=fresh)
+                                              homes.SHAPING + (homes.READING if brief else ())), fresh=fresh,
+                      folder=folder)
     embedder = homes.KeptEmbedder(homes.cache_root() / "locomo" / "vectors.sqlite")
     with Memory(Settings(home=home.folder / "home", reading=brief, quiet_seconds=0, fold_seconds=0),
                 embedder=embedder) as memory:
@@ -161,13 +163,15 @@ def main() -> None:
     ap.add_argument("--brief", action="store_true",
                     help="also read the conversations (the embedded reader) and measure the filtered brief and held")
     ap.add_argument("--fresh", action="store_true", help="build the home again even when one is kept")
+    ap.add_argument("--home", type=Path, default=None, help="a home built before (its folder under the cache)")
     args = ap.parse_args()
-    result = run(args.limit_conversations, args.brief, args.fresh)
+    result = run(args.limit_conversations, args.brief, args.fresh, args.home)
     print(f"LoCoMo dev: {result['conversations']} conversations, {result['turns']} turns "
           f"(conversations 0-{TUNE - 1} tune, {TUNE}- report)")
     print(table(result))
     print("command: ./run bench locomo_recall" + (f" --limit-conversations {args.limit_conversations}"
-                                                 if args.limit_conversations else "") + (" --brief" if args.brief else ""))
+                                                 if args.limit_conversations else "") + (" --brief" if args.brief else "")
+          + (f" --home {args.home}" if args.home else ""))
 
 
 if __name__ == "__main__":

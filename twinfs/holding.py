@@ -5,8 +5,9 @@ Two things a cosine cannot tell, since a question and a turn about the same thin
   passage holds the word, so nothing held can be about them (unless the question names someone it knows too);
 - **whose it is**, in a conversation of named people: "Who is Caroline a fan of?" when Melanie said "I'm a fan
   of …". A sentence is about who says it, unless it speaks to the other ("you", "your" and no "I"): then it is
-  about the one spoken to. The question's words (its names left out), weighed by how rare they are in the
-  memory, are looked for in those sentences; it holds when enough of them were said about the person it names.
+  about the one spoken to; and a word the turn before stated is an echo, about whom that turn said it of. The
+  question's words (its names left out), weighed by how rare they are in the memory, are looked for in those
+  sentences; it holds when enough of them were said about the person it names.
   Questions are left out, since asking about a thing does not say it. User-assistant chats name no one, so
   neither rule reaches them.
 """
@@ -22,8 +23,8 @@ from .passages import parse, spoken_segments
 from .space import Space
 from .text import STOP, stem, stems_of, words_of
 
-OWNED_AT = 0.44  # the share of the question's words said about the person it names, below which nothing holds
-OWN_BEST = 0.25  # how much the best sentence about them, against the best about anyone else, adds to the share
+OWNED_AT = 0.42  # the share of the question's words said about the person it names, below which nothing holds
+OWN_BEST = 0.5  # how much the best sentence about them, against the best about anyone else, adds to the share
 DEPTH = 30  # passages the words lane finds for the question's words: where those words were said most
 FIRST = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"})
 SECOND = frozenset({"you", "your", "yours", "yourself", "yourselves"})
@@ -52,11 +53,18 @@ def unheard(space: Space, question: str) -> list[str]:
 
 
 def sentences_of(body: str, people: frozenset[str]) -> list[Said]:
-    """A passage's sentences, each with whom it is about (None when no person said it); questions left out."""
+    """A passage's sentences, each with whom it is about (None when no person said it); questions left out.
+    A word the turn before stated is an echo ("That charity race sounds great!" after "I ran a charity race"):
+    it stays about whom that turn said it of, so a reply does not make the other's news its speaker's."""
     spoken = [(who, text.split(": ", 1)[-1] if who else text) for who, text in spoken_segments(body)]
     present = {who for who, _ in spoken if who in people}
     out = []
+    before: dict[str, str | None] = {}  # stem -> whom the turn before said it of
+    now: dict[str, str | None] = {}  # the same, for the turn under way (its segments share a speaker)
+    speaking: str | None = None
     for who, text in spoken:
+        if who != speaking:
+            before, now, speaking = now, {}, who
         other = present - {who}
         for sentence in SENTENCE.split(text):
             if not sentence.strip() or sentence.rstrip().endswith("?"):
@@ -65,7 +73,12 @@ def sentences_of(body: str, people: frozenset[str]) -> list[Said]:
             about = who if who in people else None
             if about and words & SECOND and not words & FIRST:
                 about = next(iter(other)) if len(other) == 1 else None
-            out.append(Said(about, frozenset(stems_of(sentence))))
+            stems = frozenset(stems_of(sentence))
+            echoed = {t for t in stems if t in before and before[t] != about} if about else set()
+            for owner in {before[t] for t in echoed}:
+                out.append(Said(owner, frozenset(t for t in echoed if before[t] == owner)))
+            out.append(Said(about, stems - echoed))
+            now.update({t: before[t] if t in echoed else about for t in stems})
     return out
 
 
