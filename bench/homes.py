@@ -36,12 +36,13 @@ def cache_root() -> Path:
 
 
 def home_key(data: Path, extra: str = "", shaping: tuple[str, ...] = SHAPING) -> str:
-    """A hash of the code that shapes a home's files, of the data file and of how the bench adds it."""
+    """A hash of the code that shapes a home's files, of the data file's content (a copy of the same data keeps
+    the homes) and of how the bench adds it."""
     h = hashlib.sha256()
     for rel in shaping:
         h.update((ROOT / rel).read_bytes())
-    st = data.stat()
-    h.update(f"{data}:{st.st_size}:{st.st_mtime_ns}:{extra}".encode())
+    h.update(data.read_bytes())
+    h.update(f"{data.name}:{extra}".encode())
     return h.hexdigest()[:16]
 
 
