@@ -28,7 +28,7 @@ def main() -> None:
           f"(conversations 0-{locomo_recall.TUNE - 1} tune, {locomo_recall.TUNE}- report)\n")
     print(locomo_recall.table(lo))
     lme = longmemeval_recall.run(brief=args.brief, folder=args.lme_home)
-    print(f"\nLongMemEval dev: {lme['questions']} questions, fast, before each question's own date\n")
+    print(f"\nLongMemEval dev: {lme['questions']} questions, fast, before the end of each question's day\n")
     print(longmemeval_recall.table(lme))
     print(f"\nload {os.getloadavg()[0]:.1f} at the end; command: ./run bench recall" + (" --brief" if args.brief else "")
           + (f" --locomo-home {args.locomo_home}" if args.locomo_home else "")
