@@ -8,6 +8,7 @@ import pytest
 from twinfs import EndUser
 from twinfs.holding import sentences_of
 from twinfs.models import AddRequest, SearchRequest
+from twinfs.search import UNHELD_PASSAGES
 
 T0 = datetime(2024, 5, 6, 19, 0, tzinfo=timezone.utc)
 PAIR = EndUser(org="acme", project="app", account="ines-and-tomas-echo")
@@ -57,4 +58,4 @@ def test_what_one_person_said_of_another_is_not_held_about_the_replier(pair, que
     assert answer.held is held
     assert said in answer.hits[0].turns  # the passage that says it comes first either way
     if not held:
-        assert len(answer.hits) == 1  # nothing holds: the nearest passage alone, to say what there is
+        assert len(answer.hits) <= UNHELD_PASSAGES  # nothing holds: the nearest passages alone, to say what there is
