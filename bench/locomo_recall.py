@@ -150,7 +150,7 @@ def table(result: dict) -> str:
                   "passages, median | characters, median |", "| --- | --- | --- | --- | --- | --- | --- |"]
         for (h, what), rows in sorted(result["briefs"].items()):
             got = [r["recall"] for r in rows if r["recall"] is not None]
-            lines.append(f"| {h} | {what} | {len(rows)} | {homes.mean([r['held'] for r in rows]):.2f} | "
+            lines.append(f"| {h} | {what} | {len(rows)} | {homes.mean([r['held'] for r in rows]):.3f} | "
                          f"{f'{homes.mean(got):.3f}' if got else '—'} | "
                          f"{statistics.median(r['passages'] for r in rows):.0f} | "
                          f"{statistics.median(r['chars'] for r in rows):.0f} |")

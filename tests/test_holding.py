@@ -5,10 +5,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from twinfs import EndUser
-from twinfs.holding import sentences_of
+from twinfs import EndUser, Memory, Settings
+from twinfs.holding import holds, recorded, sentences_of
+from twinfs.index import Bounds
 from twinfs.models import AddRequest, SearchRequest
-from twinfs.search import UNHELD_PASSAGES
+from twinfs.search import UNHELD_PASSAGES, rank_facts, unnamed
 
 T0 = datetime(2024, 5, 6, 19, 0, tzinfo=timezone.utc)
 PAIR = EndUser(org="acme", project="app", account="ines-and-tomas-echo")
@@ -59,3 +60,29 @@ def test_what_one_person_said_of_another_is_not_held_about_the_replier(pair, que
     assert said in answer.hits[0].turns  # the passage that says it comes first either way
     if not held:
         assert len(answer.hits) <= UNHELD_PASSAGES  # nothing holds: the nearest passages alone, to say what there is
+
+
+def test_the_records_subject_says_whose_it_is(tmp_path, embedder):
+    """Read by the rules reader, the records of the question with its names left out are about whom the news
+    is; those of the other's news weigh against a question that names the replier."""
+    settings = Settings(home=tmp_path, reading=True, quiet_seconds=0, fold_seconds=0)
+    with Memory(settings, embedder=embedder) as memory:
+        items = [{"id": f"e{i}", "kind": "message", "conversation": f"news-{i // 2}", "role": "user", "name": who,
+                  "text": text, "at": (T0 + timedelta(days=i // 2, seconds=30 * i)).isoformat()}
+                 for i, (who, text) in enumerate(NEWS)]
+        memory.add(PAIR, AddRequest(items=items, wait=True))
+        assert memory.idle(120)
+        space = memory.space(PAIR)
+        speakers = tuple(space.speakers())
+        question = "How long did Tomas take to finish the charity marathon?"
+        bare = unnamed(question, speakers)
+        assert "Tomas" not in bare and "Ines" not in bare
+        found = [(f.record.subject, f.score) for f in rank_facts(space, bare, Bounds())]
+        assert found and found[0][0] == "Ines"  # the marathon's records are Ines's
+        assert recorded(found, "Ines", PEOPLE) > 0 > recorded(found, "Tomas", PEOPLE)
+        named = frozenset({"Tomas"})
+        # the same words, judged with records that say the opposite, flip: the records weigh in
+        assert holds(space, question, named, PEOPLE, found) is False
+        assert holds(space, question, named, PEOPLE, [(s, v) for s, v in found if s == "Tomas"] + [("Tomas", 1.0)])
+        assert memory.search(PAIR, SearchRequest(query=question)).held is False
+        assert memory.search(PAIR, SearchRequest(query=question.replace("Tomas", "Ines"))).held is True

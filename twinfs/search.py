@@ -158,6 +158,13 @@ def first_person(query: str, speakers: tuple[str, ...]) -> tuple[str, frozenset[
     return asked, frozenset(who)
 
 
+def unnamed(query: str, speakers: tuple[str, ...]) -> str:
+    """The question with the speakers' names left out ("What did someone realize?"): the records it finds
+    are those of what it asks, whoever they are about, so their subjects can say whose it is (holding.py)."""
+    pattern, _ = _names(speakers)
+    return pattern.sub("someone", query) if pattern else query
+
+
 # the words a yes/no question opens with, which a speaker may also be called ("Will", "May", "Can")
 ASKING = frozenset({"will", "may", "can", "could", "would", "should", "shall", "might", "must", "do", "does",
                     "did", "is", "are", "was", "were", "has", "have", "had"})
@@ -323,7 +330,9 @@ def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context
         if verdict is not None:
             speakers = tuple(space.speakers())
             named = first_person(req.query, speakers)[1]
-            held = verdict.held and holds(space, req.query, named, frozenset(speakers) - ROLE_NAMES)
+            records = [(f.record.subject, f.score) for f in rank_facts(space, unnamed(req.query, speakers), bounds,
+                                                                        times=times)] if len(named) == 1 else []
+            held = verdict.held and holds(space, req.query, named, frozenset(speakers) - ROLE_NAMES, records)
             keep = set(verdict.keep)
             found = [f for i, f in enumerate(found, 1) if f"F{i}" in keep][:None if held else UNHELD_FACTS]
             facts = [f.fact for f in found]
