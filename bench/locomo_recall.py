@@ -1,6 +1,6 @@
 """Evidence-turn recall of search on LoCoMo's dev split, beside the words lane alone; with --brief, `held`.
 
-./run bench locomo_recall [--limit-conversations N] [--brief]
+./run bench locomo_recall [--limit-conversations N] [--brief] [--home DIR]
 
 Split, fixed: conversations 0-2 tune, 3-4 report. Every question of categories 1-4 with evidence is asked `fast`
 (first k passages). With --brief the conversations are read, and the brief is asked for those questions, for

@@ -1,6 +1,6 @@
 """Evidence recall of search on LongMemEval's dev set (long user-assistant histories), beside the words lane alone.
 
-./run bench longmemeval_recall [--limit N] [--fresh]
+./run bench longmemeval_recall [--limit N] [--fresh] [--brief] [--home DIR] [--landing N] [--latency]
 
 Each question's history is its own end user: one conversation a session, roles as given, no names, each turn
 at the session's date + 30 s a turn (LongMemEval dates sessions, not turns; blank turns are left out, as the

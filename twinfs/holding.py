@@ -7,9 +7,10 @@ Two things a cosine cannot tell, since a question and a turn about the same thin
   of …". A sentence is about who says it, unless it speaks to the other ("you", "your" and no "I"): then it is
   about the one spoken to; and a word the turn before stated is an echo, about whom that turn said it of. The
   question's words (its names left out), weighed by how rare they are in the memory, are looked for in those
-  sentences; it holds when enough of them were said about the person it names.
-  Questions are left out, since asking about a thing does not say it. User-assistant chats name no one, so
-  neither rule reaches them.
+  sentences; questions are left out, since asking about a thing does not say it. The records the reader filed
+  say it too: found for the question with its names left out, their subjects say whom what it asks is about.
+  It holds when enough of the words were said about the person it names, the records weighing in. User-assistant
+  chats name no one, so neither rule reaches them.
 """
 from __future__ import annotations
 
