@@ -330,8 +330,10 @@ def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context
         if verdict is not None:
             speakers = tuple(space.speakers())
             named = first_person(req.query, speakers)[1]
-            records = [(f.record.subject, f.score) for f in rank_facts(space, unnamed(req.query, speakers), bounds,
-                                                                        times=times)] if len(named) == 1 else []
+            records = []  # found for the question with its names left out: only where they can change a verdict
+            if verdict.held and len(named) == 1:
+                records = [(f.record.subject, f.score) for f in rank_facts(space, unnamed(req.query, speakers), bounds,
+                                                                            times=times)]
             held = verdict.held and holds(space, req.query, named, frozenset(speakers) - ROLE_NAMES, records)
             keep = set(verdict.keep)
             found = [f for i, f in enumerate(found, 1) if f"F{i}" in keep][:None if held else UNHELD_FACTS]
