@@ -236,3 +236,42 @@ def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_
     again.save()
     assert len(list(tmp_path.glob("ivf-*.faiss"))) == 1  # the older file is gone
 
+
+
+def test_an_ivf_index_is_trained_again_when_it_outgrows_or_loses_what_it_was_trained_on(tmp_path, monkeypatch):
+    import sqlite3
+
+    import numpy as np
+
+    from twinfs.index import meaning, vectors
+
+    monkeypatch.setattr(vectors, "FLAT_UP_TO", 400)
+    monkeypatch.setattr(vectors, "NLIST_MIN", 8)
+    monkeypatch.setattr(vectors, "NLIST_MAX", 8)
+    rng = np.random.default_rng(2)
+    db = sqlite3.connect(tmp_path / "vectors.sqlite", isolation_level=None)
+    db.executescript(meaning.SCHEMA)
+
+    def put(n0: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        vecs = rng.normal(size=(n, 384)).astype("float32")
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        for i, v in enumerate(vecs, n0):
+            db.execute("INSERT INTO segments (sid, doc, thash, who) VALUES (?, ?, ?, NULL)", (i, f"d{i}", f"h{i}"))
+            db.execute("INSERT INTO vectors VALUES (?, ?)", (f"h{i}", v.tobytes()))
+        return vecs, np.arange(n0, n0 + n, dtype="int64")
+
+    index = vectors.Vectors(db, tmp_path, 384)
+    index.add(*put(1, 500))
+    assert index.ivf and index.trained == 500
+    index.add(*put(501, 200))
+    assert index.trained == 500  # 700 is not yet 1.5 times 500
+    index.add(*put(701, 100))
+    assert index.trained == 800 and index.ntotal == 800  # trained again on all it holds
+    index.save()
+
+    # while closed, most of it is replaced (a vault cut again by sentence): its next open trains it again
+    db.execute("DELETE FROM segments WHERE sid <= 600")
+    put(801, 500)
+    again = vectors.Vectors(db, tmp_path, 384)
+    assert again.ivf and again.ntotal == 700 and again.trained == 700
+    assert again.search(np.vstack([rng.normal(size=384)]).astype("float32"), 5, None)[1][0][0] > 600
