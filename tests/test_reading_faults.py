@@ -188,15 +188,20 @@ class Slow(Scripted):
         return super().read(window)
 
 
+def read_backlog(memory, user, reader: Slow) -> None:
+    """Eight conversations of 12 turns added, and the reading of the first under way."""
+    items = [it for c in range(8) for it in chat(f"c{c}", [(f"c{c}-{i}", "user", f"conversation {c} line {i}")
+                                                          for i in range(12)], start=T0)]
+    memory.add(user, AddRequest(items=items, wait=True))
+    assert reader.began.wait(120)
+
+
 def test_closing_ends_a_reading_pass_after_the_conversation_under_way(tmp_path, embedder, user):
     """A stop (SIGTERM to twin serve) does not wait for a pass over a long backlog: the rest is read next time."""
     reader = Slow()
     memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(hours=1)))
     try:
-        items = [it for c in range(8) for it in chat(f"c{c}", [(f"c{c}-{i}", "user", f"conversation {c} line {i}")
-                                                              for i in range(12)], start=T0)]
-        memory.add(user, AddRequest(items=items, wait=True))
-        assert reader.began.wait(120)
+        read_backlog(memory, user, reader)
     finally:
         memory.close()
     read = {c[1][0].split("-")[0] for c in reader.calls}
@@ -216,10 +221,7 @@ def test_a_forget_waits_for_the_conversation_being_read_not_for_the_whole_backlo
     reader = Slow()
     memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(hours=1)))
     try:
-        items = [it for c in range(8) for it in chat(f"c{c}", [(f"c{c}-{i}", "user", f"conversation {c} line {i}")
-                                                              for i in range(12)], start=T0)]
-        memory.add(user, AddRequest(items=items, wait=True))
-        assert reader.began.wait(120)
+        read_backlog(memory, user, reader)
         memory.forget(user, ForgetRequest(ids=["c7-0"]))
         read = {c[1][0].split("-")[0] for c in reader.calls}
         assert len(read) <= 2, read  # the conversation under way (and at most the next) was read first

@@ -187,7 +187,8 @@ def test_a_reindex_stopped_midway_goes_on_where_it_stopped_and_shows_progress(me
     assert shown[-1][0] == shown[-1][1] and len(shown) >= 2
 
 
-def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_up(tmp_path, monkeypatch):
+def vector_lane(tmp_path, monkeypatch, seed: int):
+    """A meaning lane's SQLite of random unit vectors, IVF past 400 of them with 8 lists; `put(first id, n)` adds."""
     import sqlite3
 
     import numpy as np
@@ -197,9 +198,7 @@ def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_
     monkeypatch.setattr(vectors, "FLAT_UP_TO", 400)
     monkeypatch.setattr(vectors, "NLIST_MIN", 8)
     monkeypatch.setattr(vectors, "NLIST_MAX", 8)
-    monkeypatch.setattr(vectors, "NPROBE_MIN", 8)  # every list: the same answers as a flat scan
-    monkeypatch.setattr(vectors, "EXACT_UP_TO", 50)
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(seed)
     db = sqlite3.connect(tmp_path / "vectors.sqlite", isolation_level=None)
     db.executescript(meaning.SCHEMA)
 
@@ -210,6 +209,18 @@ def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_
             db.execute("INSERT INTO segments (sid, doc, thash, who) VALUES (?, ?, ?, NULL)", (i, f"d{i}", f"h{i}"))
             db.execute("INSERT INTO vectors VALUES (?, ?)", (f"h{i}", v.tobytes()))
         return vecs, np.arange(n0, n0 + n, dtype="int64")
+
+    return db, put, rng
+
+
+def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_up(tmp_path, monkeypatch):
+    import numpy as np
+
+    from twinfs.index import vectors
+
+    monkeypatch.setattr(vectors, "NPROBE_MIN", 8)  # every list: the same answers as a flat scan
+    monkeypatch.setattr(vectors, "EXACT_UP_TO", 50)
+    db, put, rng = vector_lane(tmp_path, monkeypatch, seed=1)
 
     vecs, ids = put(1, 300)
     index = vectors.Vectors(db, tmp_path, 384)
@@ -239,26 +250,11 @@ def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_
 
 
 def test_an_ivf_index_is_trained_again_when_it_outgrows_or_loses_what_it_was_trained_on(tmp_path, monkeypatch):
-    import sqlite3
-
     import numpy as np
 
-    from twinfs.index import meaning, vectors
+    from twinfs.index import vectors
 
-    monkeypatch.setattr(vectors, "FLAT_UP_TO", 400)
-    monkeypatch.setattr(vectors, "NLIST_MIN", 8)
-    monkeypatch.setattr(vectors, "NLIST_MAX", 8)
-    rng = np.random.default_rng(2)
-    db = sqlite3.connect(tmp_path / "vectors.sqlite", isolation_level=None)
-    db.executescript(meaning.SCHEMA)
-
-    def put(n0: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-        vecs = rng.normal(size=(n, 384)).astype("float32")
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        for i, v in enumerate(vecs, n0):
-            db.execute("INSERT INTO segments (sid, doc, thash, who) VALUES (?, ?, ?, NULL)", (i, f"d{i}", f"h{i}"))
-            db.execute("INSERT INTO vectors VALUES (?, ?)", (f"h{i}", v.tobytes()))
-        return vecs, np.arange(n0, n0 + n, dtype="int64")
+    db, put, rng = vector_lane(tmp_path, monkeypatch, seed=2)
 
     index = vectors.Vectors(db, tmp_path, 384)
     index.add(*put(1, 500))
