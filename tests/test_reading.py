@@ -255,7 +255,7 @@ def test_rules_reader_reads_first_person_sentences_in_the_third_person():
         ("event", "Caroline", "2023-05-07", "2023-05-08", ["D1:3"])
     adoption = next(r for r in outcome.records if "adoption agencies" in r.text)
     assert adoption.kind == "plan" and adoption.happened == "2023-06-08" and adoption.text.startswith("Caroline is")
-    assert by_text["Melanie loves painting, it helps them relax"].kind == "preference"
+    assert by_text["Melanie loves painting, it helps Melanie relax"].kind == "preference"
     sunrise = by_text["Melanie painted a lake sunrise"]
     assert (sunrise.kind, sunrise.happened) == ("event", "2023-05-06")
     boston = next(r for r in outcome.records if "Boston" in r.text)

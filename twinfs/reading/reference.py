@@ -1,0 +1,188 @@
+"""What a sentence's pronouns point to, for the rules reader: a record must read alone.
+
+"I went to a pottery class. I loved it." -> the second sentence's "it" is "the pottery class", the one thing the
+sentence before names. A pronoun ("it", "they", "his"), a pointing word ("this", "that opportunity") or an
+empty word ("something") with nothing it clearly points to, in its own sentence or the one before, makes the
+sentence unfit for a record: the passages keep it searchable, a record that says "John finds it fulfilling"
+tells no one anything.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+# what each pronoun may point to: a thing, several things or people, a man, a woman
+POINTS = {"it": "thing", "its": "thing", "itself": "thing", "they": "plural", "them": "plural", "their": "plural",
+          "theirs": "plural", "themselves": "plural", "he": "male", "him": "male", "his": "male", "himself": "male",
+          "she": "female", "her": "female", "hers": "female", "herself": "female"}
+POINTING = {"this": "thing", "that": "thing", "these": "plural", "those": "plural"}
+EMPTY = {"something", "someone", "somebody", "somewhere", "stuff"}  # name nothing unless a modifier says what
+MALE = {"husband", "boyfriend", "fiance", "fiancé", "son", "stepson", "dad", "father", "brother", "grandpa",
+        "grandfather", "uncle", "nephew", "man", "guy", "boy", "gentleman", "king"}
+FEMALE = {"wife", "girlfriend", "fiancee", "fiancée", "daughter", "stepdaughter", "mom", "mum", "mother", "sister",
+          "grandma", "grandmother", "aunt", "niece", "woman", "girl", "lady", "queen"}
+PEOPLE = MALE | FEMALE | {"friend", "partner", "kid", "child", "baby", "cousin", "teacher", "coach", "person",
+                          "neighbor", "neighbour", "boss", "people", "folks", "colleague", "coworker", "teammate", "mentor"}
+# nouns of time: "this week", "that day" point to a time the dates module reads, not to a thing said before
+TIME_NOUNS = {"day", "week", "weekend", "month", "year", "morning", "afternoon", "evening", "night", "time",
+              "summer", "winter", "spring", "fall", "autumn", "season", "moment", "point", "semester"}
+COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
+# determiners standing for a noun said before: "I'll see if I can find any", "both are great"
+STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none"}
+_MODIFIERS = ("amod", "relcl", "acl", "prep", "compound", "appos")
+_CORE = ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "dative", "poss", "conj", "oprd", "appos", "npadvmod")
+
+
+@dataclass(frozen=True)
+class Said:
+    """A sentence and who said it: the one before is where a pronoun's referent is looked for."""
+
+    span: Span
+    speaker: str
+
+
+def _fits(chunk_root: Token, wants: str) -> bool:
+    """Whether a noun could be what a pronoun of this kind points to."""
+    low, lemma = chunk_root.lower_, chunk_root.lemma_.lower()
+    if (chunk_root.pos_ not in ("NOUN", "PROPN") and not (wants == "thing" and chunk_root.tag_ == "VBG")) or lemma in TIME_NOUNS or chunk_root.ent_type_ in ("DATE", "TIME"):
+        return False
+    person = chunk_root.ent_type_ == "PERSON" or lemma in PEOPLE
+    if wants == "thing" and chunk_root.tag_ == "VBG":
+        return chunk_root.dep_ in ("dobj", "pobj", "nsubj", "xcomp", "pcomp")  # "I started surfing and it's great"
+    if wants == "thing":
+        return not person and chunk_root.tag_ in ("NN", "NNP")
+    if wants == "plural":
+        return chunk_root.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in chunk_root.children)
+    gendered = MALE if wants == "male" else FEMALE
+    return lemma in gendered or low in gendered or (chunk_root.ent_type_ == "PERSON" and chunk_root.pos_ == "PROPN")
+
+
+def _ambient(t: Token) -> bool:
+    """An "it" that points to nothing said before: "it's nice to have", "it's been tough with the car",
+    "I made it", "it's raining"."""
+    if t.dep_ == "expl":
+        return True
+    head = t.head
+    if t.dep_ == "dobj" and head.lemma_ == "make":  # "I made it (to the final)", not "I made it with milk"
+        return all(c.dep_ not in ("prep", "dobj") or c.lower_ in ("to", "through") for c in head.children)
+    if t.dep_ in ("nsubj", "nsubjpass") and head.lemma_ in COPULAS:
+        said = any(c.dep_ in ("acomp", "attr") for c in head.children)  # "it's nice to", not "it's why I"
+        return said and any(c.dep_ in ("xcomp", "ccomp") and c.i > t.i for c in head.children) or any(
+            c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("like", "as", "if") for m in c.children)
+            for c in head.children) or (head.lemma_ in ("feel", "seem", "look", "sound") and any(
+            c.lower_ in ("like", "as") for c in head.children)) or (  # "it feels like all my work is paying off"
+            head.lemma_ == "be" and any(c.dep_ == "acomp" for c in head.children)
+            and any(c.dep_ == "prep" and c.lower_ in ("with", "for", "as") for c in head.children))
+    return False
+
+
+def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
+    """The words of `tokens` that point outside their sentence, each with what it wants ("thing", "plural",
+    "male", "female", or "" for an empty word nothing can fill)."""
+    out: list[tuple[Token, str]] = []
+    for t in tokens:
+        low = t.lower_
+        if low in POINTS:
+            wants = POINTS[low]
+            if low == "it" and _ambient(t):
+                continue
+            if any(_fits(x, wants) for x in span if x.i < t.i and not x.is_ancestor(t)):
+                continue  # "a support group and it was powerful": its referent is in the sentence
+            if low == "it" and t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_ in COPULAS:
+                wants = ""  # "It was such a welcoming environment": the whole event before, not one noun of it
+            out.append((t, wants))
+        elif low in POINTING and (t.tag_ == "DT" or t.dep_ == "det"):
+            if t.dep_ == "det":
+                if t.head.lemma_.lower() in TIME_NOUNS or t.head.ent_type_ in ("DATE", "TIME"):
+                    continue  # "this week": a time phrase
+                out.append((t, "same"))  # "this opportunity": the one named before, if it was
+            elif t.dep_ in _CORE:
+                out.append((t, ""))  # "I loved that": a whole statement before, no noun to put in its place
+        elif low in EMPTY and not any(c.dep_ in _MODIFIERS for c in t.children):
+            out.append((t, ""))
+        elif low in STANDING and t.dep_ in ("dobj", "nsubj", "pobj", "attr", "nsubjpass") and not any(
+                c.dep_ in _MODIFIERS for c in t.children):
+            out.append((t, ""))
+        elif low == "one" and t.dep_ in ("attr", "dobj", "nsubj", "pobj") and not any(
+                c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
+            out.append((t, ""))  # "I've been one since": one of what the other person said
+    return out
+
+
+def _owner(t: Token, chunk_speaker: str, speaker: str, names: set[str]) -> str | None:
+    """A possessive inside a referent, as it reads from the speaker's side: "my" of the other person is theirs,
+    "your" is the speaker's when the other person said it, the other person's when the speaker did (two people)."""
+    low = t.lower_
+    if low == "my":
+        return f"{chunk_speaker}'s"
+    if low == "our":
+        return f"{chunk_speaker} and others'"
+    if low == "your":
+        if chunk_speaker != speaker:
+            return f"{speaker}'s"
+        others = names - {speaker}
+        return f"{others.pop()}'s" if len(others) == 1 else None
+    return None
+
+
+def _phrase(root: Token, said: Said, speaker: str, names: set[str]) -> str | None:
+    """A referent's noun phrase as it reads in a record: "a pottery class" -> "the pottery class", "my sister's
+    cat" said by Mel -> "Mel's sister's cat"; None when it holds a pronoun of its own."""
+    chunk = next((c for c in said.span.noun_chunks if c.root.i == root.i), None)
+    if chunk is None or len(chunk) > 6:
+        return None
+    words: list[str] = []
+    for i, t in enumerate(chunk):
+        low = t.lower_
+        if i == 0 and low in ("a", "an", "some", "this", "that", "these", "those", "another"):
+            words.append("the")
+        elif t.tag_ == "PRP$":
+            owner = _owner(t, said.speaker, speaker, names)
+            if owner is None:
+                return None
+            words.append(owner)
+        elif t.pos_ == "PRON":
+            return None
+        else:
+            words.append(t.text)
+    return " ".join(words).replace(" 's", "'s")
+
+
+def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
+            names: set[str]) -> dict[int, str] | None:
+    """What each pointing word of a sentence reads as, by token index; None when one of them points to nothing
+    clear. A pronoun looks only at the sentence just before (`recent[0]`) and needs exactly one noun there it
+    could mean (the speakers' own names are not candidates: "his" is neither of them); "this necklace" needs a
+    necklace in one of the `recent` sentences."""
+    out: dict[int, str] = {}
+    for t, wants in found:
+        if not wants or not recent:
+            return None
+        if wants == "same":  # "Love the necklace!" - "This necklace is special to me": "the necklace"
+            if not any(x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" for s in recent for x in s.span):
+                return None
+            out[t.i] = "the"
+            continue
+        before = recent[0]
+        named = [c.root for c in before.span.noun_chunks  # every noun the sentence names, but its own time
+                 if c.root.pos_ in ("NOUN", "PROPN") and c.root.text not in names and c.root.dep_ != "ROOT"
+                 and c.root.lemma_.lower() not in TIME_NOUNS and c.root.ent_type_ not in ("DATE", "TIME")
+                 and not (c.root.dep_ in ("appos", "compound") and c.root.head.pos_ in ("NOUN", "PROPN"))]
+        if wants == "thing":
+            roots = named if len(named) == 1 and _fits(named[0], wants) else []  # it: the one thing it names
+        else:
+            roots = [r for r in named if _fits(r, wants)]
+        if len(roots) != 1:
+            return None
+        phrase = _phrase(roots[0], before, speaker, names)
+        if phrase is None:
+            return None
+        if t.lower_ in ("its", "their", "his") or (t.lower_ == "her" and t.dep_ == "poss"):
+            phrase += "'" if phrase.endswith("s") else "'s"
+        elif t.lower_.endswith("self") or t.lower_ == "themselves":
+            return None  # "itself" stays with its sentence's own subject; never the case without one
+        out[t.i] = phrase
+    return out
