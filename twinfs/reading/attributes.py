@@ -88,11 +88,14 @@ def _value(rest: str, words: int = 6) -> str | None:
 def _activity(rest: str) -> str | None:
     """A hobby named by a gerund phrase or a noun ("painting", "playing video games", "aerial yoga")."""
     rest = re.sub(r"^(?:learning )?(?:how )?to play (?:the )?", "", rest.strip(), flags=re.I)  # "… the piano"
-    value = _value(rest, 4)
+    rest = re.sub(r"^playing (?:my|our) ", "playing ", rest, flags=re.I)  # "playing my violin" is playing the violin
+    value = _value(rest, 6)
     if value is None or _VERB_STOP.match(value) or _NOT_ACTIVITY.match(value):
         return None
     if re.match(rf"\w+ing (?:(?:my|our|a|the) )?(?:own )?(?:[\w-]+ )?{BUSINESS}\b", value, re.I):
         return None  # "running my own studio" is work, not a hobby
+    if re.match(r"\w+ing (?:up |out |down )?(?:my|our)\b", value, re.I):
+        return None  # "breaking up my studying": a way of doing one's own things
     return value
 
 
@@ -114,8 +117,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     found: list[Pair] = []
     low = text.lower()
 
+    languages = {e.lower() for e in (ents.get("LANGUAGE"), ents.get("NORP")) if e}
+
     def add(attribute: str, value: str | None) -> None:
-        if value and (attribute, value) not in found:
+        if attribute == "hobby" and value and value.lower() in languages:
+            attribute = "language"  # "I'm learning German now"
+        if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:
             found.append((attribute, value))
 
     # home and where one comes from
@@ -238,7 +245,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"| gon na| gonna)* (?:started|start|took up|picked up|learning|doing|practicing|practising|into|do|"
                   r"practice) "
                   r"(?:some |a bit of |the )?([\w -]+)", low)
-    if m and (value := _activity(m.group(1))) and not re.match(
+    if m and (value := _activity(m.group(1))) and not re.match(r"(?:my|our)\b", m.group(1)) and not re.match(
             r"(?:my|it|that|this|what|work|job|research|eating|drinking|\w+ing (?:my|a|the|to|on|for|with)\b)\b", value):
         add("hobby", value)
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
@@ -274,7 +281,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         if re.match(r"\w+ing\b", rest) and liking:
             for value in _listed(low[m.start(2):]):
                 add("hobby", value)
-        elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way)\b", rest):
+        elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way|is|are|was|"
+                          r"were|'s)\b", rest):
             add("likes" if liking else "dislikes", _value(rest, 5))
     m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive )?fan of ([\w '-]+)", low) \
         or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \

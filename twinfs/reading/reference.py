@@ -19,7 +19,7 @@ POINTS = {"it": "thing", "its": "thing", "itself": "thing", "they": "plural", "t
           "theirs": "plural", "themselves": "plural", "he": "male", "him": "male", "his": "male", "himself": "male",
           "she": "female", "her": "female", "hers": "female", "herself": "female"}
 POINTING = {"this": "thing", "that": "thing", "these": "plural", "those": "plural"}
-EMPTY = {"something", "someone", "somebody", "somewhere", "stuff"}  # name nothing unless a modifier says what
+EMPTY = {"something", "someone", "somebody", "somewhere", "stuff", "nothing", "everything"}  # name nothing unless a modifier says what
 MALE = {"husband", "boyfriend", "fiance", "fiancé", "son", "stepson", "dad", "father", "brother", "grandpa",
         "grandfather", "uncle", "nephew", "man", "guy", "boy", "gentleman", "king"}
 FEMALE = {"wife", "girlfriend", "fiancee", "fiancée", "daughter", "stepdaughter", "mom", "mum", "mother", "sister",
@@ -28,7 +28,8 @@ PEOPLE = MALE | FEMALE | {"friend", "partner", "kid", "child", "baby", "cousin",
                           "neighbor", "neighbour", "boss", "people", "folks", "colleague", "coworker", "teammate", "mentor"}
 # nouns of time: "this week", "that day" point to a time the dates module reads, not to a thing said before
 TIME_NOUNS = {"day", "week", "weekend", "month", "year", "morning", "afternoon", "evening", "night", "time",
-              "summer", "winter", "spring", "fall", "autumn", "season", "moment", "point", "semester"}
+              "summer", "winter", "spring", "fall", "autumn", "season", "semester"}
+PLACES = ("GPE", "LOC", "FAC")
 COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
 # determiners standing for a noun said before: "I'll see if I can find any", "both are great"
 STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none"}
@@ -60,6 +61,22 @@ def _fits(chunk_root: Token, wants: str) -> bool:
     return lemma in gendered or low in gendered or (chunk_root.ent_type_ == "PERSON" and chunk_root.pos_ == "PROPN")
 
 
+def _clause(t: Token) -> int:
+    """The verb a word belongs to: a pronoun never means a noun of its own clause ("I share my skills with them",
+    "I know a bit of it": neither is the other)."""
+    head = t.head
+    while head.pos_ not in ("VERB", "AUX") and head.head.i != head.i:
+        head = head.head
+    return head.i
+
+
+def _specific(root: Token) -> bool:
+    """A referent that says which: a name, or a noun with words of its own ("a pottery class", "my sister's
+    cat"); "the movie" alone says no more than "it"."""
+    return root.pos_ == "PROPN" or any(c.dep_ in ("compound", "amod", "poss", "nummod", "prep", "appos", "acl",
+                                                  "relcl") for c in root.children)
+
+
 def _ambient(t: Token) -> bool:
     """An "it" that points to nothing said before: "it's nice to have", "it's been tough with the car",
     "I made it", "it's raining"."""
@@ -89,7 +106,7 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
             wants = POINTS[low]
             if low == "it" and _ambient(t):
                 continue
-            if any(_fits(x, wants) for x in span if x.i < t.i and not x.is_ancestor(t)):
+            if any(_fits(x, wants) and _clause(x) != _clause(t) and not x.is_ancestor(t) for x in span if x.i < t.i):
                 continue  # "a support group and it was powerful": its referent is in the sentence
             if low == "it" and t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_ in COPULAS:
                 wants = ""  # "It was such a welcoming environment": the whole event before, not one noun of it
@@ -101,10 +118,15 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 out.append((t, "same"))  # "this opportunity": the one named before, if it was
             elif t.dep_ in _CORE:
                 out.append((t, ""))  # "I loved that": a whole statement before, no noun to put in its place
-        elif low in EMPTY and not any(c.dep_ in _MODIFIERS for c in t.children):
-            out.append((t, ""))
+        elif low in EMPTY and not any(c.dep_ in ("relcl", "acl", "prep", "appos") for c in t.children):
+            out.append((t, ""))  # "something new": new what?
+        elif low == "then" and t.i > 0 and t.nbor(-1).lower_ == "back":
+            out.append((t, ""))  # "back then": when was that?
+        elif low == "there" and t.dep_ == "advmod" and t.head.pos_ == "VERB":
+            if not any(x.ent_type_ in PLACES for x in span if x.i < t.i):
+                out.append((t, "place"))  # "I've always wanted to try the seafood there": where?
         elif low in STANDING and t.dep_ in ("dobj", "nsubj", "pobj", "attr", "nsubjpass") and not any(
-                c.dep_ in _MODIFIERS for c in t.children):
+                c.dep_ == "prep" and c.lower_ == "of" for c in t.children):  # "some of my friends" says of what
             out.append((t, ""))
         elif low == "one" and t.dep_ in ("attr", "dobj", "nsubj", "pobj") and not any(
                 c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
@@ -131,13 +153,13 @@ def _owner(t: Token, chunk_speaker: str, speaker: str, names: set[str]) -> str |
 def _phrase(root: Token, said: Said, speaker: str, names: set[str]) -> str | None:
     """A referent's noun phrase as it reads in a record: "a pottery class" -> "the pottery class", "my sister's
     cat" said by Mel -> "Mel's sister's cat"; None when it holds a pronoun of its own."""
-    chunk = next((c for c in said.span.noun_chunks if c.root.i == root.i), None)
-    if chunk is None or len(chunk) > 6:
+    chunk = said.span.doc[root.left_edge.i:root.right_edge.i + 1]  # with what follows it: "the chance to write"
+    if len(chunk) > 8 or any(t.is_punct and t.text not in ("'", "-") for t in chunk):
         return None
     words: list[str] = []
     for i, t in enumerate(chunk):
         low = t.lower_
-        if i == 0 and low in ("a", "an", "some", "this", "that", "these", "those", "another"):
+        if i == 0 and low in ("a", "an", "some", "this", "that", "these", "those", "another", "the"):
             words.append("the")
         elif t.tag_ == "PRP$":
             owner = _owner(t, said.speaker, speaker, names)
@@ -162,11 +184,21 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
         if not wants or not recent:
             return None
         if wants == "same":  # "Love the necklace!" - "This necklace is special to me": "the necklace"
-            if not any(x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" for s in recent for x in s.span):
-                return None
-            out[t.i] = "the"
+            said = next(((x, s) for s in recent for x in s.span
+                         if x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" and _specific(x)), None)
+            phrase = _phrase(*said, speaker, names) if said else None
+            if phrase is None or t.head.children and any(c.i != t.i for c in t.head.lefts):
+                return None  # "this necklace" after "Love the necklace!": which necklace is still not said
+            out[t.i] = phrase
+            out[t.head.i] = ""
             continue
         before = recent[0]
+        if wants == "place":  # the one place the sentence before names
+            places = {e.text for e in before.span.ents if e.label_ in PLACES}
+            if len(places) != 1:
+                return None
+            out[t.i] = "in " + places.pop()
+            continue
         named = [c.root for c in before.span.noun_chunks  # every noun the sentence names, but its own time
                  if c.root.pos_ in ("NOUN", "PROPN") and c.root.text not in names and c.root.dep_ != "ROOT"
                  and c.root.lemma_.lower() not in TIME_NOUNS and c.root.ent_type_ not in ("DATE", "TIME")
@@ -175,7 +207,7 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
             roots = named if len(named) == 1 and _fits(named[0], wants) else []  # it: the one thing it names
         else:
             roots = [r for r in named if _fits(r, wants)]
-        if len(roots) != 1:
+        if len(roots) != 1 or not _specific(roots[0]):
             return None
         phrase = _phrase(roots[0], before, speaker, names)
         if phrase is None:

@@ -45,7 +45,7 @@ def nlp() -> Any:
 
 FIRST = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"}
 SECOND = {"you", "your", "yours", "yourself", "yourselves", "ya", "u"}
-OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "oh", "ooh", "hey", "hi", "hello", "thanks", "thank", "haha",
+OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh", "hey", "hi", "hello", "thanks", "thank", "haha",
            "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok", "okay", "sure",
            "totally", "absolutely", "definitely", "aww", "aw", "omg", "ugh", "um", "uh", "hmm", "gosh", "man", "dude",
            "honestly", "actually", "plus", "ah", "yay", "cool", "great", "awesome", "nice", "right", "true",
@@ -72,12 +72,12 @@ GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lot
                  "ways", "progress", "attitude", "life", "day", "days", "moment", "moments", "feeling", "feelings",
                  "experience", "kind", "sort", "part", "one", "ones", "idea", "journey", "blast", "deal", "news",
                  "situation", "matter", "world", "people", "everyone", "everything", "anything", "nothing",
-                 "something", "difference", "hand", "vibe", "vibes", "mood", "step", "steps", "chance", "best", "thanks", "ok", "okay"}
+                 "something", "difference", "hand", "vibe", "vibes", "mood", "step", "steps", "chance", "best", "thanks", "ok", "okay", "cheers"}
 LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
                "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
                "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
                "appreciate", "believe", "remember", "forget", "stay", "become", "turn", "hear", "sound", "talk", "chat",
-               "speak", "push"}  # talking verbs name the conversation itself: "since we last talked"
+               "speak", "push", "ask", "wan", "gon"}  # talking verbs name the conversation itself: "since we last talked"
 OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opinion", "find", "consider", "wonder"}
 
 _IRREGULAR = {"be": "is", "am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "were": "was"}
@@ -171,7 +171,8 @@ class Sentence:
                 len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:
             del tokens[-4 if tokens[-1].is_punct else -3:]  # "…, by the way."
         # "I started kickboxing, you should try it": keep what the speaker says of themself
-        listener = next((i for i, t in enumerate(tokens) if t.lower_ in SECOND), None)
+        listener = next((i for i, t in enumerate(tokens) if t.lower_ in SECOND or (  # "…, so let's make it happen"
+            t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))), None)
         if listener is not None:
             cut = max((i for i, t in enumerate(tokens[:listener]) if t.text in (",", "-", "–", ";", ":")
                        or t.lower_ in ("but", "so", "and", "because", "cause", "'cause")), default=0)
@@ -216,9 +217,14 @@ class Sentence:
         if (first.pos_ == "ADJ" or first.lower_ in REACTIONS) and first.dep_ != "amod" \
                 and not any(t.dep_ in ("nsubj", "nsubjpass") and t.i < first.i for t in self.span):
             return True  # a sentence led by an adjective of its own: "Glad I could help", "So proud of you"
-        if first.lower_ == "here" and first.head.lemma_ == "be":
-            return True  # "Here's a peek at the space I designed": showing a picture
+        if any(t.lower_ == "here" and t.head.lemma_ == "be" for t in self.tokens):
+            return True  # "Here's a peek at the space I designed", "I'm here to lend an ear": to the listener
+        if first.tag_ == "VBZ" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children):
+            return True  # "Reminds me being kind matters": "it reminds", and what "it" is went unsaid
         for t in self.tokens:
+            if t.dep_ == "ROOT" and (t.lemma_ == "agree" or (t.lemma_ == "check" and any(
+                    c.dep_ == "prt" and c.lower_ == "in" for c in t.children))):
+                return True  # "I 100% agree", "I just wanted to check in": about the conversation
             if t.lemma_ == "mean" and t.dep_ == "ROOT" and not any(c.dep_ in ("dobj", "ccomp") for c in t.children):
                 return True  # "From a distance, I mean": a word on the last sentence
             if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in ("can", "could", "might", "may")
@@ -245,12 +251,17 @@ class Sentence:
             return False
         if self._generic():
             return True
+        def light(t: Token) -> bool:  # spaCy may tag a leading "Hoping" a name
+            low = t.lower_
+            return t.lemma_.lower() in LIGHT_VERBS or (low.endswith("ing") and (
+                low[:-3] in LIGHT_VERBS or low[:-3] + "e" in LIGHT_VERBS))
+
         def generic(t: Token) -> bool:
             return t.lower_ in GENERIC_NOUNS or t.lemma_.lower() in GENERIC_NOUNS or t.lemma_.lower() in TIME_NOUNS
 
         return not any(
-            (t.pos_ in ("NOUN", "PROPN", "NUM") and not generic(t) and t.lower_ not in FIRST) or (
-                t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS
+            (t.pos_ in ("NOUN", "PROPN", "NUM") and not generic(t) and not light(t) and t.lower_ not in FIRST) or (
+                t.pos_ == "VERB" and not light(t)
                 and not any(c.dep_ == "dobj" and generic(c) for c in t.children))
             for t in self.tokens)  # "I'm so excited", "We made some great progress", "checking out some things"
 
@@ -287,6 +298,8 @@ class Sentence:
         """The sentence's first time phrase that names a day, and its character span in the sentence."""
         text = self.span.text
         for ent in self.span.ents:
+            if re.fullmatch(r"(?:\d{1,2}|[a-z]+)", ent.text.lower()) and not phrases(ent.text):
+                continue  # "when I turned ten": a number, not October
             if ent.label_ in ("DATE", "TIME") and resolve(ent.text, base) is not None:
                 return ent.text, (ent.start_char - self.span.start_char, ent.end_char - self.span.start_char)
         for phrase in phrases(text):
@@ -298,10 +311,13 @@ class Sentence:
     def kind(self) -> str:
         lemmas = [t.lemma_.lower() for t in self.tokens]
         lows = [t.lower_ for t in self.tokens]
-        text = " ".join(lows)
+        # the main clause only: "I'm proud of researching visas for countries I want to visit" plans nothing
+        text = " ".join(t.lower_ for t in self.tokens if not any(
+            x.dep_ in ("relcl", "acl") for x in (t, *t.ancestors)))
         finite = self._finite()
+        main = {finite.i, finite.head.i} if finite is not None else set()
         future = (
-            any(t.tag_ == "MD" and t.lower_ in ("will", "'ll", "shall") and not any(
+            any(t.tag_ == "MD" and t.lower_ in ("will", "'ll", "shall") and t.head.i in main and not any(
                 c.dep_ == "neg" or c.lower_ == "never" for c in t.head.children) for t in self.tokens)
             or re.search(r"\b(going to|gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
                          r"would love to|'d love to|thinking (?:about|of)|looking forward|can't wait|ca n't wait|"
@@ -322,7 +338,8 @@ class Sentence:
             finite.tag_ == "VBN" and any(c.lemma_ == "have" for c in finite.children)))  # "we've got a pup": a state
         if past or ("just" in lows and finite is not None and finite.tag_ == "VBN"):
             return "event"
-        if any(w in KIN for w in lemmas + lows) and any(w in ("my", "our") for w in lows):
+        if any((t.lower_ in KIN or t.lemma_.lower() in KIN) and any(c.lower_ in ("my", "our") for c in t.children)
+               for t in self.tokens):  # "my sister is visiting", not "my life … since I was a kid"
             return "relation"
         if head in ("feel", "find") or "opinion" in lemmas:
             return "opinion"
@@ -346,6 +363,8 @@ class Sentence:
         """The lasting facts the sentence states, as (attribute, value) pairs."""
         # one space between tokens, so "I'm" reads "I 'm" and "I've" reads "I 've" in the patterns
         text = re.sub(r" ([,.!?;:])", r"\1", " ".join(t.text for t in self.tokens))
+        for word in re.findall(r"\w+(?:-\w+)+", self.span.text):  # "sci-fi" stays one word, " - " stays a dash
+            text = text.replace(" - ".join(word.split("-")), word)
         ents: dict[str, str] = {}
         for ent in self.span.ents:
             ents.setdefault(ent.label_, ent.text)
@@ -372,7 +391,8 @@ class Sentence:
                 continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
             low = t.lower_
             if t.i in self.refs:
-                out.append(self.refs[t.i] + t.whitespace_)
+                if self.refs[t.i]:  # "" for a noun its pointing word's phrase already holds
+                    out.append(self.refs[t.i] + t.whitespace_)
                 agree = None
                 continue
             if low in FIRST and not (t.whitespace_ == "" and i + 1 < len(tokens) and tokens[i + 1].text == "-"):
@@ -415,7 +435,8 @@ class Sentence:
         low = t.lower_
         name = self.speaker
         if low == "i":
-            if t.dep_ == "conj":  # "my husband and I have": the name, the verb stays plural
+            after_and = t.i >= 2 and t.nbor(-1).lower_ == "and" and t.nbor(-2).pos_ in ("NOUN", "PROPN")
+            if t.dep_ == "conj" or after_and or any(c.dep_ == "conj" for c in t.children):  # "my husband and I have"
                 return name, "plural", True
             self._subject_named = True
             return name, "name", True  # a second "I" too: "they" would read as someone else
@@ -516,10 +537,17 @@ class RulesReader:
         phrase, where = sentence.time_phrase(turn.at)
         if phrase is not None and resolve(phrase, turn.at, prefer) is None:
             phrase, where = None, None
-        when = phrase or (told if kind == "event" else None)
+        if kind != "plan" and phrase is None and any(
+                e.label_ == "DATE" and re.search(r"\b(?:last|ago|previous|past)\b", e.text, re.I) for e in span.ents):
+            return []  # "last season I hurt my ankle": a time said that names no day; the day said would be wrong
+        finite = sentence._finite()
+        when = phrase or (told if kind == "event" or (kind == "state" and finite is not None and finite.tag_ == "VBD")
+                          else None)  # "Last Friday I had a milestone. I was able to jog": the same day
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
         relative = phrase is not None and not re.fullmatch(r"(?:in |since |back in )?(?:19|20)\d\d", phrase.lower())
         text = sentence.rewrite(where if relative else None)
+        if relative and re.search(r"\b(?:is|are|was|were|be)(?: -|,|$)", text):
+            text = sentence.rewrite(None)  # "our season opener is next week": the phrase is what is said
         if len(text.split()) < 3:
             return []
         pairs = [(a, sentence.resolved(v)) for a, v in pairs] or [(None, None)]
