@@ -355,3 +355,58 @@ def test_rules_reader_states_what_people_tell_an_assistant():
     assert suggestion.text == "The assistant suggested Priya enjoy a peanut-free Thai curry this weekend"
     assert (suggestion.subject, suggestion.attribute, suggestion.value) == ("Priya", None, None)
     assert all(r.by == "user" for r in records if r.attribute)  # the assistant never sets her values
+
+
+# records that read alone
+
+def read_said(*said: tuple[str, str]) -> list:
+    items = [Turn(f"q{i}", "message", text, T0 + timedelta(minutes=i), "user", name)
+             for i, (name, text) in enumerate(said)]
+    return RulesReader().read(Window(THREAD, items, [t.id for t in items], {})).records
+
+
+def test_a_pronoun_reads_as_the_one_thing_the_sentence_before_names():
+    records = read_said(("Dana", "I bought a red bike last week. I ride it every morning before work."))
+    ride = next(r for r in records if "ride" in r.text)
+    assert ride.text == "Dana rides the red bike every morning before work"
+    # "my" of the other person's sentence is theirs, "your" the speaker's
+    records = read_said(("Omar", "I finally found my old guitar!"), ("Dana", "I tuned it for an hour yesterday."),
+                        ("Omar", "I found your old camera too."), ("Dana", "I cleaned it this morning."))
+    texts = [r.text for r in records]
+    assert "Dana tuned Omar's old guitar for an hour" in texts and "Dana cleaned Dana's old camera" in texts
+
+
+def test_a_pronoun_with_nothing_clear_to_point_to_makes_no_record():
+    records = read_said(("Omar", "We went to the lake with the kids and the dog."),
+                        ("Dana", "That sounds lovely! I find it really fulfilling."),
+                        ("Dana", "I'll definitely check them out."),
+                        ("Dana", "It made me realize how much I missed the mountains."))
+    assert records == [] or all(r.subject == "Omar" for r in records)
+    assert not any(w in r.text.lower() for r in records for w in (" it ", " them ", "fulfilling", "mountains"))
+
+
+def test_talk_that_tells_nothing_about_the_speaker_makes_no_record():
+    records = read_said(("Dana", "Check out this photo I took at the market!"),
+                        ("Dana", "Glad I could help with the move."),
+                        ("Dana", "I'm so sorry about your grandmother."),
+                        ("Dana", "We should all join forces for the neighbourhood."),
+                        ("Dana", "If I need anything, I'll reach out to the council."),
+                        ("Dana", "We learn a lot from our own struggles."),
+                        ("Dana", "I'm so excited!"))
+    assert records == []
+    # what the speaker says of themself around such talk is still read
+    records = read_said(("Dana", "Glad I could help. I started a pottery class at the community centre."))
+    assert [r.text for r in records] == ["Dana started a pottery class at the community centre"]
+
+
+def test_weekday_phrases_are_dated_from_the_day_said():
+    # said on Monday 8 May 2023
+    records = read_said(("Dana", "I went to a poetry reading last Fri - it was really powerful."),
+                        ("Dana", "I'm seeing my brother Tom on Tuesday."),
+                        ("Dana", "Last week I visited my parents. We had a great time at the lake."))
+    reading = next(r for r in records if "poetry" in r.text)
+    assert (reading.kind, reading.happened) == ("event", "2023-05-05") and "Fri" not in reading.text
+    brother = next(r for r in records if r.attribute == "brother")
+    assert (brother.value, brother.kind, brother.happened) == ("Tom", "plan", "2023-05-09")
+    lake = next(r for r in records if "lake" in r.text)  # a story's time carries to its next event
+    assert lake.happened == "2023-05-01"

@@ -63,6 +63,9 @@ _NOT_VALUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her
 # not an activity: how one is ("doing OK"), a count of things ("a few new recipes"), oneself ("pushing myself")
 _NOT_ACTIVITY = re.compile(r"^(?:ok|okay|well|good|great|fine|alright|better|best|few|several|many|lots|some|\d+)\b"
                            r"|\b(?:me|myself|i|us|ourselves)$", re.I)
+# a verb or a time where a thing should be: "what I'm doing is making an impact", "a job I enjoy every day"
+_NO_THING = re.compile(r"^(?:is|are|was|were|has|have|had|'s|'re|'m)\b|^(?:every|each|all) (?:day|week|night|morning|"
+                       r"month|year|time)s?$", re.I)
 _VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|know|think|say|tell|hear|try|"
                         r"share|seeing|hearing|talking|chatting|catching|helping|getting|having|doing)\b", re.I)
 
@@ -80,7 +83,7 @@ def _value(rest: str, words: int = 6) -> str | None:
     while tokens and tokens[-1].lower() in _TRAILING:
         tokens.pop()
     value = " ".join(tokens).strip(" ,.'\"")
-    if not value or value.lower() in _NOT_VALUE or len(value) < 2:
+    if not value or value.lower() in _NOT_VALUE or len(value) < 2 or _NO_THING.match(value):
         return None
     return value
 

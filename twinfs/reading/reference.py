@@ -32,7 +32,7 @@ TIME_NOUNS = {"day", "week", "weekend", "month", "year", "morning", "afternoon",
 PLACES = ("GPE", "LOC", "FAC")
 COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
 # determiners standing for a noun said before: "I'll see if I can find any", "both are great"
-STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none"}
+STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several", "many"}
 _MODIFIERS = ("amod", "relcl", "acl", "prep", "compound", "appos")
 _CORE = ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "dative", "poss", "conj", "oprd", "appos", "npadvmod")
 
@@ -128,6 +128,9 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
         elif low in STANDING and t.dep_ in ("dobj", "nsubj", "pobj", "attr", "nsubjpass") and not any(
                 c.dep_ == "prep" and c.lower_ == "of" for c in t.children):  # "some of my friends" says of what
             out.append((t, ""))
+        elif t.pos_ == "NUM" and t.dep_ in ("dobj", "pobj", "attr", "nsubj") and t.ent_type_ in ("", "CARDINAL") and not any(
+                c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
+            out.append((t, ""))  # "the tank is big enough for three": three what?
         elif low == "one" and t.dep_ in ("attr", "dobj", "nsubj", "pobj") and not any(
                 c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
             out.append((t, ""))  # "I've been one since": one of what the other person said

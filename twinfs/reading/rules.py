@@ -72,7 +72,7 @@ GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lot
                  "ways", "progress", "attitude", "life", "day", "days", "moment", "moments", "feeling", "feelings",
                  "experience", "kind", "sort", "part", "one", "ones", "idea", "journey", "blast", "deal", "news",
                  "situation", "matter", "world", "people", "everyone", "everything", "anything", "nothing",
-                 "something", "difference", "hand", "vibe", "vibes", "mood", "step", "steps", "chance", "best", "thanks", "ok", "okay", "cheers"}
+                 "something", "difference", "impact", "hand", "vibe", "vibes", "mood", "step", "steps", "chance", "best", "thanks", "ok", "okay", "cheers"}
 LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
                "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
                "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
@@ -167,6 +167,8 @@ class Sentence:
                 del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"
             else:
                 break
+        while len(tokens) > 3 and tokens[-1].is_punct and tokens[-2].pos_ == "PROPN" and tokens[-3].text == ",":
+            del tokens[-3:]  # "I've had some tough times with my business, Jon." — the name is whom she tells
         while len(tokens) > 3 and [x.lower_ for x in tokens[-3:]] == ["by", "the", "way"] or \
                 len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:
             del tokens[-4 if tokens[-1].is_punct else -3:]  # "…, by the way."
@@ -260,10 +262,21 @@ class Sentence:
             return t.lower_ in GENERIC_NOUNS or t.lemma_.lower() in GENERIC_NOUNS or t.lemma_.lower() in TIME_NOUNS
 
         return not any(
-            (t.pos_ in ("NOUN", "PROPN", "NUM") and not generic(t) and not light(t) and t.lower_ not in FIRST) or (
+            (t.pos_ in ("NOUN", "PROPN", "NUM") and not generic(t) and not light(t) and t.lower_ not in FIRST
+             and not (t.pos_ == "PROPN" and t.i == self.span.start and not t.ent_type_)) or (  # "Crazy thing …"
                 t.pos_ == "VERB" and not light(t)
                 and not any(c.dep_ == "dobj" and generic(c) for c in t.children))
             for t in self.tokens)  # "I'm so excited", "We made some great progress", "checking out some things"
+
+    def back_then(self) -> bool:
+        """The sentence places itself in a past it does not date: "When I was younger, …", "Growing up, I saw …"."""
+        for t in self.tokens:
+            if t.dep_ == "advcl" and t.tag_ in ("VBD", "VBG") and (any(
+                    c.dep_ in ("mark", "advmod") and c.lower_ in ("when", "while", "before", "after", "since")
+                    for c in t.children)
+                    or (t.lower_ == "growing" and any(c.lower_ == "up" for c in t.children))):
+                return True
+        return False
 
     def _generic(self) -> bool:
         """A "we" that means people at large: "we learn a lot from our struggles", "together, we can make a
@@ -387,7 +400,7 @@ class Sentence:
             if drop and drop[0] <= at < drop[1]:
                 continue
             if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and (
-                    (tokens[i + 1].head == t and t.pos_ == "ADP") or t.lower_ in ("around", "about", "roughly")):
+                    (tokens[i + 1].head == t and t.pos_ == "ADP") or t.lower_ in ("around", "about", "roughly", "just", "only")):
                 continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
             low = t.lower_
             if t.i in self.refs:
@@ -460,6 +473,8 @@ class Sentence:
     def _agree(t: Token, agree: str) -> str:
         """The verb after the rewritten subject: "I am" -> "Caroline is", a second "I'm" -> "they are"."""
         low = t.lower_
+        if low == "'d" and (t.head.tag_ == "VBN" or any(c.lower_ == "been" for c in t.head.children)):
+            return "had"  # "I'd been wanting to": had, not would
         if low in ("'d", "'ll"):
             return _CONTRACTED[low]
         if agree == "plural":
@@ -537,10 +552,16 @@ class RulesReader:
         phrase, where = sentence.time_phrase(turn.at)
         if phrase is not None and resolve(phrase, turn.at, prefer) is None:
             phrase, where = None, None
-        if kind != "plan" and phrase is None and any(
-                e.label_ == "DATE" and re.search(r"\b(?:last|ago|previous|past)\b", e.text, re.I) for e in span.ents):
-            return []  # "last season I hurt my ankle": a time said that names no day; the day said would be wrong
         finite = sentence._finite()
+        if phrase is not None and kind in ("state", "relation") and finite is not None and finite.dep_ == "aux" \
+                and finite.tag_ in ("VBP", "VBZ") and finite.head.tag_ == "VBG" \
+                and (day := resolve(phrase, turn.at, "future")) is not None and day > turn.at.date():
+            kind = "plan"  # "I'm seeing my brother on Tuesday": the present progressive of an arrangement
+            phrase, where = sentence.time_phrase(turn.at)
+        if kind != "plan" and phrase is None and (any(
+                e.label_ == "DATE" and re.search(r"\b(?:last|ago|previous|past)\b", e.text, re.I) for e in span.ents)
+                or (sentence.back_then() and not pairs)):
+            return []  # "last season I hurt my ankle", "when I was younger, …": no day named, the day said is wrong
         when = phrase or (told if kind == "event" or (kind == "state" and finite is not None and finite.tag_ == "VBD")
                           else None)  # "Last Friday I had a milestone. I was able to jog": the same day
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
