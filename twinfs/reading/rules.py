@@ -334,7 +334,7 @@ class Sentence:
                 c.dep_ == "neg" or c.lower_ == "never" for c in t.head.children) for t in self.tokens)
             or re.search(r"\b(going to|gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
                          r"would love to|'d love to|thinking (?:about|of)|looking forward|can't wait|ca n't wait|"
-                         r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend)|planning|plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
+                         r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend)|planning (?:a|an|to|on|my|our|the)|plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
         )
         if future:
             return "plan"
