@@ -50,7 +50,8 @@ NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine
 # where a value ends: the clause goes on past these
 _CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she|that|this|my)\b| but | because | cause "
                   r"| 'cause | since | so | when | while | which | who | where | that | if | though | although "
-                  r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b| i (?=\w)| we (?=\w)"
+                  r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b"
+                  r"| i (?=\w)| we (?=\w)"
                   r"| (?:\w+ )?(?:days?|weeks?|months?|years?) ago| last (?:week|month|year|night)| yesterday| today)",
                   re.I)
 _AT = re.compile(r" (?:at|for|in|with|from|on|of) ", re.I)  # a job ends where its place begins

@@ -19,13 +19,15 @@ POINTS = {"it": "thing", "its": "thing", "itself": "thing", "they": "plural", "t
           "theirs": "plural", "themselves": "plural", "he": "male", "him": "male", "his": "male", "himself": "male",
           "she": "female", "her": "female", "hers": "female", "herself": "female"}
 POINTING = {"this": "thing", "that": "thing", "these": "plural", "those": "plural"}
-EMPTY = {"something", "someone", "somebody", "somewhere", "stuff", "nothing", "everything"}  # name nothing unless a modifier says what
+# name nothing unless a modifier says what
+EMPTY = {"something", "someone", "somebody", "somewhere", "stuff", "nothing", "everything"}
 MALE = {"husband", "boyfriend", "fiance", "fiancé", "son", "stepson", "dad", "father", "brother", "grandpa",
         "grandfather", "uncle", "nephew", "man", "guy", "boy", "gentleman", "king"}
 FEMALE = {"wife", "girlfriend", "fiancee", "fiancée", "daughter", "stepdaughter", "mom", "mum", "mother", "sister",
           "grandma", "grandmother", "aunt", "niece", "woman", "girl", "lady", "queen"}
 PEOPLE = MALE | FEMALE | {"friend", "partner", "kid", "child", "baby", "cousin", "teacher", "coach", "person",
-                          "neighbor", "neighbour", "boss", "people", "folks", "colleague", "coworker", "teammate", "mentor"}
+                          "neighbor", "neighbour", "boss", "people", "folks", "colleague", "coworker", "teammate",
+                          "mentor"}
 # nouns of time: "this week", "that day" point to a time the dates module reads, not to a thing said before
 TIME_NOUNS = {"day", "week", "weekend", "month", "year", "morning", "afternoon", "evening", "night", "time",
               "summer", "winter", "spring", "fall", "autumn", "season", "semester"}
@@ -48,7 +50,8 @@ class Said:
 def _fits(chunk_root: Token, wants: str) -> bool:
     """Whether a noun could be what a pronoun of this kind points to."""
     low, lemma = chunk_root.lower_, chunk_root.lemma_.lower()
-    if (chunk_root.pos_ not in ("NOUN", "PROPN") and not (wants == "thing" and chunk_root.tag_ == "VBG")) or lemma in TIME_NOUNS or chunk_root.ent_type_ in ("DATE", "TIME"):
+    noun = chunk_root.pos_ in ("NOUN", "PROPN") or (wants == "thing" and chunk_root.tag_ == "VBG")
+    if not noun or lemma in TIME_NOUNS or chunk_root.ent_type_ in ("DATE", "TIME"):
         return False
     person = chunk_root.ent_type_ == "PERSON" or lemma in PEOPLE
     if wants == "thing" and chunk_root.tag_ == "VBG":
@@ -128,8 +131,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
         elif low in STANDING and t.dep_ in ("dobj", "nsubj", "pobj", "attr", "nsubjpass") and not any(
                 c.dep_ == "prep" and c.lower_ == "of" for c in t.children):  # "some of my friends" says of what
             out.append((t, ""))
-        elif t.pos_ == "NUM" and t.dep_ in ("dobj", "pobj", "attr", "nsubj") and t.ent_type_ in ("", "CARDINAL") and not any(
-                c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
+        elif t.pos_ == "NUM" and t.dep_ in ("dobj", "pobj", "attr", "nsubj") and t.ent_type_ in ("", "CARDINAL") \
+                and not any(c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
             out.append((t, ""))  # "the tank is big enough for three": three what?
         elif low == "one" and t.dep_ in ("attr", "dobj", "nsubj", "pobj") and not any(
                 c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):

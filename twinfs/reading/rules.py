@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from .attributes import KIN, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
-from .reference import TIME_NOUNS, Said, pointers
+from .reference import Said, pointers
 from .reference import resolve as referent
+from .talk import FIRST, back_then, chatter
 from .windows import Window
 
 if TYPE_CHECKING:
@@ -43,7 +44,6 @@ def nlp() -> Any:
         return _nlp
 
 
-FIRST = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"}
 SECOND = {"you", "your", "yours", "yourself", "yourselves", "ya", "u"}
 OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh", "hey", "hi", "hello", "thanks", "thank", "haha",
            "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok", "okay", "sure",
@@ -64,20 +64,6 @@ SUGGESTION = re.compile(
     r"why not try|i(?:'d| would) recommend|i recommend|i suggest))\b(?P<rest>.+)$", re.I)
 PREFER_WORDS = {"love", "like", "enjoy", "prefer", "adore", "favorite", "favourite", "fan", "hate", "dislike",
                 "passionate", "fond", "obsessed"}
-# adjectives of a reaction to what the other person said: "Glad I could help", "I'm sorry about Max"
-REACTIONS = {"glad", "happy", "sorry", "thankful", "grateful", "proud", "excited", "thrilled", "relieved", "sad",
-             "congrats", "congratulations", "great", "awesome", "nice", "good", "cool", "amazing", "lucky"}
-# nouns and verbs that name no particular thing or doing: "we had a ton of fun", "I'm looking forward to it"
-GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lots", "ton", "tons", "bit", "way",
-                 "ways", "progress", "attitude", "life", "day", "days", "moment", "moments", "feeling", "feelings",
-                 "experience", "kind", "sort", "part", "one", "ones", "idea", "journey", "blast", "deal", "news",
-                 "situation", "matter", "world", "people", "everyone", "everything", "anything", "nothing",
-                 "something", "difference", "impact", "hand", "vibe", "vibes", "mood", "step", "steps", "chance", "best", "thanks", "ok", "okay", "cheers"}
-LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
-               "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
-               "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
-               "appreciate", "believe", "remember", "forget", "stay", "become", "turn", "hear", "sound", "talk", "chat",
-               "speak", "push", "ask", "wan", "gon"}  # talking verbs name the conversation itself: "since we last talked"
 OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opinion", "find", "consider", "wonder"}
 
 _IRREGULAR = {"be": "is", "am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "were": "was"}
@@ -162,7 +148,8 @@ class Sentence:
             elif t.lower_ == "by" and nxt is not None and nxt.lower_ == "the" and len(tokens) > 2 \
                     and tokens[2].lower_ == "way":
                 del tokens[:3]
-            elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")), None)) is not None \
+            elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")),
+                                None)) is not None \
                     and not any(x.lower_ in FIRST for x in tokens[:colon]):
                 del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"
             else:
@@ -206,95 +193,6 @@ class Sentence:
         has_verb = any(t.pos_ in ("VERB", "AUX") for t in self.tokens)
         return has_verb and len(content) >= MIN_CONTENT
 
-    def chatter(self, stated: bool) -> bool:
-        """Talk that tells nothing about the speaker, read from the parse: an imperative, a reaction or sympathy
-        ("Glad I could help", "I'm sorry about Max"), an exhortation ("we should all join forces"), a condition
-        ("if I need anything"), a feeling with nothing it is about ("I felt like I was in a fairy tale") and,
-        unless the sentence states an attribute, words that name nothing in particular ("we had a ton of fun")."""
-        if not self.tokens:
-            return True
-        first = self.tokens[0]
-        if not stated and first.tag_ == "VB" and first.lower_ == first.lemma_.lower() and not any(c.dep_ in ("nsubj", "nsubjpass", "aux") for c in first.children):
-            return True  # "Check out this moment I snapped"
-        if (first.pos_ == "ADJ" or first.lower_ in REACTIONS) and first.dep_ != "amod" \
-                and not any(t.dep_ in ("nsubj", "nsubjpass") and t.i < first.i for t in self.span):
-            return True  # a sentence led by an adjective of its own: "Glad I could help", "So proud of you"
-        if any(t.lower_ == "here" and t.head.lemma_ == "be" for t in self.tokens):
-            return True  # "Here's a peek at the space I designed", "I'm here to lend an ear": to the listener
-        if first.tag_ == "VBZ" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children):
-            return True  # "Reminds me being kind matters": "it reminds", and what "it" is went unsaid
-        for t in self.tokens:
-            if t.dep_ == "ROOT" and (t.lemma_ == "agree" or (t.lemma_ == "check" and any(
-                    c.dep_ == "prt" and c.lower_ == "in" for c in t.children))):
-                return True  # "I 100% agree", "I just wanted to check in": about the conversation
-            if t.lemma_ == "mean" and t.dep_ == "ROOT" and not any(c.dep_ in ("dobj", "ccomp") for c in t.children):
-                return True  # "From a distance, I mean": a word on the last sentence
-            if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in ("can", "could", "might", "may")
-                                                         for c in t.head.children):
-                return True  # "Maybe I can assist as well": a possibility, nothing that is so
-            if t.lemma_.lower() == "sorry":
-                return True
-            if t.lower_ in REACTIONS and t.dep_ == "acomp" and any(
-                    c.dep_ == "xcomp" and c.lemma_ in ("hear", "see", "know", "help", "read", "chat", "talk")
-                    for c in t.children):
-                return True  # "I'm so happy to hear that"
-            if t.lower_ in ("we", "us") and t.dep_ in ("nsubj", "nsubjpass") and any(
-                    c.dep_ == "aux" and c.lower_ in ("should", "must", "ought", "could", "gotta", "got")
-                    for c in t.head.children):
-                return True  # "we should all join forces": said to the listener, not a fact
-            if t.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in ("if", "unless", "whenever")
-                                         for c in t.children) and t.head.dep_ == "ROOT":
-                return True  # "If I need anything, I'll reach out": a condition, nothing that is so
-            if t.lemma_ == "feel" and t.pos_ == "VERB" and (any(c.dep_ == "acomp" for c in t.children) or any(
-                    c.dep_ == "advcl" and any(m.lower_ in ("like", "as") for m in c.children if m.dep_ == "mark")
-                    for c in t.children)):
-                return True  # "I feel so alive", "I felt like I was in a fairy tale"
-        if stated:
-            return False
-        if self._generic():
-            return True
-        def light(t: Token) -> bool:  # spaCy may tag a leading "Hoping" a name
-            low = t.lower_
-            return t.lemma_.lower() in LIGHT_VERBS or (low.endswith("ing") and (
-                low[:-3] in LIGHT_VERBS or low[:-3] + "e" in LIGHT_VERBS))
-
-        def generic(t: Token) -> bool:
-            return t.lower_ in GENERIC_NOUNS or t.lemma_.lower() in GENERIC_NOUNS or t.lemma_.lower() in TIME_NOUNS
-
-        return not any(
-            (t.pos_ in ("NOUN", "PROPN", "NUM") and not generic(t) and not light(t) and t.lower_ not in FIRST
-             and not (t.pos_ == "PROPN" and t.i == self.span.start and not t.ent_type_)) or (  # "Crazy thing …"
-                t.pos_ == "VERB" and not light(t)
-                and not any(c.dep_ == "dobj" and generic(c) for c in t.children))
-            for t in self.tokens)  # "I'm so excited", "We made some great progress", "checking out some things"
-
-    def back_then(self) -> bool:
-        """The sentence places itself in a past it does not date: "When I was younger, …", "Growing up, I saw …"."""
-        for t in self.tokens:
-            if t.dep_ == "advcl" and t.tag_ in ("VBD", "VBG") and (any(
-                    c.dep_ in ("mark", "advmod") and c.lower_ in ("when", "while", "before", "after", "since")
-                    for c in t.children)
-                    or (t.lower_ == "growing" and any(c.lower_ == "up" for c in t.children))):
-                return True
-        return False
-
-    def _generic(self) -> bool:
-        """A "we" that means people at large: "we learn a lot from our struggles", "together, we can make a
-        difference": only "we" forms, a present or "can" verb, no time said. "We went camping" is kept."""
-        words = {t.lower_ for t in self.tokens}
-        if words & {"i", "me", "my", "mine", "myself"} or not words & {"we", "us", "our"} or any(
-                t.ent_type_ in ("DATE", "TIME") for t in self.tokens):
-            return False
-        verb = next((t.head for t in self.tokens if t.lower_ == "we" and t.dep_ in ("nsubj", "nsubjpass")), None)
-        if verb is None:
-            verb = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
-        if verb is None:
-            return False
-        auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
-        tense = auxes[0] if auxes else verb
-        return tense.tag_ in ("VBP", "VBZ") or tense.lower_ in ("can", "could") or (
-            tense.tag_ == "VB" and any(c.dep_ == "nsubj" for c in verb.children))  # spaCy tags "challenges help" VB
-
     def _about_speaker(self) -> bool:
         """A first-person word is a subject, or owns one ("my sister is visiting", "my kids and I")."""
         for t in self.tokens:
@@ -334,7 +232,8 @@ class Sentence:
                 c.dep_ == "neg" or c.lower_ == "never" for c in t.head.children) for t in self.tokens)
             or re.search(r"\b(going to|gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
                          r"would love to|'d love to|thinking (?:about|of)|looking forward|can't wait|ca n't wait|"
-                         r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend)|planning (?:a|an|to|on|my|our|the)|plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
+                         r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend)|planning (?:a|an|to|on|my|our|the)|"
+                         r"plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
         )
         if future:
             return "plan"
@@ -400,7 +299,8 @@ class Sentence:
             if drop and drop[0] <= at < drop[1]:
                 continue
             if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and (
-                    (tokens[i + 1].head == t and t.pos_ == "ADP") or t.lower_ in ("around", "about", "roughly", "just", "only")):
+                    (tokens[i + 1].head == t and t.pos_ == "ADP")
+                    or t.lower_ in ("around", "about", "roughly", "just", "only")):
                 continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
             low = t.lower_
             if t.i in self.refs:
@@ -419,7 +319,7 @@ class Sentence:
                 word = self._agree(t, agree)
                 if low in _CONTRACTED and out and not out[-1].endswith(" "):
                     word = " " + word
-                if agree == "name" and t.tag_ == "VBP":  # "I live … and work": both agree; "I wanted to … laugh" stays
+                if agree == "name" and t.tag_ == "VBP":  # "I live … and work" agree, "I wanted to … laugh" stays
                     verb = t.head if t.dep_ in ("aux", "auxpass") else t
                     joined.update(c.i for c in verb.conjuncts if c.pos_ in ("VERB", "AUX") and not any(
                         x.dep_ in ("nsubj", "nsubjpass") for x in c.children))
@@ -543,7 +443,7 @@ class RulesReader:
         pairs = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
-        if sentence.chatter(bool(pairs)):
+        if chatter(sentence.tokens, span, bool(pairs)):
             return []
         if not sentence.readable(before, names):
             return []  # "I loved it" with nothing before it names: the passage keeps it, a record would not read
@@ -560,7 +460,7 @@ class RulesReader:
             phrase, where = sentence.time_phrase(turn.at)
         if kind != "plan" and phrase is None and (any(
                 e.label_ == "DATE" and re.search(r"\b(?:last|ago|previous|past)\b", e.text, re.I) for e in span.ents)
-                or (sentence.back_then() and not pairs)):
+                or (back_then(sentence.tokens) and not pairs)):
             return []  # "last season I hurt my ankle", "when I was younger, …": no day named, the day said is wrong
         when = phrase or (told if kind == "event" or (kind == "state" and finite is not None and finite.tag_ == "VBD")
                           else None)  # "Last Friday I had a milestone. I was able to jog": the same day

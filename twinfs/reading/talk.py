@@ -1,0 +1,124 @@
+"""Talk that tells nothing about the speaker, for the rules reader, read from the parse.
+
+An imperative, a reaction or sympathy ("Glad I could help", "I'm sorry about Max"), an exhortation ("we should all
+join forces"), a condition ("if I need anything"), a feeling with nothing it is about, a "we" that means people at
+large ("we learn a lot from our struggles"), words that name nothing in particular ("we had a ton of fun") and a
+past the sentence does not date ("when I was younger") make no record; the passages keep them searchable.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .reference import TIME_NOUNS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+FIRST = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"}
+
+# adjectives of a reaction to what the other person said: "Glad I could help", "I'm sorry about Max"
+REACTIONS = {"glad", "happy", "sorry", "thankful", "grateful", "proud", "excited", "thrilled", "relieved", "sad",
+             "congrats", "congratulations", "great", "awesome", "nice", "good", "cool", "amazing", "lucky"}
+# nouns and verbs that name no particular thing or doing: "we had a ton of fun", "I'm looking forward to it"
+GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lots", "ton", "tons", "bit", "way",
+                 "ways", "progress", "attitude", "life", "day", "days", "moment", "moments", "feeling", "feelings",
+                 "experience", "kind", "sort", "part", "one", "ones", "idea", "journey", "blast", "deal", "news",
+                 "situation", "matter", "world", "people", "everyone", "everything", "anything", "nothing",
+                 "something", "difference", "impact", "hand", "vibe", "vibes", "mood", "step", "steps", "chance",
+                 "best", "thanks", "ok", "okay", "cheers"}
+LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
+               "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
+               "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
+               "appreciate", "believe", "remember", "forget", "stay", "become", "turn", "hear", "sound", "talk", "chat",
+               "speak", "push", "ask", "wan", "gon"}  # talking verbs: "since we last talked"
+
+
+def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
+    """Talk that tells nothing about the speaker, read from the parse: an imperative, a reaction or sympathy
+    ("Glad I could help", "I'm sorry about Max"), an exhortation ("we should all join forces"), a condition
+    ("if I need anything"), a feeling with nothing it is about ("I felt like I was in a fairy tale") and,
+    unless the sentence states an attribute, words that name nothing in particular ("we had a ton of fun")."""
+    if not tokens:
+        return True
+    first = tokens[0]
+    if not stated and first.tag_ == "VB" and first.lower_ == first.lemma_.lower() and not any(
+            c.dep_ in ("nsubj", "nsubjpass", "aux") for c in first.children):
+        return True  # "Check out this moment I snapped"
+    if (first.pos_ == "ADJ" or first.lower_ in REACTIONS) and first.dep_ != "amod" \
+            and not any(t.dep_ in ("nsubj", "nsubjpass") and t.i < first.i for t in span):
+        return True  # a sentence led by an adjective of its own: "Glad I could help", "So proud of you"
+    if any(t.lower_ == "here" and t.head.lemma_ == "be" for t in tokens):
+        return True  # "Here's a peek at the space I designed", "I'm here to lend an ear": to the listener
+    if first.tag_ == "VBZ" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children):
+        return True  # "Reminds me being kind matters": "it reminds", and what "it" is went unsaid
+    for t in tokens:
+        if t.dep_ == "ROOT" and (t.lemma_ == "agree" or (t.lemma_ == "check" and any(
+                c.dep_ == "prt" and c.lower_ == "in" for c in t.children))):
+            return True  # "I 100% agree", "I just wanted to check in": about the conversation
+        if t.lemma_ == "mean" and t.dep_ == "ROOT" and not any(c.dep_ in ("dobj", "ccomp") for c in t.children):
+            return True  # "From a distance, I mean": a word on the last sentence
+        if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in ("can", "could", "might", "may")
+                                                     for c in t.head.children):
+            return True  # "Maybe I can assist as well": a possibility, nothing that is so
+        if t.lemma_.lower() == "sorry":
+            return True
+        if t.lower_ in REACTIONS and t.dep_ == "acomp" and any(
+                c.dep_ == "xcomp" and c.lemma_ in ("hear", "see", "know", "help", "read", "chat", "talk")
+                for c in t.children):
+            return True  # "I'm so happy to hear that"
+        if t.lower_ in ("we", "us") and t.dep_ in ("nsubj", "nsubjpass") and any(
+                c.dep_ == "aux" and c.lower_ in ("should", "must", "ought", "could", "gotta", "got")
+                for c in t.head.children):
+            return True  # "we should all join forces": said to the listener, not a fact
+        if t.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in ("if", "unless", "whenever")
+                                     for c in t.children) and t.head.dep_ == "ROOT":
+            return True  # "If I need anything, I'll reach out": a condition, nothing that is so
+        if t.lemma_ == "feel" and t.pos_ == "VERB" and (any(c.dep_ == "acomp" for c in t.children) or any(
+                c.dep_ == "advcl" and any(m.lower_ in ("like", "as") for m in c.children if m.dep_ == "mark")
+                for c in t.children)):
+            return True  # "I feel so alive", "I felt like I was in a fairy tale"
+    if stated:
+        return False
+    if _generic(tokens):
+        return True
+    def light(t: Token) -> bool:  # spaCy may tag a leading "Hoping" a name
+        low = t.lower_
+        return t.lemma_.lower() in LIGHT_VERBS or (low.endswith("ing") and (
+            low[:-3] in LIGHT_VERBS or low[:-3] + "e" in LIGHT_VERBS))
+
+    def generic(t: Token) -> bool:
+        return t.lower_ in GENERIC_NOUNS or t.lemma_.lower() in GENERIC_NOUNS or t.lemma_.lower() in TIME_NOUNS
+
+    return not any(
+        (t.pos_ in ("NOUN", "PROPN", "NUM") and not generic(t) and not light(t) and t.lower_ not in FIRST
+         and not (t.pos_ == "PROPN" and t.i == span.start and not t.ent_type_)) or (  # "Crazy thing …"
+            t.pos_ == "VERB" and not light(t)
+            and not any(c.dep_ == "dobj" and generic(c) for c in t.children))
+        for t in tokens)  # "I'm so excited", "We made some great progress", "checking out some things"
+
+def back_then(tokens: list[Token]) -> bool:
+    """The sentence places itself in a past it does not date: "When I was younger, …", "Growing up, I saw …"."""
+    for t in tokens:
+        if t.dep_ == "advcl" and t.tag_ in ("VBD", "VBG") and (any(
+                c.dep_ in ("mark", "advmod") and c.lower_ in ("when", "while", "before", "after", "since")
+                for c in t.children)
+                or (t.lower_ == "growing" and any(c.lower_ == "up" for c in t.children))):
+            return True
+    return False
+
+def _generic(tokens: list[Token]) -> bool:
+    """A "we" that means people at large: "we learn a lot from our struggles", "together, we can make a
+    difference": only "we" forms, a present or "can" verb, no time said. "We went camping" is kept."""
+    words = {t.lower_ for t in tokens}
+    if words & {"i", "me", "my", "mine", "myself"} or not words & {"we", "us", "our"} or any(
+            t.ent_type_ in ("DATE", "TIME") for t in tokens):
+        return False
+    verb = next((t.head for t in tokens if t.lower_ == "we" and t.dep_ in ("nsubj", "nsubjpass")), None)
+    if verb is None:
+        verb = next((t for t in tokens if t.dep_ == "ROOT"), None)
+    if verb is None:
+        return False
+    auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    tense = auxes[0] if auxes else verb
+    return tense.tag_ in ("VBP", "VBZ") or tense.lower_ in ("can", "could") or (
+        tense.tag_ == "VB" and any(c.dep_ == "nsubj" for c in verb.children))  # spaCy tags "challenges help" VB
