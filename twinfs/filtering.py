@@ -44,7 +44,10 @@ class Filter(Protocol):
 
 
 class MeaningFilter:
-    """Keeps candidates within `margin` of the best cosine; at most `max_passages` passages.
+    """Keeps candidates within `margin` of the best cosine; at most `max_passages` passages, the first in the
+    order given (the search's ranking), since the ranking finds the evidence better than a cosine to the question
+    as asked: LoCoMo brief recall, tune / report, 0.796 / 0.792 with the closest passages, 0.856 / 0.867 in the
+    ranking's order, 3 passages either way.
 
     held: the best fact or passage clears `held_at`. Both numbers are measured on LoCoMo (bench/README.md)."""
 
@@ -71,14 +74,16 @@ class MeaningFilter:
             scores[i] = max(scores[i], float(sim))
         best = float(np.max(scores))
         cut = max(self.floor, best - self.margin)
-        order = sorted(range(len(candidates)), key=lambda i: -scores[i])
+        passage = [c.key.startswith("P") for c in candidates]
+        order = sorted((i for i in range(len(candidates)) if not passage[i]), key=lambda i: -scores[i]) + \
+            [i for i in range(len(candidates)) if passage[i]]  # facts closest first, passages in the order given
         keep: list[str] = []
         passages = facts = 0
         for i in order:
             c = candidates[i]
-            if scores[i] < cut and not (c.key.startswith("P") and passages == 0):
-                continue  # the best passage always stays: a brief with no passage cannot be quoted
-            if c.key.startswith("P"):
+            if scores[i] < cut and not (passage[i] and passages == 0):
+                continue  # the first passage always stays: a brief with no passage cannot be quoted
+            if passage[i]:
                 if passages >= self.max_passages:
                     continue
                 passages += 1
