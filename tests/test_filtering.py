@@ -4,26 +4,39 @@ from __future__ import annotations
 from twinfs.filtering import Candidate, MeaningFilter
 
 QUESTION = "Where did Ines adopt her kitten?"
-ANSWER = "Ines: I adopted a grey kitten called Pebble from the shelter on Elm Street."
-BREAD = "Tomas: My third sourdough loaf finally rose properly."
-KEYBOARD = "Ines: Pebble the kitten sleeps on my keyboard all day."
-CLOSER = "Ines: We got a kitten last spring, she came from a shelter."  # nearer the question, and no answer
-ALSO_CLOSER = "Ines: The kitten adoption at the shelter was a happy day for me."
+ANSWER = "Ines: I adopted a grey kitten called Pebble from the shelter on Elm Street."  # cosine ~0.63
+BREAD = "Tomas: My third sourdough loaf finally rose properly."  # ~0.08, unrelated
+POTTERY = "Ines: I started taking pottery classes on Thursdays, my first bowl was lopsided."  # ~0.07, unrelated
+KEYBOARD = "Ines: Pebble the kitten sleeps on my keyboard all day."  # ~0.44, near the kitten
+CLOSER = "Ines: We got a kitten last spring, she came from a shelter."  # ~0.80: nearer the question, and no answer
+ALSO_CLOSER = "Ines: The kitten adoption at the shelter was a happy day for me."  # ~0.66, no answer either
 
 
 def passages(*texts: str) -> list[Candidate]:
     return [Candidate(f"P{i}", t, (t,)) for i, t in enumerate(texts, 1)]
 
 
+def fact(key: str, text: str) -> Candidate:
+    return Candidate(key, text, (text,))
+
+
 def test_passages_are_kept_in_the_order_given_not_by_their_cosine(embedder):
     judge = MeaningFilter(embedder, max_passages=2)
-    record = "Ines adopted a grey kitten from the shelter"
-    fact = Candidate("F1", record, (record,))
-    verdict = judge.judge(QUESTION, [fact, *passages(ANSWER, BREAD, KEYBOARD, CLOSER, ALSO_CLOSER)])
-    # the ranking put the answer first: it stays although two later passages are closer to the question as asked;
-    # the bread (unrelated) and the keyboard (below the margin) are left out though they come before them
+    verdict = judge.judge(QUESTION, [fact("F1", "Ines adopted a grey kitten from the shelter"),
+                                     *passages(ANSWER, BREAD, POTTERY, CLOSER, ALSO_CLOSER)])
+    # the ranking put the answer first: it stays although a later passage is closer to the question as asked; the
+    # bread and the pottery (unrelated) are left out though they come before the one kept with it
     assert sorted(verdict.keep) == ["F1", "P1", "P4"]
     assert verdict.held is True
+
+
+def test_passages_have_a_wider_margin_than_facts(embedder):
+    candidates = [fact("F1", CLOSER), fact("F2", KEYBOARD), *passages(ANSWER, KEYBOARD, BREAD)]
+    verdict = MeaningFilter(embedder).judge(QUESTION, candidates)
+    # 0.36 below the best: outside the facts' margin (0.3), inside the passages' (0.4)
+    assert sorted(verdict.keep) == ["F1", "P1", "P2"]
+    verdict = MeaningFilter(embedder, passage_margin=0.3).judge(QUESTION, candidates)
+    assert sorted(verdict.keep) == ["F1", "P1"]
 
 
 def test_the_first_passage_stays_even_below_the_cut(embedder):
