@@ -101,20 +101,20 @@ class Pipeline:
     def _drain(self, name: str, lane: str) -> None:
         key = (lane, name)
         lower_priority(NICE[lane])
+        # _work hands the key back itself; let go of it here only if it did not, or this would drop the key of a
+        # newer wake taken meanwhile (a lost wake: idle() said done while that wake's work had not run)
+        released = False
         try:
             with self.open(name) as space:
-                if space is None or space.broken:
-                    return  # gone (forgotten whole, moved away) or not to be written until an operator mends it
-                self._work(space, lane)
+                if space is not None and not space.broken:  # else gone, or not written until an operator mends it
+                    self._work(space, lane)
+                    released = True
         except Exception:  # opening it failed: tried again with back-off, like a failed step
             log.exception("opening %s for its work failed", name)
-            with self._lock:
-                self._busy.discard(key)
-                self._idle.notify_all()
             self._retry(name, time.monotonic() + LAST_RETRY / 10)
         finally:
-            with self._lock:
-                if key in self._busy:
+            if not released:
+                with self._lock:
                     self._busy.discard(key)
                     self._idle.notify_all()
 

@@ -1,0 +1,44 @@
+"""The pipeline's bookkeeping of who has work: a wake is never lost, whatever order its threads end in."""
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from types import SimpleNamespace
+
+from twinfs.jobs import Pipeline
+
+
+def test_a_wake_taken_while_the_last_work_lets_go_is_not_lost():
+    """A drain that lingers after its work handed the end user back (a slow thread on a loaded machine) must not
+    let go of the newer wake's claim: idle() would then say done before that wake's work ran."""
+    space = SimpleNamespace(user=SimpleNamespace(dirname="u"), hand_edited=False, broken=None,
+                            writer=threading.Lock(), pending=lambda: [], landed=threading.Condition())
+    opened, lingering, go_on, ran = [], threading.Event(), threading.Event(), []
+
+    @contextmanager
+    def open_(name):
+        opened.append(name)
+        number = len(opened)
+        yield space
+        if number == 2:  # the first later-lane drain: its work is done and handed back; its thread lingers
+            lingering.set()
+            go_on.wait(10)
+
+    def step(_space) -> None:
+        if ran:
+            time.sleep(0.5)  # the second wake's step takes a moment: an early idle() is seen
+        ran.append(len(ran))
+
+    pipeline = Pipeline(workers=2, steps=[step], open=open_)
+    try:
+        pipeline.wake("u")
+        assert lingering.wait(10) and ran == [0]
+        pipeline.wake("u")  # lands, then claims the later lane again, queued behind the lingering drain
+        assert not pipeline.wait_idle(0.5)  # the second step waits for the later lane's one worker
+        go_on.set()
+        assert pipeline.wait_idle(10)
+        assert ran == [0, 1]  # idle only once the second wake's step ran
+    finally:
+        go_on.set()
+        pipeline.close()
