@@ -3,8 +3,9 @@
 A flat scan is exact and is rebuilt from the vectors in SQLite in milliseconds when a vault opens. Past
 FLAT_UP_TO segments (~12,000 passages) it costs more than the rest of a search, its removals move every vector
 after the one removed, and reading all vectors at each open takes seconds; so the index becomes IVF: NLIST
-lists trained once on a sample, vectors stored as float16, a quarter of the lists searched (top-10 passages the
-same as a flat scan's 0.99 of the time at 56,564 segments, against 0.93 with 64 lists: bench/README.md, "Scale"), kept on disk beside the vectors and caught up with SQLite at open (segments
+lists trained on a sample (again once the index outgrows it), vectors stored as float16, a quarter of the lists
+searched (top-10 passages the same as a flat scan's 1.000 of the time at 90,415 segments, against 0.938 with 64
+lists: bench/README.md, "Scale"), kept on disk beside the vectors and caught up with SQLite at open (segments
 added since, segments gone since). A search narrowed to a few segments (a scope, a date) scans those exactly.
 """
 from __future__ import annotations
@@ -59,15 +60,15 @@ class Vectors:
                 self.index.nprobe = probes(self.index.nlist)  # a file written with another share keeps ours
                 # a file written before this was kept: what its lists imply (4·√n when trained)
                 self.trained = saved.get("trained") or int((self.index.nlist / 4) ** 2)
-                gone = self._catch_up(saved["upto"])
-                if gone > self.trained / 2 or self._outgrown():  # most of what it was trained on replaced
-                    self.index = None  # (a vault cut again by sentence): trained again on what it holds
+                if self._stale(saved["upto"]):
+                    self.index = None  # trained again on what SQLite holds, rather than caught up first
+                else:
+                    self._catch_up(saved["upto"])
             except RuntimeError as exc:  # a file a crash cut short: built again from the vectors
                 log.warning("%s: the IVF index could not be read (%s); building it again", folder, exc)
                 self.index = None
         if self.index is None:
-            self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
-            self._add_from(VECTORS)
+            self._flat_from_sqlite()
             if count > FLAT_UP_TO:
                 self._to_ivf()
 
@@ -92,11 +93,22 @@ class Vectors:
             ids, vecs = _array(rows, self.dim)
             self.index.add_with_ids(vecs, ids)
 
-    def _outgrown(self) -> bool:
-        return self.index.ntotal > RETRAIN_AT * max(1, self.trained)
+    def _flat_from_sqlite(self) -> None:
+        self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
+        self._add_from(VECTORS)
 
-    def _catch_up(self, upto: int) -> int:
-        """Segments added since the file was written are added; those gone since are removed (how many)."""
+    def _outgrown(self, held: int | None = None) -> bool:
+        return (self.index.ntotal if held is None else held) > RETRAIN_AT * max(1, self.trained)
+
+    def _stale(self, upto: int) -> bool:
+        """Whether the file read is to be trained again, not caught up: most of what its lists were trained on
+        went while it was closed (a vault cut again by sentence), or what SQLite holds has outgrown them."""
+        live = self.db.execute("SELECT count(*) FROM segments WHERE sid <= ?", (upto,)).fetchone()[0]
+        added = self.db.execute("SELECT count(*) FROM segments WHERE sid > ?", (upto,)).fetchone()[0]
+        return self.index.ntotal - live > self.trained / 2 or self._outgrown(live + added)
+
+    def _catch_up(self, upto: int) -> None:
+        """Segments added since the file was written are added; those gone since are removed."""
         live = np.array([r[0] for r in self.db.execute("SELECT sid FROM segments WHERE sid <= ?", (upto,))],
                         dtype="int64")
         lists = self.index.invlists
@@ -108,7 +120,6 @@ class Vectors:
         kept = self.index.ntotal
         self._add_from(VECTORS + " WHERE s.sid > ?", (upto,))
         self.changed = len(gone) + self.index.ntotal - kept
-        return len(gone)
 
     def _to_ivf(self) -> None:
         """The flat index becomes IVF: trained on a sample of its vectors, then given all of them."""
@@ -141,8 +152,7 @@ class Vectors:
     def _retrain(self) -> None:
         """Lists trained on a third of what the index holds now lose passages at their edges (top-10 overlap
         0.968 against 1.000 trained afresh, bench/README.md "Scale"): trained again, from the vectors in SQLite."""
-        self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
-        self._add_from(VECTORS)
+        self._flat_from_sqlite()
         self._to_ivf()
 
     def remove(self, ids: np.ndarray) -> None:
