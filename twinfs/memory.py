@@ -148,7 +148,7 @@ class Memory(Owning):
 
     def _make(self, user: EndUser) -> Space:
         space = Space(self.home, user, self.embedder, read_only=self.read_only, machine=self.settings.machine)
-        space.writer.on_enter = lambda: self._mark(space)
+        space.writer.on_enter = lambda: self._mark_writing(space)
         space.left = sync.state(space.vault).get("left")  # handed to another server (sync --leave): kept in .git
         return space
 

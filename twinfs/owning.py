@@ -88,13 +88,21 @@ class Owning:
         if not self.read_only:
             self.pending.mark(space.user.dirname)
 
+    def _mark_writing(self, space: Space) -> None:
+        """A step takes the writer: marked under the accept lock, so a settle under way either clears the mark
+        before this one, or sees the writer taken and leaves the vault due (see _settle)."""
+        with space.accept_lock:
+            self._mark(space)
+
     def _settle(self, space: Space) -> None:
         """The pipeline is done with this vault for now: what is left is due then in the pending index."""
         folded_at = space.state.get("folded_at") if self.folding else None
         waited = (self.clock() - datetime.fromisoformat(folded_at)).total_seconds() if folded_at else None
         due = next_due(space, bool(self.reading), bool(self.folding), waited, self.settings.fold_seconds, self._every)
         with space.accept_lock:  # an add marks and writes the inbox under it: nothing slips between
-            if space.pending() or space.hand_edited or space.writer.stopped_midway:
+            # a step holding the writer (a forget, a correct) may fail or crash before the pipeline settles the
+            # vault again: the mark it made stands, or the next start would not open the vault to finish it
+            if space.pending() or space.hand_edited or space.writer.stopped_midway or space.writer.locked():
                 due = time.time()
             if due is None:
                 self.pending.clear(space.user.dirname)
