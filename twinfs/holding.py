@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from .index import Bounds
 from .passages import parse, spoken_segments
 from .space import Space
-from .text import STOP, stem, stems_of, words_of
+from .text import FIRST, SECOND, STOP, stem, stems_of, words_of
 
 OWNED_AT = 0.36  # the share of the question's words said about the person it names (with RECORDS_WEIGHT x how far
 # the best record about them beats the best about the other), below which nothing holds; with the records that read
@@ -30,8 +30,6 @@ OWNED_AT = 0.36  # the share of the question's words said about the person it na
 RECORDS_WEIGHT = 1.5  # LoCoMo tune, categories 1-4 held / category 5 not: 0.914 / 0.732 words alone, 0.927 / 0.759
 OWN_BEST = 0.5  # how much the best sentence about them, against the best about anyone else, adds to the share
 DEPTH = 30  # passages the words lane finds for the question's words: where those words were said most
-FIRST = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"})
-SECOND = frozenset({"you", "your", "yours", "yourself", "yourselves"})
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
 CAPITAL = re.compile(r"\b([A-Z][a-z]{2,})\b")
 CALENDAR = frozenset(w.casefold() for w in [*calendar.month_name, *calendar.day_name] if w)  # times, not names

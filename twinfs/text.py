@@ -1,6 +1,6 @@
 """Words for matching a question with records: case folded, possessives off, plain stems ("moved", "moving" and
 "move" meet; "went" meets "go"). Shared by folding (which attribute a question is about) and worked (what a count
-counts)."""
+counts); the words of the first and second person by held (whom a sentence is about) and the rules reader."""
 from __future__ import annotations
 
 import re
@@ -13,6 +13,8 @@ what when where who whom whose which why how many much often times time ever sti
 really also very s t ago since long until till before after last first total far all any some each every
 one get got go goes going went gone make made take took anyone someone everyone anybody somebody""".split())
 LIGHT_VERBS = frozenset({"go", "do", "have", "get", "make", "take", "be", "come", "use"})
+FIRST = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
+SECOND = frozenset({"you", "your", "yours", "yourself", "yourselves"})
 
 IRREGULAR = dict(pair.split(":") for pair in """ran:run went:go gone:go ate:eat eaten:eat saw:see seen:see met:meet
 took:take taken:take bought:buy made:make wrote:write written:write gave:give given:give got:get had:have did:do

@@ -12,12 +12,13 @@ import re
 import threading
 from typing import TYPE_CHECKING, Any
 
+from ..text import FIRST, SECOND
 from .attributes import KIN, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
 from .reference import Said, pointers
 from .reference import resolve as referent
-from .talk import FIRST, back_then, chatter
+from .talk import back_then, chatter
 from .windows import Window
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def nlp() -> Any:
         return _nlp
 
 
-SECOND = {"you", "your", "yours", "yourself", "yourselves", "ya", "u"}
+YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
 OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh", "hey", "hi", "hello", "thanks", "thank", "haha",
            "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok", "okay", "sure",
            "totally", "absolutely", "definitely", "aww", "aw", "omg", "ugh", "um", "uh", "hmm", "gosh", "man", "dude",
@@ -160,7 +161,7 @@ class Sentence:
                 len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:
             del tokens[-4 if tokens[-1].is_punct else -3:]  # "…, by the way."
         # "I started kickboxing, you should try it": keep what the speaker says of themself
-        listener = next((i for i, t in enumerate(tokens) if t.lower_ in SECOND or (  # "…, so let's make it happen"
+        listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU or (  # "…, so let's make it happen"
             t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))), None)
         if listener is not None:
             cut = max((i for i, t in enumerate(tokens[:listener]) if t.text in (",", "-", "–", ";", ":")

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..text import FIRST
 from .reference import TIME_NOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
-
-FIRST = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"}
 
 # adjectives of a reaction to what the other person said: "Glad I could help", "I'm sorry about Max"
 REACTIONS = {"glad", "happy", "sorry", "thankful", "grateful", "proud", "excited", "thrilled", "relieved", "sad",
