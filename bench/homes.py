@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from twinfs.index.embedder import DIM, Embedder
+from twinfs.index.embedder import DIM, Embedder, shared_embedder
 from twinfs.passages import parse
 from twinfs.space import Space
 
@@ -71,7 +71,7 @@ class CountingEmbedder(Embedder):
     """The product's embedder, counting the texts it embeds in batches (landing's segments)."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(bf16=shared_embedder().bf16, int8=shared_embedder().int8)
         self.embedded = 0
 
     def encode(self, texts: list[str]) -> np.ndarray:
@@ -83,7 +83,9 @@ class KeptEmbedder(Embedder):
     """The product's embedder, whose batch vectors are also kept on disk by text across homes and runs."""
 
     def __init__(self, path: Path):
-        super().__init__()
+        super().__init__(bf16=shared_embedder().bf16, int8=shared_embedder().int8)  # as the settings say
+        if self.variant != "fp32":  # vectors made another way are kept apart
+            path = path.with_name(f"{path.stem}-{self.variant}{path.suffix}")
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, timeout=120, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")

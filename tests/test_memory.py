@@ -113,7 +113,7 @@ def test_the_turns_of_whom_a_question_names_are_lifted_in_the_meaning_lane(memor
     from twinfs.search import SPEAKER_LIFT, first_person, meaning_lane
 
     said = [("bob", "Bob Stone", "I've been learning to play the cello."),
-            ("alice", "Alice Chen", "I am learning the cello these days, on Thursday evenings.")]
+            ("alice", "Alice Chen", "I'm learning the cello, on Thursday evenings.")]
     add(memory, alice, [{"id": who, "kind": "message", "conversation": who, "role": "user", "name": name, "text": text,
                          "at": f"2026-10-0{n}T10:00:00Z"} for n, (who, name, text) in enumerate(said, 1)])
     space = memory.space(alice)
@@ -264,13 +264,43 @@ def test_an_index_of_an_older_format_is_segmented_again_at_start(settings, embed
         db.execute(older)
         db.commit()
         vectors = db.execute("SELECT count(*) FROM vectors").fetchone()[0]
-    assert meaning.outdated(folder)
+    assert meaning.outdated(folder, embedder.variant)
     with Memory(settings, embedder=embedder) as m:
-        assert meaning.outdated(folder)  # start-up opens no vault with nothing to do: mended when first opened
+        assert meaning.outdated(folder, embedder.variant)  # start-up opens no vault with nothing to do: mended when first opened
         m.status(alice, StatusRequest(ids=["msg-001"]))
-        assert not meaning.outdated(folder)
+        assert not meaning.outdated(folder, embedder.variant)
         with closing(sqlite3.connect(folder / "vectors.sqlite")) as db:
             assert {r[0] for r in db.execute("SELECT who FROM segments")} == {"Alice Chen", "Assistant"}
             assert db.execute("SELECT value FROM meta WHERE key = 'segments'").fetchone()[0] == meaning.SEGMENTS
             assert db.execute("SELECT count(*) FROM vectors").fetchone()[0] == vectors  # the same texts, kept
+        assert m.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True)).hits[0].turns[0] == "msg-001"
+
+
+def test_vectors_made_by_another_variant_of_the_embedder_are_made_again_when_first_opened(settings, embedder, alice):
+    import sqlite3
+    from contextlib import closing
+
+    import numpy as np
+
+    from twinfs import Memory
+    from twinfs.index import meaning
+
+    with Memory(settings, embedder=embedder) as m:
+        add(m, alice, chat("c1", MOVE))
+    folder = settings.home / "users" / alice.dirname / ".twin" / "meaning"
+    with closing(sqlite3.connect(folder / "vectors.sqlite")) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()[0] == embedder.variant
+        db.execute("UPDATE meta SET value = 'another' WHERE key = 'embedder'")
+        db.execute("UPDATE vectors SET vec = zeroblob(1536)")  # what another variant made, as far as this one sees
+        db.commit()
+        segments = db.execute("SELECT count(*) FROM segments").fetchone()[0]
+    assert meaning.outdated(folder, embedder.variant) and not meaning.outdated(folder, "another")
+    with Memory(settings, embedder=embedder) as m:
+        m.status(alice, StatusRequest(ids=["msg-001"]))
+        assert not meaning.outdated(folder, embedder.variant)
+        with closing(sqlite3.connect(folder / "vectors.sqlite")) as db:
+            assert db.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()[0] == embedder.variant
+            assert db.execute("SELECT count(*) FROM segments").fetchone()[0] == segments
+            vectors = [np.frombuffer(r[0], dtype="float32") for r in db.execute("SELECT vec FROM vectors")]
+        assert vectors and all(abs(float(np.linalg.norm(v)) - 1) < 1e-4 for v in vectors)  # embedded again
         assert m.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True)).hits[0].turns[0] == "msg-001"

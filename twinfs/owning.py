@@ -157,9 +157,10 @@ class Owning:
             with space.writer:
                 if syncing.resume(space, self._hooks):
                     log.warning("%s: finished a sync's merge that stopped midway", space.user.dirname)
-            if repair.reindex_pending(space) or meaning.outdated(space.root / ".twin" / "meaning"):
-                log.warning("%s: reindexing (a reindex stopped midway, or the meaning lane's format is older)",
-                            space.user.dirname)
+            lane = space.root / ".twin" / "meaning"
+            if repair.reindex_pending(space) or meaning.outdated(lane, space.embedder.variant):
+                log.warning("%s: reindexing (a reindex stopped midway, or the meaning lane's format or embedder "
+                            "is another)", space.user.dirname)
                 self._reindex(space)  # nothing unchanged is embedded again
         except (repair.Broken, OSError, sqlite3.Error, git.GitCommandError, subprocess.CalledProcessError,
                 TwinError) as exc:

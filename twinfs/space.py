@@ -180,6 +180,10 @@ class Space:
             return self._words
 
     @property
+    def embedder(self) -> Embedder:
+        return self._embedder
+
+    @property
     def meaning(self) -> MeaningIndex:
         with self._opened:
             if self._meaning is None:

@@ -8,6 +8,7 @@ open, and a segment whose text was embedded once is never embedded again.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import threading
 from collections import Counter
@@ -20,7 +21,7 @@ import numpy as np
 
 from . import Bounds, Doc
 from .embedder import DIM, Embedder
-from .vectors import Vectors
+from .vectors import KEY, Vectors
 
 faiss.omp_set_num_threads(1)  # one end user's flat index is small: OpenMP start-up costs more than it saves
 
@@ -47,8 +48,9 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 SEGMENTS = "2"
 
 
-def outdated(folder: Path) -> bool:
-    """Whether the index in this folder holds passages segmented otherwise than now (or not yet again since)."""
+def outdated(folder: Path, variant: str) -> bool:
+    """Whether the index in this folder holds passages segmented otherwise than now (or not yet again since), or
+    vectors made by another variant of the embedder than `variant`."""
     path = folder / "vectors.sqlite"
     if not path.exists():
         return False
@@ -56,17 +58,22 @@ def outdated(folder: Path) -> bool:
         columns = _segment_columns(db)
         if not columns:
             return False
-        if "who" not in columns or _segments_version(db) != SEGMENTS:
+        if "who" not in columns or _meta(db, "segments") != SEGMENTS or _made_by(db) != variant:
             return bool(db.execute("SELECT 1 FROM docs WHERE type = 'passage' LIMIT 1").fetchone())
         return bool(db.execute("SELECT 1 FROM docs WHERE type = 'passage' AND hash = '' LIMIT 1").fetchone())
 
 
-def _segments_version(db: sqlite3.Connection) -> str | None:
+def _meta(db: sqlite3.Connection, key: str) -> str | None:
     try:
-        row = db.execute("SELECT value FROM meta WHERE key = 'segments'").fetchone()
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     except sqlite3.OperationalError:  # an index from before the meta table
         return None
     return row[0] if row else None
+
+
+def _made_by(db: sqlite3.Connection) -> str:
+    """The embedder's variant that made the vectors; an index from before the key was made in fp32 (or bf16)."""
+    return _meta(db, "embedder") or "fp32"
 
 
 def _segment_columns(db: sqlite3.Connection) -> set[str]:
@@ -99,9 +106,34 @@ class MeaningIndex:
         speakerless = "who" not in _segment_columns(self._db)
         if speakerless:
             self._db.execute("ALTER TABLE segments ADD COLUMN who TEXT")
-        if speakerless or _segments_version(self._db) != SEGMENTS:
+        if speakerless or _meta(self._db, "segments") != SEGMENTS:
             self._db.execute("UPDATE docs SET hash = '' WHERE type = 'passage'")
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('segments', ?)", (SEGMENTS,))
+        variant = self.embedder.variant
+        if _made_by(self._db) != variant:
+            self._unmade(variant)
+        elif _meta(self._db, "embedder") is None:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (variant,))
+
+    def _unmade(self, variant: str) -> None:
+        """Vectors of another variant of the embedder (cosine ~0.99 of this one's) would rank beside this one's
+        questions a little off: every doc is read as changed and its vectors dropped, so the reindex at open
+        embeds it all again, with this variant. One transaction: a crash leaves the old lane or the emptied one."""
+        ivf = _meta(self._db, KEY)
+        db = self._db
+        db.execute("BEGIN")
+        try:
+            db.execute("DELETE FROM segments")
+            db.execute("DELETE FROM vectors")
+            db.execute("UPDATE docs SET hash = ''")
+            db.execute("DELETE FROM meta WHERE key = ?", (KEY,))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (variant,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        if ivf:
+            (self.folder / json.loads(ivf)["file"]).unlink(missing_ok=True)
 
     def _load(self) -> None:
         rows = self._db.execute("SELECT sid, doc, who FROM segments").fetchall()
