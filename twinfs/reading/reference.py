@@ -35,6 +35,13 @@ PLACES = ("GPE", "LOC", "FAC")
 COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
 # determiners standing for a noun said before: "I'll see if I can find any", "both are great"
 STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several", "many"}
+# nouns of something else, left unsaid without "of …": "the atmosphere (of the game)", "my favorite part (of it)"
+RELATIONAL = {"idea", "atmosphere", "copy", "part", "rest", "plot", "ending", "outcome", "sequel", "highlight"}
+COMPLEMENTS = {"of", "for", "about", "behind", "on", "to", "from"}
+AFTER = {"afterward", "afterwards"}
+TEMPORAL = {"during", "after", "before", "since", "until", "till", "over", "throughout"}
+# determiners of a noun that is no referent: "do you have any other causes?"
+QUANTIFIERS = {"any", "no", "every", "each", "which", "what", "whatever", "other"}
 _MODIFIERS = ("amod", "relcl", "acl", "prep", "compound", "appos")
 _CORE = ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "dative", "poss", "conj", "oprd", "appos", "npadvmod")
 
@@ -73,6 +80,11 @@ def _clause(t: Token) -> int:
     return head.i
 
 
+def _relative(noun: Token, t: Token) -> bool:
+    """The word sits in a relative clause of the noun: "folks who lost their jobs" (their: the folks')."""
+    return any(a.dep_ == "relcl" and a.head.i == noun.i for a in t.ancestors)
+
+
 def _specific(root: Token) -> bool:
     """A referent that says which: a name, or a noun with words of its own ("a pottery class", "my sister's
     cat"); "the movie" alone says no more than "it"."""
@@ -109,7 +121,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
             wants = POINTS[low]
             if low == "it" and _ambient(t):
                 continue
-            if any(_fits(x, wants) and _clause(x) != _clause(t) and not x.is_ancestor(t) for x in span if x.i < t.i):
+            if any(_fits(x, wants) and _clause(x) != _clause(t) and (not x.is_ancestor(t) or _relative(x, t))
+                   for x in span if x.i < t.i):
                 continue  # "a support group and it was powerful": its referent is in the sentence
             if low == "it" and t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_ in COPULAS:
                 wants = ""  # "It was such a welcoming environment": the whole event before, not one noun of it
@@ -121,6 +134,17 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 out.append((t, "same"))  # "this opportunity": the one named before, if it was
             elif t.dep_ in _CORE:
                 out.append((t, ""))  # "I loved that": a whole statement before, no noun to put in its place
+        elif low == "the" and t.dep_ == "det" and t.head.pos_ == "NOUN" and t.head.dep_ in _CORE \
+                and all(c.i == t.i for c in t.head.children) and t.head.lemma_.lower() not in TIME_NOUNS \
+                and not (t.head.dep_ == "pobj" and t.head.head.lower_ in TEMPORAL):
+            out.append((t, "echo"))  # "the painting" after "an abstract painting": that one, if it was named
+        elif t.lemma_.lower() in RELATIONAL and t.tag_ == "NN" and t.dep_ in _CORE and t.head.lemma_ != "do" and not any(
+                (c.dep_ == "prep" and c.lower_ in COMPLEMENTS) or c.dep_ in ("acl", "relcl", "compound")
+                for c in t.children):
+            out.append((t, ""))  # "the atmosphere was electric": of what was said before
+        elif low in AFTER and not any(x.pos_ in ("VERB", "AUX") and x.i < t.i and x.i != t.head.i for x in span) \
+                and not any(c.dep_ == "prep" and c.lower_ in ("at", "after", "during") for c in t.head.children):
+            out.append((t, ""))  # "we played chess afterward": after what the sentence before told
         elif low in EMPTY and not any(c.dep_ in ("relcl", "acl", "prep", "appos") for c in t.children):
             out.append((t, ""))  # "something new": new what?
         elif low == "then" and t.i > 0 and t.nbor(-1).lower_ == "back":
@@ -189,9 +213,16 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
     for t, wants in found:
         if not wants or not recent:
             return None
+        if wants == "echo":  # "I did an abstract painting." - "I wanted the painting to be calm": which one
+            lemma = t.head.lemma_.lower()
+            named = [x for s in recent for x in s.span if x.lemma_.lower() == lemma and x.pos_ == "NOUN"]
+            if all(any(c.dep_ == "det" and c.lower_ == "the" for c in x.children) and not _specific(x) for x in named):
+                continue  # named here first, or only as "the court" before: it reads alone as it did there
+            wants = "same"
         if wants == "same":  # "Love the necklace!" - "This necklace is special to me": "the necklace"
             said = next(((x, s) for s in recent for x in s.span
-                         if x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" and _specific(x)), None)
+                         if x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" and _specific(x)
+                         and not any(c.lower_ in QUANTIFIERS for c in x.children)), None)
             phrase = _phrase(*said, speaker, names) if said else None
             if phrase is None or t.head.children and any(c.i != t.i for c in t.head.lefts):
                 return None  # "this necklace" after "Love the necklace!": which necklace is still not said

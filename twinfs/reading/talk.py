@@ -29,7 +29,7 @@ LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", 
                "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
                "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
                "appreciate", "believe", "remember", "forget", "stay", "become", "turn", "hear", "sound", "talk", "chat",
-               "speak", "push", "ask", "wan", "gon"}  # talking verbs: "since we last talked"
+               "speak", "push", "ask", "wan", "gon", "wanna", "gonna", "gotta"}  # talking verbs: "since we last talked"
 
 
 def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
@@ -51,8 +51,9 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
     if first.tag_ == "VBZ" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children):
         return True  # "Reminds me being kind matters": "it reminds", and what "it" is went unsaid
     for t in tokens:
-        if t.dep_ == "ROOT" and (t.lemma_ == "agree" or (t.lemma_ == "check" and any(
-                c.dep_ == "prt" and c.lower_ == "in" for c in t.children))):
+        if (t.dep_ == "ROOT" and t.lemma_ == "agree") or (t.lemma_ == "check" and any(
+                c.dep_ == "prt" and c.lower_ == "in" for c in t.children) and not any(
+                c.dep_ in ("prep", "dobj") for c in t.children)):
             return True  # "I 100% agree", "I just wanted to check in": about the conversation
         if t.lemma_ == "mean" and t.dep_ == "ROOT" and not any(c.dep_ in ("dobj", "ccomp") for c in t.children):
             return True  # "From a distance, I mean": a word on the last sentence
@@ -95,9 +96,18 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
             and not any(c.dep_ == "dobj" and generic(c) for c in t.children))
         for t in tokens)  # "I'm so excited", "We made some great progress", "checking out some things"
 
+# times of one's life: "as a kid", "through high school", "after college"
+LIFE = {"kid", "child", "teen", "teenager", "youngster", "school", "college", "university", "childhood", "youth"}
+
+
 def back_then(tokens: list[Token]) -> bool:
-    """The sentence places itself in a past it does not date: "When I was younger, …", "Growing up, I saw …"."""
+    """The sentence places itself in a past it does not date: "When I was younger, …", "Growing up, I saw …",
+    "I loved that book as a kid", "I played through high school"."""
+    past = any(t.tag_ == "VBD" for t in tokens)
     for t in tokens:
+        if past and t.dep_ == "pobj" and t.lemma_.lower() in LIFE and t.head.lower_ in (
+                "as", "in", "through", "after", "during", "since", "throughout"):
+            return True
         if t.dep_ == "advcl" and t.tag_ in ("VBD", "VBG") and (any(
                 c.dep_ in ("mark", "advmod") and c.lower_ in ("when", "while", "before", "after", "since")
                 for c in t.children)
