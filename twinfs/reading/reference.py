@@ -38,6 +38,10 @@ STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another"
 # nouns of something else, left unsaid without "of …": "the atmosphere (of the game)", "my favorite part (of it)"
 RELATIONAL = {"idea", "atmosphere", "copy", "part", "rest", "plot", "ending", "outcome", "sequel", "highlight"}
 COMPLEMENTS = {"of", "for", "about", "behind", "on", "to", "from"}
+# happenings and states of affairs: "the meeting", "the situation" is one the talk had before, said or not
+HAPPENINGS = {"meeting", "party", "event", "game", "match", "trip", "show", "concert", "tournament", "feast",
+              "festival", "ceremony", "wedding", "race", "competition", "workshop", "session", "conference",
+              "situation", "process", "experience", "moment", "issue", "problem", "news", "change", "accident"}
 AFTER = {"afterward", "afterwards"}
 TEMPORAL = {"during", "after", "before", "since", "until", "till", "over", "throughout"}
 # determiners of a noun that is no referent: "do you have any other causes?"
@@ -216,6 +220,8 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
         if wants == "echo":  # "I did an abstract painting." - "I wanted the painting to be calm": which one
             lemma = t.head.lemma_.lower()
             named = [x for s in recent for x in s.span if x.lemma_.lower() == lemma and x.pos_ == "NOUN"]
+            if lemma in HAPPENINGS and not any(_specific(x) for x in named):
+                return None  # "I'm down to join the meeting": which one the talk knows, the record would not
             if all(any(c.dep_ == "det" and c.lower_ == "the" for c in x.children) and not _specific(x) for x in named):
                 continue  # named here first, or only as "the court" before: it reads alone as it did there
             wants = "same"

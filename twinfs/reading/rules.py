@@ -48,6 +48,10 @@ def nlp() -> Any:
         return _nlp
 
 
+# the talk's joints that lead a sentence: "By the way, …", "Speaking of which, …"
+JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "which"), ("on", "another", "note"),
+          ("on", "a", "different", "note"), ("on", "a", "side", "note"), ("on", "that", "note"),
+          ("that", "being", "said"), ("having", "said", "that"))
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
 OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh", "hey", "hi", "hello", "thanks", "thank", "haha",
            "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok", "okay", "sure",
@@ -153,8 +157,8 @@ class Sentence:
             vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")
             if t.is_punct or t.is_space or t.pos_ == "INTJ" or t.lower_ in OPENERS or vocative:
                 tokens.pop(0)
-            elif [x.lower_ for x in tokens[:3]] in (["by", "the", "way"], ["in", "the", "meantime"]):
-                del tokens[:3]  # "By the way, …", "In the meantime, …": the talk's joints, no part of the fact
+            elif (joint := next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)), None)):
+                del tokens[:len(joint)]  # "By the way, …", "Speaking of which, …": the talk's joints, not the fact
             elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")),
                                 None)) is not None \
                     and not any(x.lower_ in FIRST for x in tokens[:colon]):
@@ -252,8 +256,9 @@ class Sentence:
             return "opinion"
         fan = any(t.lower_ == "fan" and (t.dep_ == "attr" or any(c.lower_ == "of" for c in t.children))
                   for t in self.tokens)  # "I'm a big fan of", not "I had a chat with a Harry Potter fan"
-        if (head in PREFER_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ")) or \
-                {"favorite", "favourite"} & set(lows) or fan:
+        favorite = any(t.lower_ in ("favorite", "favourite") and (t.dep_ != "amod" or t.head.dep_ in (
+            "nsubj", "nsubjpass", "attr", "ROOT", "appos")) for t in self.tokens)  # not "writing my favorite memories"
+        if (head in PREFER_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ")) or favorite or fan:
             return "preference"
         stative = finite is not None and (finite.lemma_ == "be" or any(
             c.dep_ == "auxpass" and c.lemma_ == "be" for c in finite.children))  # "I was busy", "have been married"

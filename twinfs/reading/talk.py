@@ -69,9 +69,10 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
                 c.dep_ == "xcomp" and c.lemma_ in ("hear", "see", "know", "help", "read", "chat", "talk")
                 for c in t.children):
             return True  # "I'm so happy to hear that"
-        if t.lower_ in ("we", "us") and t.dep_ in ("nsubj", "nsubjpass") and any(
+        if t.lower_ in ("we", "us") and t.dep_ in ("nsubj", "nsubjpass") and (any(
                 c.dep_ == "aux" and c.lower_ in ("should", "must", "ought", "could", "gotta", "got")
-                for c in t.head.children):
+                for c in t.head.children) or t.head.lower_ == "gotta" or (t.head.lower_ == "got" and any(
+                c.dep_ == "xcomp" and any(a.lower_ == "ta" for a in c.children) for c in t.head.children))):
             return True  # "we should all join forces": said to the listener, not a fact
         if t.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in ("if", "unless", "whenever")
                                      for c in t.children) and t.head.dep_ == "ROOT":
