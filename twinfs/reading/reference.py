@@ -228,6 +228,7 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
         if wants == "same":  # "Love the necklace!" - "This necklace is special to me": "the necklace"
             said = next(((x, s) for s in recent for x in s.span
                          if x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" and _specific(x)
+                         and x.tag_ == t.head.tag_  # "this city" is not "my favorite cities"
                          and not any(c.lower_ in QUANTIFIERS for c in x.children)), None)
             phrase = _phrase(*said, speaker, names) if said else None
             if phrase is None or t.head.children and any(c.i != t.i for c in t.head.lefts):

@@ -52,6 +52,8 @@ def nlp() -> Any:
 JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "which"), ("on", "another", "note"),
           ("on", "a", "different", "note"), ("on", "a", "side", "note"), ("on", "that", "note"),
           ("that", "being", "said"), ("having", "said", "that"))
+# what one bids the listener do after telling something: "…, take a look!", "… - come see!"
+TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
 OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh", "hey", "hi", "hello", "thanks", "thank", "haha",
            "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok", "okay", "sure",
@@ -178,6 +180,11 @@ class Sentence:
             cut = max((i for i, t in enumerate(tokens[:listener]) if t.text in (",", "-", "–", ";", ":")
                        or t.lower_ in ("but", "so", "and", "because", "cause", "'cause")), default=0)
             tokens = tokens[:cut]
+        command = next((i for i in range(1, len(tokens)) if tokens[i].tag_ == "VB" and tokens[i - 1].text in (
+            ",", "-", "–", "—", ";") and tokens[i].lemma_ in TO_LISTENER and not any(
+            c.dep_ in ("nsubj", "nsubjpass", "aux") for c in tokens[i].children)), None)
+        if command is not None:
+            tokens = tokens[:command - 1]  # "I've done an abstract painting too, take a look!": said to the listener
         while tokens and (tokens[-1].is_punct or tokens[-1].is_space or tokens[-1].pos_ == "SYM"
                           or tokens[-1].lower_ in ("and", "but", "so", "because")):
             tokens.pop()
@@ -316,7 +323,8 @@ class Sentence:
             if drop and drop[0] <= at < drop[1]:
                 continue
             if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and (
-                    (tokens[i + 1].head == t and t.pos_ == "ADP" and tokens[i + 1].lower_ not in BARE_TIMES)
+                    (t in (tokens[i + 1].head, tokens[i + 1].head.head) and t.pos_ == "ADP"
+                     and tokens[i + 1].lower_ not in BARE_TIMES)  # "on Saturday", "on the 15th"
                     or t.lower_ in ("around", "about", "roughly", "just", "only")):
                 continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
             low = t.lower_
@@ -502,7 +510,12 @@ class RulesReader:
         for attribute, value in pairs:
             words = set(re.findall(r"[\w']+", value.lower()))
             text = alone(turn.speaker, attribute, value)
-            if text is None or words & sentence.pointing or words & POINTING_WORDS:
+            at = sentence.span.text.lower().find(value.lower())
+            rest = sentence.span.text[at + len(value):] if at >= 0 else ""
+            listed = rest.startswith(",") and not re.match(  # "the energy, diversity, …", not "games, and I've …"
+                r",\s*(?:(?:and|but|so|or)\s+(?:i|we|it|they|he|she|that|this|my)\b|but\b|so\b|because\b|which\b)",
+                rest, re.I)
+            if text is None or listed or words & sentence.pointing or words & POINTING_WORDS:
                 continue
             kind = "preference" if attribute in ("likes", "dislikes", "hobby") else "state"
             drafts.append(Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute, value=value[:80],

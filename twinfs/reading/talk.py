@@ -57,8 +57,8 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
             return True  # "I 100% agree", "I just wanted to check in": about the conversation
         if t.lemma_ == "mean" and t.dep_ == "ROOT" and not any(c.dep_ in ("dobj", "ccomp") for c in t.children):
             return True  # "From a distance, I mean": a word on the last sentence
-        if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in ("can", "could", "might", "may")
-                                                     for c in t.head.children):
+        if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in (
+                "can", "could", "might", "may", "will", "'ll", "would", "'d") for c in t.head.children):
             return True  # "Maybe I can assist as well": a possibility, nothing that is so
         if t.lemma_.lower() == "sorry":
             return True
