@@ -143,6 +143,9 @@ class Sentence:
             first = self.tokens[0]  # "Been tweaking a recipe": "has been"
             return "has" if first.lower_ == "been" and first.dep_ == "aux" and first.head.i == root.i else None
         if root.tag_ == "VBG":
+            if any(t.lemma_ == "be" and t.dep_ != "aux" and t.i > root.i and any(
+                    c.dep_ in ("acomp", "attr") for c in t.children) for t in self.tokens):
+                return None  # "Trying out flavors … has been a blast": the doing is the subject, not the speaker
             return "is"
         if root.tag_ == "VBD":
             return ""
