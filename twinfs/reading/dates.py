@@ -57,6 +57,8 @@ _FIND_RE = re.compile(
     re.I,
 )
 
+_HABIT_RE = re.compile(r"\b(?:every|each)\s+$", re.I)
+
 _lock = threading.Lock()
 _parser = None
 
@@ -170,9 +172,14 @@ def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") 
     return found.date() if found else None
 
 
+def _found(text: str) -> list[re.Match]:
+    """The candidate time phrases of `text`, but a habit's ("every Tuesday", "each summer": no one day)."""
+    return [m for m in _FIND_RE.finditer(text) if not _HABIT_RE.search(text[:m.start()])]
+
+
 def find(text: str, base: date | datetime, prefer: Prefer = "past") -> tuple[str, date] | None:
     """The first time phrase in `text` that names a day, and that day."""
-    for m in _FIND_RE.finditer(text):
+    for m in _found(text):
         day = resolve(m.group(0), base, prefer)
         if day is not None:
             return m.group(0), day
@@ -181,7 +188,7 @@ def find(text: str, base: date | datetime, prefer: Prefer = "past") -> tuple[str
 
 def phrases(text: str) -> list[str]:
     """Every candidate time phrase in `text`, in order."""
-    return [m.group(0) for m in _FIND_RE.finditer(text)]
+    return [m.group(0) for m in _found(text)]
 
 
 @dataclass(frozen=True)

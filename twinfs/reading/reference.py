@@ -215,6 +215,8 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
     necklace in one of the `recent` sentences."""
     out: dict[int, str] = {}
     for t, wants in found:
+        if wants == "echo" and not recent:
+            continue  # the first sentence of the talk: nothing before it to mean
         if not wants or not recent:
             return None
         if wants == "echo":  # "I did an abstract painting." - "I wanted the painting to be calm": which one
