@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..text import FIRST
-from .reference import TIME_NOUNS
+from .reference import POINTS, TIME_NOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -24,12 +24,18 @@ GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lot
                  "experience", "kind", "sort", "part", "one", "ones", "idea", "journey", "blast", "deal", "news",
                  "situation", "matter", "world", "people", "everyone", "everything", "anything", "nothing",
                  "something", "difference", "impact", "hand", "vibe", "vibes", "mood", "step", "steps", "chance",
-                 "best", "thanks", "ok", "okay", "cheers"}
+                 "best", "thanks", "ok", "okay", "cheers", "work", "goal", "goals", "skill", "skills", "change",
+                 "changes", "balance", "hang", "setback", "effort", "efforts", "success", "challenge", "challenges",
+                 "dream", "dreams", "future", "motivation", "positivity", "support", "advice", "bit", "much"}
 LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
                "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
                "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
                "appreciate", "believe", "remember", "forget", "stay", "become", "turn", "hear", "sound", "talk", "chat",
                "speak", "push", "ask", "wan", "gon", "wanna", "gonna", "gotta"}  # talking verbs: "since we last talked"
+# verbs of doing nothing in particular, unless something they are done to is named: "I'll keep plugging away"
+VAGUE_VERBS = {"work", "grind", "plug", "accomplish", "achieve", "reach", "focus", "handle", "succeed", "manage",
+               "improve", "grow", "move", "pay", "deal", "cope", "overcome", "struggle", "explore", "learn",
+               "determine", "motivate", "inspire", "support", "celebrate", "raise"}
 
 
 def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
@@ -85,18 +91,18 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
         return False
     if _generic(tokens):
         return True
-    def light(t: Token) -> bool:  # spaCy may tag a leading "Hoping" a name
+    def light(t: Token, words: set[str] = LIGHT_VERBS) -> bool:  # spaCy may tag a leading "Hoping" a name
         low = t.lower_
-        return t.lemma_.lower() in LIGHT_VERBS or (low.endswith("ing") and (
-            low[:-3] in LIGHT_VERBS or low[:-3] + "e" in LIGHT_VERBS))
+        return t.lemma_.lower() in words or (low.endswith("ing") and (low[:-3] in words or low[:-3] + "e" in words))
 
     def generic(t: Token) -> bool:
         return t.lower_ in GENERIC_NOUNS or t.lemma_.lower() in GENERIC_NOUNS or t.lemma_.lower() in TIME_NOUNS
 
     return not any(
+        (t.lower_ in POINTS and t.dep_ in ("dobj", "pobj")) or  # "I'd love to explore them": what they stand for
         (t.pos_ in ("NOUN", "PROPN", "NUM") and not generic(t) and not light(t) and t.lower_ not in FIRST
          and not (t.pos_ == "PROPN" and t.i == span.start and not t.ent_type_)) or (  # "Crazy thing …"
-            t.pos_ == "VERB" and not light(t)
+            t.pos_ == "VERB" and not light(t) and not light(t, VAGUE_VERBS)
             and not any(c.dep_ == "dobj" and generic(c) for c in t.children))
         for t in tokens)  # "I'm so excited", "We made some great progress", "checking out some things"
 
