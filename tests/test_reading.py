@@ -483,3 +483,15 @@ def test_a_started_habit_is_an_event_and_a_fan_met_no_preference():
     assert kinds["Dana just started going to boot camps with their family"] == "event"
     assert kinds["Dana had a nice chat with a Harry Potter fan in Ohio"] == "event"
     assert kinds["Dana is a big fan of jazz"] == "preference"
+
+
+def test_hyphens_gerund_subjects_places_and_possessions_are_read_for_what_they_are():
+    records = read_said(("Dana", "Money-wise, I've gotten some cool endorsement deals."),
+                        ("Dana", "Taking care of myself physically and mentally helps me."),
+                        ("Dana", "I don't have big plans anyway."),
+                        ("Omar", "Have you been to the Grand Canyon?"),
+                        ("Dana", "Planning a trip there next month."))
+    texts = [r.text for r in records]
+    assert "Money-wise, Dana has gotten some cool endorsement deals" in texts
+    assert not any("taking care" in t.lower() or "trip there" in t for t in texts)
+    assert not any(r.attribute == "diet" for r in records)

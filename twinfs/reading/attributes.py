@@ -245,7 +245,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"fully |still )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r")\b", low)
     if m:
         add("diet", m.group(1))
-    m = re.search(r"\bi (?:ca n't|can't|cannot|do n't|don't|no longer|never) (?:have|eat|drink|do) ([\w -]+)", low)
+    m = re.search(r"\bi (?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|(?:do n't|don't) (?:eat|drink))"
+                  r" ([\w -]+)", low)  # "I can't have dairy", not "I don't have big plans"
     if m and (value := _value(m.group(1), 3)) and not _VERB_STOP.match(value):
         add("diet", f"no {value}")
     m = re.search(r"\bi (?:'ve |have )?(?:started|stopped|quit|gave up) (eating|drinking) ([\w -]+)", low)

@@ -153,7 +153,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
             out.append((t, ""))  # "something new": new what?
         elif low == "then" and t.i > 0 and t.nbor(-1).lower_ == "back":
             out.append((t, ""))  # "back then": when was that?
-        elif low == "there" and t.dep_ == "advmod" and t.head.pos_ == "VERB":
+        elif low == "there" and t.dep_ == "advmod" and (t.head.pos_ == "VERB" or (
+                t.head.pos_ == "NOUN" and t.head.dep_ == "dobj")):  # "planning a trip there"
             if not any(x.ent_type_ in PLACES for x in span if x.i < t.i):
                 out.append((t, "place"))  # "I've always wanted to try the seafood there": where?
         elif low in STANDING and t.dep_ in ("dobj", "nsubj", "pobj", "attr", "nsubjpass") and not any(

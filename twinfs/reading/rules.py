@@ -143,8 +143,10 @@ class Sentence:
             first = self.tokens[0]  # "Been tweaking a recipe": "has been"
             return "has" if first.lower_ == "been" and first.dep_ == "aux" and first.head.i == root.i else None
         if root.tag_ == "VBG":
-            if any(t.lemma_ == "be" and t.dep_ != "aux" and t.i > root.i and any(
-                    c.dep_ in ("acomp", "attr") for c in t.children) for t in self.tokens):
+            if any(t.i > root.i and ((t.lemma_ == "be" and t.dep_ != "aux" and any(
+                    c.dep_ in ("acomp", "attr") for c in t.children)) or (t.dep_ == "conj" and t.head.i == root.i
+                    and t.tag_ in ("VBZ", "VBD") and any(c.dep_ == "dobj" and c.lower_ in ("me", "us")
+                                                         for c in t.children))) for t in self.tokens):
                 return None  # "Trying out flavors … has been a blast": the doing is the subject, not the speaker
             return "is"
         if root.tag_ == "VBD":
@@ -164,7 +166,8 @@ class Sentence:
                 tokens.pop(0)
             elif (joint := next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)), None)):
                 del tokens[:len(joint)]  # "By the way, …", "Speaking of which, …": the talk's joints, not the fact
-            elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")),
+            elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")
+                                 and (x.text == ":" or i == 0 or tokens[i - 1].whitespace_)),  # not "Money-wise"
                                 None)) is not None \
                     and not any(x.lower_ in FIRST for x in tokens[:colon]):
                 del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"
