@@ -495,3 +495,13 @@ def test_hyphens_gerund_subjects_places_and_possessions_are_read_for_what_they_a
     assert "Money-wise, Dana has gotten some cool endorsement deals" in texts
     assert not any("taking care" in t.lower() or "trip there" in t for t in texts)
     assert not any(r.attribute == "diet" for r in records)
+
+
+def test_a_pronoun_that_carries_on_from_further_back_is_not_given_a_noun_of_the_sentence_before():
+    records = read_said(("Dana", "I coach the younger players. I give them advice and support on and off the court."),
+                        ("Dana", "Being a role model for them is something I enjoy."))
+    assert not any("role model" in r.text for r in records)
+    # "it" after the noun it stands for in its own sentence still carries that noun on
+    records = read_said(("Dana", "I won a big chess tournament and it was awesome."),
+                        ("Dana", "I donated the prize money from it to a shelter."))
+    assert "Dana donated the prize money from the big chess tournament to a shelter" in [r.text for r in records]

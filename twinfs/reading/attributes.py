@@ -110,7 +110,8 @@ def _activity(rest: str) -> str | None:
     rest = re.sub(r"^(?:learning )?(?:how )?to play (?:the )?", "", rest.strip(), flags=re.I)  # "… the piano"
     rest = re.sub(r"^playing (?:my|our) ", "playing ", rest, flags=re.I)  # "playing my violin" is playing the violin
     value = _value(rest, 6)
-    if value is None or _VERB_STOP.match(value) or _NOT_ACTIVITY.match(value):
+    if value is None or _VERB_STOP.match(value) or _NOT_ACTIVITY.match(value) or re.match(
+            r"(?:for|with|at|on|in|to|about|from)\b", value, re.I):  # "practicing for my next tournament"
         return None
     if re.match(rf"\w+ing (?:(?:my|our|a|the) )?(?:own )?(?:[\w-]+ )?{BUSINESS}\b", value, re.I):
         return None  # "running my own studio" is work, not a hobby

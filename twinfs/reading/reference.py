@@ -246,6 +246,9 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
                 return None
             out[t.i] = "in " + places.pop()
             continue
+        if any(POINTS.get(x.lower_) == wants and not (x.lower_ == "it" and _ambient(x))
+               and not any(_fits(y, wants) for y in before.span if y.i < x.i) for x in before.span):
+            return None  # "I give them advice. Being a role model for them …": them is who it was there, not a noun
         named = [c.root for c in before.span.noun_chunks  # every noun the sentence names, but its own time
                  if c.root.pos_ in ("NOUN", "PROPN") and c.root.text not in names and c.root.dep_ != "ROOT"
                  and c.root.lemma_.lower() not in TIME_NOUNS and c.root.ent_type_ not in ("DATE", "TIME")
