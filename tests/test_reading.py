@@ -505,3 +505,12 @@ def test_a_pronoun_that_carries_on_from_further_back_is_not_given_a_noun_of_the_
     records = read_said(("Dana", "I won a big chess tournament and it was awesome."),
                         ("Dana", "I donated the prize money from it to a shelter."))
     assert "Dana donated the prize money from the big chess tournament to a shelter" in [r.text for r in records]
+
+
+def test_what_is_left_of_a_sentence_cut_before_the_listener_must_still_say_something():
+    records = read_said(("Dana", "Last time we saw each other, I noticed a pin on your bag."),
+                        ("Dana", "I went to a pride parade last Friday. Really made me proud."),
+                        ("Dana", "I'm working on one with my writing group."),
+                        ("Dana", "I'm always trying out new recipes, so let me know if you want some!"))
+    assert [r.text for r in records] == ["Dana went to a pride parade",
+                                         "Dana is always trying out new recipes"]

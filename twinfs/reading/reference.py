@@ -164,7 +164,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 and not any(c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
             out.append((t, ""))  # "the tank is big enough for three": three what?
         elif low == "one" and t.dep_ in ("attr", "dobj", "nsubj", "pobj") and not any(
-                c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
+                c.dep_ in _MODIFIERS + ("det", "poss") and not (c.dep_ == "prep" and c.lower_ != "of")
+                for c in t.children):  # "working on one with my group": one of what
             out.append((t, ""))  # "I've been one since": one of what the other person said
     return out
 

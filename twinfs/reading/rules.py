@@ -139,6 +139,8 @@ class Sentence:
             return None  # "Been a busy week": "it has", not "I have"
         if any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
             return None
+        if any(c.dep_ == "dobj" and c.lower_ in ("me", "us") for c in root.children):
+            return None  # "Really made me proud": what did is left out, not the speaker
         if any(c.dep_ in ("aux", "auxpass") for c in root.children):
             first = self.tokens[0]  # "Been tweaking a recipe": "has been"
             return "has" if first.lower_ == "been" and first.dep_ == "aux" and first.head.i == root.i else None
@@ -186,6 +188,11 @@ class Sentence:
             cut = max((i for i, t in enumerate(tokens[:listener]) if t.text in (",", "-", "–", ";", ":")
                        or t.lower_ in ("but", "so", "and", "because", "cause", "'cause")), default=0)
             tokens = tokens[:cut]
+            kept = {t.i for t in tokens}
+            if tokens and all(t.dep_ in ("npadvmod", "advmod", "prep", "mark", "punct", "intj") or (
+                    t.dep_ == "advcl" and any(c.dep_ in ("mark", "npadvmod") for c in t.children))
+                              for t in tokens if t.head.i not in kept or t.head.i == t.i):
+                tokens = []  # "Last time we saw each other, I noticed your pin": what is left only leads the rest
         command = next((i for i in range(1, len(tokens)) if tokens[i].tag_ == "VB" and tokens[i - 1].text in (
             ",", "-", "–", "—", ";") and tokens[i].lemma_ in TO_LISTENER and not any(
             c.dep_ in ("nsubj", "nsubjpass", "aux") for c in tokens[i].children)), None)
