@@ -514,3 +514,14 @@ def test_what_is_left_of_a_sentence_cut_before_the_listener_must_still_say_somet
                         ("Dana", "I'm always trying out new recipes, so let me know if you want some!"))
     assert [r.text for r in records] == ["Dana went to a pride parade",
                                          "Dana is always trying out new recipes"]
+
+
+def test_a_day_told_of_a_question_s_any_and_thinking_about_how():
+    records = read_said(("Dana", "Yesterday was crazy cool - I wrote a few bits for a play."),
+                        ("Omar", "Got any paintings to show?"), ("Dana", "I'd love to check them out."),
+                        ("Dana", "I've been thinking about how schools shape neighbourhoods."),
+                        ("Dana", "I submitted a few more to the contest."))
+    by_text = {r.text: r for r in records}
+    assert by_text["Yesterday was crazy cool - Dana wrote a few bits for a play"].happened == "2023-05-07"
+    assert by_text["Dana has been thinking about how schools shape neighbourhoods"].kind != "plan"
+    assert not any("paintings" in t or "few more" in t for t in by_text)

@@ -315,7 +315,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         add("favorite_" + "_".join(m.group(1).lower().split()), _value(m.group(2), 6))
     m = re.search(r"\b([\w -]+?) (?:is|are) my (?:top pick|favou?rite)\b", low)
-    if m and (value := _value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 4)):
+    if m and (value := _value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 6)):  # "landscapes and still life"
         add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
     m = re.search(r"(?:^|[-–:] )((?:[a-z]+ing\b[\w ]*?, ){2,}(?:or |and )?[a-z]+ing\b[\w ]*?)(?: [-–]|[.;!]|$)", low)
     if m:  # "me-time each day - running, reading, or playing my violin -"

@@ -34,7 +34,8 @@ TIME_NOUNS = {"day", "week", "weekend", "month", "year", "morning", "afternoon",
 PLACES = ("GPE", "LOC", "FAC")
 COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
 # determiners standing for a noun said before: "I'll see if I can find any", "both are great"
-STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several", "many"}
+STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several", "many",
+            "more"}
 # nouns of something else, left unsaid without "of …": "the atmosphere (of the game)", "my favorite part (of it)"
 RELATIONAL = {"idea", "atmosphere", "copy", "part", "rest", "plot", "ending", "outcome", "sequel", "highlight"}
 COMPLEMENTS = {"of", "for", "about", "behind", "on", "to", "from"}
@@ -158,7 +159,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
             if not any(x.ent_type_ in PLACES for x in span if x.i < t.i):
                 out.append((t, "place"))  # "I've always wanted to try the seafood there": where?
         elif low in STANDING and t.dep_ in ("dobj", "nsubj", "pobj", "attr", "nsubjpass") and not any(
-                c.dep_ == "prep" and c.lower_ == "of" for c in t.children):  # "some of my friends" says of what
+                c.dep_ == "prep" and (c.lower_ == "of" or low == "more") for c in t.children) and not (
+                low == "more" and t.i + 1 < len(t.doc) and t.nbor().lower_ in ("about", "on", "than")):  # "some of"
             out.append((t, ""))
         elif t.pos_ == "NUM" and t.dep_ in ("dobj", "pobj", "attr", "nsubj") and t.ent_type_ in ("", "CARDINAL") \
                 and not any(c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
@@ -258,8 +260,8 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
             roots = named if len(named) == 1 and _fits(named[0], wants) else []  # it: the one thing it names
         else:
             roots = [r for r in named if _fits(r, wants)]
-        if len(roots) != 1 or not _specific(roots[0]):
-            return None
+        if len(roots) != 1 or not _specific(roots[0]) or any(c.lower_ in QUANTIFIERS for c in roots[0].children):
+            return None  # "Got any paintings to show? I'd love to check them out": "any" names none
         phrase = _phrase(roots[0], before, speaker, names)
         if phrase is None:
             return None

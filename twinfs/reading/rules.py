@@ -265,7 +265,7 @@ class Sentence:
             or any(t.lower_ == "going" and t.i + 1 < len(t.doc) and t.nbor().lower_ == "to" and any(
                 c.dep_ == "aux" and c.lemma_ == "be" for c in t.children) for t in self.tokens)  # not "started going to"
             or re.search(r"\b(gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
-                         r"would love to|'d love to|thinking (?:about|of)|looking forward|can't wait|ca n't wait|"
+                         r"would love to|'d love to|thinking (?:about|of)(?! (?:how|what|why|whether|when|where)\b)|looking forward|can't wait|ca n't wait|"
                          r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend)|planning (?:a|an|to|on|my|our|the)|"
                          r"plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
         )
@@ -507,7 +507,10 @@ class RulesReader:
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
         relative = phrase is not None and not re.fullmatch(r"(?:in |since |back in )?(?:19|20)\d\d", phrase.lower())
         text = sentence.rewrite(where if relative else None)
-        if relative and re.search(r"\b(?:is|are|was|were|be)(?: -|,|$)", text):
+        after = next((t for t in sentence.tokens if t.idx - span.start_char >= where[1]), None) if relative else None
+        subject = relative and after is not None and after.pos_ in ("AUX", "VERB") and not any(
+            t.idx - span.start_char < where[0] for t in sentence.tokens)  # "Yesterday was crazy cool": the day is told of
+        if subject or (relative and re.search(r"\b(?:is|are|was|were|be)(?: -|,|$)", text)):
             text = sentence.rewrite(None)  # "our season opener is next week": the phrase is what is said
         if len(text.split()) < 3:
             return []
