@@ -106,3 +106,19 @@ def test_a_window_without_a_year_holds_in_every_year():
     (may,) = windows("What happened in May 2023?", NOW)
     assert may.meets(date(2023, 4, 30), date(2023, 5, 1)) and not may.meets(date(2024, 5, 3), date(2024, 5, 3))
     assert may.meets(date(2023, 4, 1), date(2023, 6, 1))  # said over a span that holds the whole month
+
+
+@pytest.mark.parametrize("phrase, said, prefer, expected", [
+    ("on the 15th", date(2023, 8, 17), "past", date(2023, 8, 15)),  # dateparser alone gives 15 January
+    ("the 15th", date(2023, 8, 10), "past", date(2023, 7, 15)),
+    ("the 15th", date(2023, 8, 10), "future", date(2023, 8, 15)),
+    ("the 31st", date(2023, 7, 10), "past", date(2023, 5, 31)),  # June has no 31st
+])
+def test_a_day_of_the_month_is_the_nearest_one_on_the_side_preferred(phrase, said, prefer, expected):
+    assert resolve(phrase, said, prefer) == expected
+
+
+def test_a_habit_names_no_day():
+    said = date(2023, 5, 8)
+    assert phrases("I go there every Tuesday and each summer") == []
+    assert find("I go there every Tuesday, but I went on Saturday", said) == ("on Saturday", date(2023, 5, 6))

@@ -62,13 +62,29 @@ _NOT_VALUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her
               "everything", "anything", "something", "lot", "a lot", "how", "what", "when", "being", "having", "too",
               "time", "life", "all", "people", "the idea", "the feeling", "this one", "each other"}
 # not an activity: how one is ("doing OK"), a count of things ("a few new recipes"), oneself ("pushing myself")
-_NOT_ACTIVITY = re.compile(r"^(?:ok|okay|well|good|great|fine|alright|better|best|few|several|many|lots|some|\d+)\b"
+_NOT_ACTIVITY = re.compile(r"^(?:ok|okay|well|good|great|fine|alright|better|best|few|several|many|lots|some|more|\d+)\b"
                            r"|\b(?:me|myself|i|us|ourselves)$", re.I)
 # a verb or a time where a thing should be: "what I'm doing is making an impact", "a job I enjoy every day"
 _NO_THING = re.compile(r"^(?:is|are|was|were|has|have|had|'s|'re|'m)\b|^(?:every|each|all) (?:day|week|night|morning|"
                        r"month|year|time)s?$", re.I)
 _VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|know|think|say|tell|hear|try|"
-                        r"share|seeing|hearing|talking|chatting|catching|helping|getting|having|doing)\b", re.I)
+                        r"share|seeing|hearing|talking|chatting|catching|helping|getting|having|doing|love|like|enjoy|"
+                        r"hate|prefer)\b", re.I)  # "I do love watching classics": the like, not a hobby "love …"
+
+
+# a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
+# from my grandma in my home country, Sweden" -> "Caroline is from Sweden"
+ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "dislikes": "{who} dislikes {value}",
+         "allergy": "{who} is allergic to {value}", "relationship_status": "{who} is {value}"}
+
+
+def alone(who: str, attribute: str, value: str) -> str | None:
+    """The value as a statement that reads alone, for the attributes one can state without the sentence; a like
+    only when it names a thing ("fantasy"), not a doing or a part of one ("making an impact", "all the leaves")."""
+    form = ALONE.get(attribute)
+    if form is None or (attribute in ("likes", "dislikes") and re.match(r"(?:\w+ing|all|more|most|much)\b", value)):
+        return None
+    return form.format(who=who, value=value)
 
 
 def _value(rest: str, words: int = 6) -> str | None:
@@ -94,7 +110,8 @@ def _activity(rest: str) -> str | None:
     rest = re.sub(r"^(?:learning )?(?:how )?to play (?:the )?", "", rest.strip(), flags=re.I)  # "… the piano"
     rest = re.sub(r"^playing (?:my|our) ", "playing ", rest, flags=re.I)  # "playing my violin" is playing the violin
     value = _value(rest, 6)
-    if value is None or _VERB_STOP.match(value) or _NOT_ACTIVITY.match(value):
+    if value is None or _VERB_STOP.match(value) or _NOT_ACTIVITY.match(value) or re.match(
+            r"(?:for|with|at|on|in|to|about|from)\b", value, re.I):  # "practicing for my next tournament"
         return None
     if re.match(rf"\w+ing (?:(?:my|our|a|the) )?(?:own )?(?:[\w-]+ )?{BUSINESS}\b", value, re.I):
         return None  # "running my own studio" is work, not a hobby
@@ -229,7 +246,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"fully |still )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r")\b", low)
     if m:
         add("diet", m.group(1))
-    m = re.search(r"\bi (?:ca n't|can't|cannot|do n't|don't|no longer|never) (?:have|eat|drink|do) ([\w -]+)", low)
+    m = re.search(r"\bi (?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|(?:do n't|don't) (?:eat|drink))"
+                  r" ([\w -]+)", low)  # "I can't have dairy", not "I don't have big plans"
     if m and (value := _value(m.group(1), 3)) and not _VERB_STOP.match(value):
         add("diet", f"no {value}")
     m = re.search(r"\bi (?:'ve |have )?(?:started|stopped|quit|gave up) (eating|drinking) ([\w -]+)", low)
@@ -278,7 +296,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         for value in _listed(m.group(1)):
             add("hobby", value)
-    for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still )*(love|like|enjoy|adore|"
+    for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still |do )*(love|like|enjoy|adore|"
                          r"prefer|hate|dislike|ca n't stand|can't stand|detest) ([\w'-][\w '-]*)", low):
         liking = m.group(1) not in ("hate", "dislike", "ca n't stand", "can't stand", "detest")
         rest = m.group(2)
@@ -297,7 +315,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         add("favorite_" + "_".join(m.group(1).lower().split()), _value(m.group(2), 6))
     m = re.search(r"\b([\w -]+?) (?:is|are) my (?:top pick|favou?rite)\b", low)
-    if m and (value := _value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 4)):
+    if m and (value := _value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 6)):  # "landscapes and still life"
         add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
     m = re.search(r"(?:^|[-–:] )((?:[a-z]+ing\b[\w ]*?, ){2,}(?:or |and )?[a-z]+ing\b[\w ]*?)(?: [-–]|[.;!]|$)", low)
     if m:  # "me-time each day - running, reading, or playing my violin -"

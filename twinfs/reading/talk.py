@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..text import FIRST
-from .reference import TIME_NOUNS
+from .reference import POINTS, TIME_NOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -24,12 +24,18 @@ GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lot
                  "experience", "kind", "sort", "part", "one", "ones", "idea", "journey", "blast", "deal", "news",
                  "situation", "matter", "world", "people", "everyone", "everything", "anything", "nothing",
                  "something", "difference", "impact", "hand", "vibe", "vibes", "mood", "step", "steps", "chance",
-                 "best", "thanks", "ok", "okay", "cheers"}
+                 "best", "thanks", "ok", "okay", "cheers", "work", "goal", "goals", "skill", "skills", "change",
+                 "changes", "balance", "hang", "setback", "effort", "efforts", "success", "challenge", "challenges",
+                 "dream", "dreams", "future", "motivation", "positivity", "support", "advice", "bit", "much"}
 LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
                "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
                "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
                "appreciate", "believe", "remember", "forget", "stay", "become", "turn", "hear", "sound", "talk", "chat",
-               "speak", "push", "ask", "wan", "gon"}  # talking verbs: "since we last talked"
+               "speak", "push", "ask", "wan", "gon", "wanna", "gonna", "gotta"}  # talking verbs: "since we last talked"
+# verbs of doing nothing in particular, unless something they are done to is named: "I'll keep plugging away"
+VAGUE_VERBS = {"work", "grind", "plug", "accomplish", "achieve", "reach", "focus", "handle", "succeed", "manage",
+               "improve", "grow", "move", "pay", "deal", "cope", "overcome", "struggle", "explore", "learn",
+               "determine", "motivate", "inspire", "support", "celebrate", "raise"}
 
 
 def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
@@ -51,23 +57,28 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
     if first.tag_ == "VBZ" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children):
         return True  # "Reminds me being kind matters": "it reminds", and what "it" is went unsaid
     for t in tokens:
-        if t.dep_ == "ROOT" and (t.lemma_ == "agree" or (t.lemma_ == "check" and any(
-                c.dep_ == "prt" and c.lower_ == "in" for c in t.children))):
+        if (t.dep_ == "ROOT" and t.lemma_ == "agree") or (t.lemma_ == "check" and any(
+                c.dep_ == "prt" and c.lower_ == "in" for c in t.children) and not any(
+                c.dep_ in ("prep", "dobj") for c in t.children)):
             return True  # "I 100% agree", "I just wanted to check in": about the conversation
         if t.lemma_ == "mean" and t.dep_ == "ROOT" and not any(c.dep_ in ("dobj", "ccomp") for c in t.children):
             return True  # "From a distance, I mean": a word on the last sentence
-        if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in ("can", "could", "might", "may")
-                                                     for c in t.head.children):
+        if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in (
+                "can", "could", "might", "may", "will", "'ll", "would", "'d") for c in t.head.children):
             return True  # "Maybe I can assist as well": a possibility, nothing that is so
         if t.lemma_.lower() == "sorry":
             return True
+        if t.lemma_ in ("imagine", "picture", "relate") and any(
+                c.dep_ == "aux" and c.lower_ in ("can", "could", "ca") for c in t.children):
+            return True  # "I can picture waking up to nature": with the listener's story, not a fact of the speaker
         if t.lower_ in REACTIONS and t.dep_ == "acomp" and any(
                 c.dep_ == "xcomp" and c.lemma_ in ("hear", "see", "know", "help", "read", "chat", "talk")
                 for c in t.children):
             return True  # "I'm so happy to hear that"
-        if t.lower_ in ("we", "us") and t.dep_ in ("nsubj", "nsubjpass") and any(
+        if t.lower_ in ("we", "us") and t.dep_ in ("nsubj", "nsubjpass") and (any(
                 c.dep_ == "aux" and c.lower_ in ("should", "must", "ought", "could", "gotta", "got")
-                for c in t.head.children):
+                for c in t.head.children) or t.head.lower_ == "gotta" or (t.head.lower_ == "got" and any(
+                c.dep_ == "xcomp" and any(a.lower_ == "ta" for a in c.children) for c in t.head.children))):
             return True  # "we should all join forces": said to the listener, not a fact
         if t.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in ("if", "unless", "whenever")
                                      for c in t.children) and t.head.dep_ == "ROOT":
@@ -80,24 +91,33 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
         return False
     if _generic(tokens):
         return True
-    def light(t: Token) -> bool:  # spaCy may tag a leading "Hoping" a name
+    def light(t: Token, words: set[str] = LIGHT_VERBS) -> bool:  # spaCy may tag a leading "Hoping" a name
         low = t.lower_
-        return t.lemma_.lower() in LIGHT_VERBS or (low.endswith("ing") and (
-            low[:-3] in LIGHT_VERBS or low[:-3] + "e" in LIGHT_VERBS))
+        return t.lemma_.lower() in words or (low.endswith("ing") and (low[:-3] in words or low[:-3] + "e" in words))
 
     def generic(t: Token) -> bool:
         return t.lower_ in GENERIC_NOUNS or t.lemma_.lower() in GENERIC_NOUNS or t.lemma_.lower() in TIME_NOUNS
 
     return not any(
+        (t.lower_ in POINTS and t.dep_ in ("dobj", "pobj")) or  # "I'd love to explore them": what they stand for
         (t.pos_ in ("NOUN", "PROPN", "NUM") and not generic(t) and not light(t) and t.lower_ not in FIRST
          and not (t.pos_ == "PROPN" and t.i == span.start and not t.ent_type_)) or (  # "Crazy thing …"
-            t.pos_ == "VERB" and not light(t)
+            t.pos_ == "VERB" and not light(t) and not light(t, VAGUE_VERBS)
             and not any(c.dep_ == "dobj" and generic(c) for c in t.children))
         for t in tokens)  # "I'm so excited", "We made some great progress", "checking out some things"
 
+# times of one's life: "as a kid", "through high school", "after college"
+LIFE = {"kid", "child", "teen", "teenager", "youngster", "school", "college", "university", "childhood", "youth"}
+
+
 def back_then(tokens: list[Token]) -> bool:
-    """The sentence places itself in a past it does not date: "When I was younger, …", "Growing up, I saw …"."""
+    """The sentence places itself in a past it does not date: "When I was younger, …", "Growing up, I saw …",
+    "I loved that book as a kid", "I played through high school"."""
+    past = any(t.tag_ == "VBD" for t in tokens)
     for t in tokens:
+        if past and t.dep_ == "pobj" and t.lemma_.lower() in LIFE and t.head.lower_ in (
+                "as", "in", "through", "after", "during", "since", "throughout"):
+            return True
         if t.dep_ == "advcl" and t.tag_ in ("VBD", "VBG") and (any(
                 c.dep_ in ("mark", "advmod") and c.lower_ in ("when", "while", "before", "after", "since")
                 for c in t.children)
