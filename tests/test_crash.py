@@ -80,9 +80,10 @@ def test_an_inbox_event_without_its_phases_still_lands_and_reads_as_landed(tmp_p
         space = memory.space(user)
         item = Item(id="lost", kind="message", text="the locker code is 4242", at="2026-10-01T09:05:00Z")
         entry = stored_item(item, thread_of(user, item), added_stamp()) | {"hash": item_hash(item)}
-        memory.pending.mark(user.dirname)  # as an add does before it writes the inbox
-        (space.inbox / "ev_00000000000000ffdeadbeef.json").write_text(
-            json.dumps({"event": "ev_00000000000000ffdeadbeef", "items": [entry]}))
+        with space.accept_lock:  # as an add does: the pipeline's settle of the first add cannot slip between
+            memory.pending.mark(user.dirname)  # in the pending index before the inbox
+            (space.inbox / "ev_00000000000000ffdeadbeef.json").write_text(
+                json.dumps({"event": "ev_00000000000000ffdeadbeef", "items": [entry]}))
     with Memory(Settings(home=home, reading=False), embedder=embedder) as memory:
         assert memory.idle(60)
         phases = memory.status(user, StatusRequest(ids=["lost", "ev_00000000000000ffdeadbeef"])).phases
