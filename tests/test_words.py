@@ -1,0 +1,160 @@
+"""The words lane's numpy scorer (twinfs/index/bm25.py) against Whoosh's own searcher.search, on real Whoosh
+indexes of several segments with deleted docs."""
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from whoosh import query as Q
+from whoosh.scoring import BM25F, TF_IDF
+
+from twinfs.index import Bounds, Doc
+from twinfs.index.bm25 import Scorer, postings_blocks
+from twinfs.index import words as words_module
+from twinfs.index.words import WordIndex
+
+VOCAB = ("walk dog park rain coffee sister moved berlin guitar lesson paint garden trip paris bake bread "
+         "cat vet bill rent job interview run marathon book club movie night friend birthday cake beach "
+         "swim lake hike mountain snow ski car repair bike ride train work office meeting").split()
+T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+def text(rng: random.Random) -> str:
+    # a skewed choice, so a few words sit in most docs (the case the scorer is for) and lengths vary widely
+    n = rng.choice((1, 2, 3, 5, 8, 13, 30, 70))
+    return " ".join(VOCAB[min(int(rng.expovariate(0.12)), len(VOCAB) - 1)] for _ in range(n))
+
+
+def doc(rng: random.Random, i: int, type: str) -> Doc:
+    end = T0 + timedelta(days=rng.randrange(365))
+    words = "walk dog park" if i % 17 == 0 else text(rng)  # the same text in many docs: exact ties
+    return Doc(id=f"{type}-{i}", path=f"{type}s/{rng.choice('abc')}/{i}.md", thread=rng.choice("xy"), type=type,
+               text=words, start=end - timedelta(hours=1), end=end, hash=str(i))
+
+
+@pytest.fixture(scope="module")
+def words(tmp_path_factory):
+    """Both types, over several commits that merge nothing (each keeps its segment), with deletions and
+    replacements landing in the older segments."""
+    rng = random.Random(13)
+    wi = WordIndex(tmp_path_factory.mktemp("words"))
+    n = 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(words_module, "TIER", 0)  # no run of segments ever weighs enough to be merged
+        patch.setattr(words_module, "MAX_SEGMENTS", 100)
+        for batch in (240, 50, 11):
+            docs = [doc(rng, n + i, type) for i in range(batch) for type in ("passage", "record")]
+            n += batch
+            wi.apply(docs, [])
+            gone = [f"{type}-{rng.randrange(n)}" for _ in range(batch // 4) for type in ("passage", "record")]
+            again = [doc(rng, rng.randrange(n), "passage") for _ in range(batch // 8)]
+            wi.apply(again, gone)
+    yield wi
+    wi.close()
+
+
+def segments(wi: WordIndex, type: str):
+    with wi.ix(type).searcher() as s:
+        return [(ss.reader().doc_count_all(), ss.reader().has_deletions()) for ss, _ in s.leaf_searchers()]
+
+
+def test_the_index_under_test_has_several_segments_with_deletions(words):
+    for type in ("passage", "record"):
+        segs = segments(words, type)
+        assert len(segs) >= 3 and any(deleted for _, deleted in segs), segs
+
+
+def question(rng: random.Random) -> str:
+    picks = [rng.choice(VOCAB) for _ in range(rng.randrange(1, 9))]
+    if rng.random() < 0.2:
+        picks.append("zeppelin")  # in no doc
+    return " ".join(picks)
+
+
+def bounds(rng: random.Random) -> Bounds:
+    day = lambda: T0 + timedelta(days=rng.randrange(365))  # noqa: E731
+    return Bounds(scope=rng.choice((None, None, "passages/a", "records/b")),
+                  before=rng.choice((None, day())), after=rng.choice((None, None, day())),
+                  type=rng.choice((None, "passage", "record")))
+
+
+def test_the_numpy_scorer_ranks_and_scores_as_whoosh_does(words):
+    rng = random.Random(7)
+    seen = exact = 0
+    for _ in range(300):
+        q, b, limit = question(rng), bounds(rng), rng.choice((1, 3, 10, 50, 1000))
+        fast, slow = words.search(q, b, limit), words.search_whoosh(q, b, limit)
+        assert [h[:2] for h in fast] == [h[:2] for h in slow], (q, b, limit)
+        assert all(abs(f[2] - s[2]) <= 1e-5 for f, s in zip(fast, slow)), (q, b, limit)
+        exact += sum(f[2] == s[2] for f, s in zip(fast, slow))
+        seen += len(fast)
+    assert seen > 3000  # the questions matched plenty
+    assert exact == seen  # to the bit: the same operations in the same order
+
+
+def test_ties_at_the_cut_keep_the_lower_docnums(words):
+    """"walk dog park" is the whole text of every 17th doc: their scores tie exactly, and a limit cuts them."""
+    slow = words.search_whoosh("walk dog park", Bounds(), 1000)
+    scores = [h[2] for h in slow]
+    tie = max(set(scores), key=scores.count)
+    first, many = scores.index(tie), scores.count(tie)
+    assert many > 5
+    for limit in (first + 1, first + many - 1):
+        assert words.search("walk dog park", Bounds(), limit) == slow[:limit]
+
+
+def test_postings_read_a_block_at_a_time_match_the_matchers_own_walk(words):
+    """Fails if Whoosh's W3LeafMatcher internals that postings_blocks reads change."""
+    with words.ix("passage").searcher() as s:
+        for ss, _ in s.leaf_searchers():
+            reader = ss.reader()
+            for term in (b"walk", b"dog", b"offic"):
+                if ("text", term) not in reader:
+                    continue
+                walk = reader.postings("text", term)
+                expected = []
+                while walk.is_active():
+                    expected.append((walk.id(), walk.weight()))
+                    walk.next()
+                m = reader.postings("text", term)
+                m = getattr(m, "child", m)  # a segment with deletions wraps it in a FilterMatcher
+                got = [(int(i), float(w)) for ids, ws in postings_blocks(m) for i, w in zip(ids, ws)]
+                # the walk skips deleted docs; the blocks hold them (the scorer drops them after)
+                assert [g for g in got if not reader.is_deleted(g[0])] == expected
+
+
+def test_lengths_are_kept_only_for_live_segments(tmp_path):
+    rng = random.Random(3)
+    wi = WordIndex(tmp_path)
+    for batch in (30, 5):
+        wi.apply([doc(rng, i + batch * 100, "passage") for i in range(batch)], [])
+    assert wi.search("walk dog", Bounds(), 10) == wi.search_whoosh("walk dog", Bounds(), 10)
+    scorer = wi._scorers["passage"]
+    assert len(scorer._segments) == 2
+    wi.compact()  # one segment now: the two old ones are gone
+    # (a merge sums the byte-quantised lengths, so the average field length, and the scores, move a little)
+    assert wi.search("walk dog", Bounds(), 10) == wi.search_whoosh("walk dog", Bounds(), 10)
+    with wi.ix("passage").searcher() as s:
+        live = {ss.reader().segment().segment_id() for ss, _ in s.leaf_searchers()}
+    assert set(scorer._segments) == live and len(live) == 1
+    wi.apply([Doc(id="new", path="passages/a/new.md", thread="x", type="passage", text="zeppelin walk", start=None,
+                  end=None, hash="n")], ["passage-3000"])
+    found = wi.search("zeppelin walk", Bounds(), 100)  # the kept searcher gives way to one that sees the commit
+    assert found[0][0] == "new" and "passage-3000" not in [h[0] for h in found]
+    assert found == wi.search_whoosh("zeppelin walk", Bounds(), 100)
+    with wi.ix("passage").searcher() as s:  # a searcher of its own: each doc once, none merged away found again
+        assert len(found) == s.search(Q.Or([Q.Term("text", "walk"), Q.Term("text", "zeppelin")]), limit=None
+                                      ).scored_length()
+    wi.close()
+
+
+def test_the_old_path_serves_what_the_scorer_does_not(words, tmp_path):
+    empty = WordIndex(tmp_path / "none")
+    with empty.ix("passage").searcher() as s:
+        assert not Scorer("text").supports(s)  # nothing indexed yet: an in-memory empty index, not W3 segments
+    assert empty.search("walk", Bounds(), 10) == []
+    with words.ix("passage").searcher() as s:
+        assert Scorer("text").supports(s)
+        assert not Scorer("text", TF_IDF()).supports(s)
+        assert not Scorer("text", BM25F(text_B=0.5)).supports(s)

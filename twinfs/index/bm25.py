@@ -1,0 +1,176 @@
+"""Whoosh's own BM25F scores for an Or of terms, computed with numpy a block of postings at a time.
+
+Whoosh stays the index; this replaces only its scoring loop, which walked every matching doc (2,000-5,000 a
+question on a vault of 10,000 passages) through Python matchers at 15-30 us each. The scores are Whoosh's to the
+bit: the same idf and average field length from the whole index, the same byte-quantised field lengths, the same
+order of additions (Whoosh sums an Or through a huffman-like tree of its terms' doc frequencies in each segment,
+and float addition is not associative), and the same order of ties (score, then docnum).
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.matching.wrappers import FilterMatcher
+from whoosh.query import Term
+from whoosh.reading import SegmentReader
+from whoosh.scoring import BM25F
+from whoosh.util import make_weighted_tree
+
+
+def postings_blocks(matcher) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(docnums, weights) of each block of a W3 posting list. Whoosh has no public way to read a block at once,
+    so this leans on W3LeafMatcher's private _read_data/_data/_next_block (whoosh/codec/whoosh3.py);
+    tests/test_words.py checks it against the matcher's public id()/weight() walk, so it fails if they change."""
+    blocks = []
+    while matcher.is_active():
+        matcher._read_data()
+        deltas, weights = matcher._data[0], matcher._data[1]
+        ids = np.cumsum(np.asarray(deltas, dtype=np.int64))  # the ids are stored as deltas from 0
+        if weights is None:  # a block of weights all 1.0, or all one value, is stored as that value
+            weights = np.ones(len(ids))
+        elif isinstance(weights, float):
+            weights = np.full(len(ids), weights)
+        else:
+            weights = np.asarray(weights, dtype=np.float64)
+        blocks.append((ids, weights))
+        matcher._next_block()
+    return blocks
+
+
+class _Node:
+    """A subtree of Whoosh's Or; compares equal to any other, as Whoosh's matchers do when their weights tie."""
+
+    __slots__ = ("scores",)
+
+    def __init__(self, scores):
+        self.scores = scores
+
+    def __lt__(self, other):
+        return False
+
+    def __eq__(self, other):
+        return True
+
+
+def _union(a: _Node, b: _Node) -> _Node:
+    if a.scores is None:
+        return b
+    if b.scores is None:
+        return a
+    return _Node(a.scores + b.scores)  # x + 0.0 == x: a doc one side lacks keeps the other side's sum exactly
+
+
+class Scorer:
+    """Top docs of an Or of terms by BM25F, as Whoosh's searcher.search would rank them. Keeps each live segment's
+    field lengths (keyed by the segment's id, which a commit or merge changes) so a search reads only postings."""
+
+    def __init__(self, field: str = "text", weighting: BM25F | None = None):
+        self.field = field
+        self.weighting = weighting or BM25F()
+        self._segments: dict[str, dict] = {}  # segment id -> what was read of it: "lengths", ("stored", names)
+        self._lock = threading.Lock()
+
+    def supports(self, searcher) -> bool:
+        """False where the old path must run: a field without lengths, a custom B for the field, a weighting
+        other than plain BM25F, or a reader that is not made of W3 segments (an empty in-memory index)."""
+        w = self.weighting
+        if type(w) is not BM25F or w._field_B or w.use_final:
+            return False
+        if not searcher.schema[self.field].scorable:
+            return False
+        return all(isinstance(ss.reader(), SegmentReader) for ss, _ in searcher.leaf_searchers())
+
+    def _segment(self, reader: SegmentReader, what: str, read):
+        key = reader.segment().segment_id()
+        with self._lock:
+            value = self._segments.get(key, {}).get(what)
+        if value is None:
+            value = read(reader)
+            with self._lock:
+                self._segments.setdefault(key, {})[what] = value
+        return value
+
+    def _read_lengths(self, reader: SegmentReader) -> np.ndarray:
+        # doc_field_length decodes Whoosh's one-byte length, as the scorer sees it (None for an empty field)
+        return np.array([reader.doc_field_length(d, self.field) or 0 for d in range(reader.doc_count_all())],
+                        dtype=np.float64)
+
+    def stored(self, searcher, names: tuple[str, ...]) -> dict[str, np.ndarray] | None:
+        """These stored fields of every doc (deleted ones too) by global docnum, each segment read once while it
+        lives; None if a doc lacks one (the caller filters through Whoosh then)."""
+        def read(reader):
+            rows = [reader.stored_fields(d) for d in range(reader.doc_count_all())]
+            if any(name not in row for row in rows for name in names):
+                return {}
+            return {name: np.array([row[name] for row in rows]) for name in names}
+
+        parts = [self._segment(ss.reader(), ("stored", names), read) for ss, _ in searcher.leaf_searchers()]
+        if not parts or any(not part for part in parts):
+            return None
+        return {name: np.concatenate([part[name] for part in parts]) for name in names}
+
+    def forget_gone(self, searcher) -> None:
+        """Drop what was read of segments no longer in the index (merged away)."""
+        live = {ss.reader().segment().segment_id() for ss, _ in searcher.leaf_searchers()}
+        with self._lock:
+            for key in set(self._segments) - live:
+                del self._segments[key]
+
+    def search(self, searcher, terms: list[str], limit: int, allow: np.ndarray | None = None
+               ) -> list[tuple[int, float]]:
+        """(global docnum, score) best first, of the docs holding any of these terms (allow: a bool per global
+        docnum, or None for every doc). The searcher must be one with this scorer's weighting."""
+        field = self.field
+        fieldobj = searcher.schema[field]
+        B, K1 = self.weighting.B, self.weighting.K1
+        avgfl = searcher.avg_field_length(field) or 1
+        idf = {t: searcher.idf(field, fieldobj.to_bytes(t)) for t in terms}
+        k1p1, oneminusb = K1 + 1, 1 - B
+        found_ids, found_scores = [], []
+        for ss, offset in searcher.leaf_searchers():
+            reader = ss.reader()
+            n = reader.doc_count_all()
+            lengths = None
+            leaves = []
+            for t in terms:
+                btext = fieldobj.to_bytes(t)
+                if (field, btext) not in reader:
+                    leaves.append((0, _Node(None)))
+                    continue
+                if lengths is None:
+                    lengths = self._segment(reader, "lengths", self._read_lengths)
+                m = reader.postings(field, btext)
+                if isinstance(m, FilterMatcher):  # deletions: dropped below for every term at once
+                    m = m.child
+                if not isinstance(m, W3LeafMatcher):
+                    raise TypeError(f"not a W3 posting list: {type(m).__name__}")
+                scores = np.zeros(n)
+                for ids, tf in postings_blocks(m):
+                    fl = lengths[ids]
+                    # bm25() of whoosh/scoring.py, operation for operation, so each float rounds the same
+                    scores[ids] = idf[t] * ((tf * k1p1) / (tf + K1 * (oneminusb + B * fl / avgfl)))
+                leaves.append((Term(field, t).estimate_size(reader), _Node(scores)))
+            # DefaultOr builds this tree from the same weights with the same function
+            root = leaves[0][1] if len(leaves) == 1 else make_weighted_tree(_union, leaves)
+            if root.scores is None:
+                continue
+            hit = root.scores > 0
+            deleted = reader.deleted_docs_set
+            if deleted:
+                hit[np.fromiter(deleted, dtype=np.int64, count=len(deleted))] = False
+            if allow is not None:
+                hit &= allow[offset:offset + n]
+            local = np.flatnonzero(hit)
+            found_ids.append(local + offset)
+            found_scores.append(root.scores[local])
+        if not found_ids:
+            return []
+        ids, scores = np.concatenate(found_ids), np.concatenate(found_scores)
+        if len(ids) > limit:
+            kth = np.partition(scores, len(scores) - limit)[len(scores) - limit]
+            keep = scores >= kth  # every doc tied with the last place stays, for the docnum order below
+            ids, scores = ids[keep], scores[keep]
+        order = np.lexsort((ids, -scores))[:limit]
+        return [(int(ids[i]), float(scores[i])) for i in order]
