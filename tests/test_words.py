@@ -7,7 +7,6 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from whoosh import query as Q
-from whoosh.scoring import BM25F, TF_IDF
 
 from twinfs.index import Bounds, Doc
 from twinfs.index.bm25 import Scorer, postings_blocks
@@ -156,5 +155,19 @@ def test_the_old_path_serves_what_the_scorer_does_not(words, tmp_path):
     assert empty.search("walk", Bounds(), 10) == []
     with words.ix("passage").searcher() as s:
         assert Scorer("text").supports(s)
-        assert not Scorer("text", TF_IDF()).supports(s)
-        assert not Scorer("text", BM25F(text_B=0.5)).supports(s)
+        assert not Scorer("path").supports(s)  # an ID field keeps no lengths
+
+
+def test_docs_without_a_stored_end_are_bounded_through_whoosh_s_filter(tmp_path):
+    rng = random.Random(5)
+    wi = WordIndex(tmp_path)
+    wi.apply([doc(rng, i, "passage") for i in range(40)], [])
+    writer = wi.ix("passage", write=True).writer()
+    writer.add_document(id="bare", path="passages/a/bare.md", type="passage", text="walk dog walk")  # no end
+    writer.commit()
+    for b in (Bounds(before=T0 + timedelta(days=200)), Bounds(after=T0 + timedelta(days=100), scope="passages/a"),
+              Bounds(scope="passages/a")):
+        fast = wi.search("walk dog", b, 100)
+        assert fast == wi.search_whoosh("walk dog", b, 100) and fast
+        assert ("bare" in [h[0] for h in fast]) == (b.before is None and b.after is None)
+    wi.close()

@@ -66,18 +66,15 @@ class Scorer:
     """Top docs of an Or of terms by BM25F, as Whoosh's searcher.search would rank them. Keeps each live segment's
     field lengths (keyed by the segment's id, which a commit or merge changes) so a search reads only postings."""
 
-    def __init__(self, field: str = "text", weighting: BM25F | None = None):
+    def __init__(self, field: str = "text", B: float = 0.75, K1: float = 1.2):
         self.field = field
-        self.weighting = weighting or BM25F()
+        self.weighting = BM25F(B=B, K1=K1)  # one B for every field: the scorer reads only self.weighting.B
         self._segments: dict[str, dict] = {}  # segment id -> what was read of it: "lengths", ("stored", names)
         self._lock = threading.Lock()
 
     def supports(self, searcher) -> bool:
-        """False where the old path must run: a field without lengths, a custom B for the field, a weighting
-        other than plain BM25F, or a reader that is not made of W3 segments (an empty in-memory index)."""
-        w = self.weighting
-        if type(w) is not BM25F or w._field_B or w.use_final:
-            return False
+        """False where the old path must run: a field without lengths (not scorable), or a reader that is not
+        made of W3 segments (an empty in-memory index)."""
         if not searcher.schema[self.field].scorable:
             return False
         return all(isinstance(ss.reader(), SegmentReader) for ss, _ in searcher.leaf_searchers())

@@ -211,7 +211,7 @@ class WordIndex:
             return allow
         allow = np.ones(s.doc_count_all(), dtype=bool)
         if bounds.scope:
-            allow &= np.char.startswith(fields["path"].astype(str), bounds.scope)
+            allow &= np.char.startswith(fields["path"], bounds.scope)
         if bounds.before:
             allow &= fields["end"] < _ts(bounds.before)
         if bounds.after:
