@@ -244,7 +244,7 @@ class WordIndex:
 
     def frequencies(self, words: list[str], type: str = "passage") -> tuple[dict[str, int], int]:
         """How many docs of a type hold each word (as the analyzer stems it), and how many docs there are."""
-        with self.ix(type).searcher() as s:
+        with self.searcher(type) as s:
             out = {}
             for word in words:
                 terms = self.terms(word)
@@ -254,7 +254,7 @@ class WordIndex:
     def spans(self, type: str, ids: list[str]) -> dict[str, tuple[datetime, datetime]]:
         """id -> (first, last) time said, for these docs of one type."""
         out = {}
-        with self.ix(type).searcher() as s:
+        with self.searcher(type) as s:
             for doc_id in ids:
                 fields = s.document(id=doc_id)
                 if fields and fields.get("start", FAR_PAST) != FAR_PAST:
