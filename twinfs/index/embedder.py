@@ -5,7 +5,7 @@ Each kind of work runs where it is fastest on two cores, one thread each (bench/
   same weights into the model cache;
 - batches (landing, reindex, the filter) run in ONNX Runtime too, in batches of turns of like length (sorted by
   word pieces); where the CPU has VNNI, with the graph's matrix products in int8 (weights per channel, quantised
-  once into the cache from the exported graph): 1.7x as fast as fp32 at cosine 0.996 of it (bench/README.md,
+  once into the cache from the exported graph): 1.4-1.7x as fast as fp32 at cosine 0.996 of it (bench/README.md,
   "Landing on any CPU"), elsewhere in fp32.
   Where the CPU has AMX, torch runs them in bfloat16 (100 turns 0.41 s instead of 0.92 s, at cosine 0.9999 of
   fp32), as it was tuned.
