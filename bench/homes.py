@@ -67,11 +67,18 @@ class Home:
         self.marker.write_text(json.dumps(facts, indent=1))
 
 
+def as_set() -> dict[str, bool]:
+    """How the product's embedder runs batches here (TWIN_EMBED_BF16 / TWIN_EMBED_INT8, else the CPU): the benches'
+    embedders run them the same way."""
+    shared = shared_embedder()
+    return {"bf16": shared.bf16, "int8": shared.int8}
+
+
 class CountingEmbedder(Embedder):
     """The product's embedder, counting the texts it embeds in batches (landing's segments)."""
 
     def __init__(self) -> None:
-        super().__init__(bf16=shared_embedder().bf16, int8=shared_embedder().int8)
+        super().__init__(**as_set())
         self.embedded = 0
 
     def encode(self, texts: list[str]) -> np.ndarray:
@@ -83,7 +90,7 @@ class KeptEmbedder(Embedder):
     """The product's embedder, whose batch vectors are also kept on disk by text across homes and runs."""
 
     def __init__(self, path: Path):
-        super().__init__(bf16=shared_embedder().bf16, int8=shared_embedder().int8)  # as the settings say
+        super().__init__(**as_set())
         if self.variant != "fp32":  # vectors made another way are kept apart
             path = path.with_name(f"{path.stem}-{self.variant}{path.suffix}")
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .models import PHASE_ORDER, Phase
@@ -20,6 +22,18 @@ CREATE TABLE IF NOT EXISTS speakers (name TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS windows (thread TEXT, position INTEGER, hash TEXT, records TEXT, failed TEXT,
                                     PRIMARY KEY (thread, position));
 """
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One transaction on a connection in autocommit mode (isolation_level None): committed whole, or rolled back."""
+    db.execute("BEGIN")
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def read_only_db(path: Path, schema: str) -> sqlite3.Connection:
@@ -61,14 +75,8 @@ class State:
             return self._db.execute(sql, args).fetchall()
 
     def _many(self, sql: str, rows: list[tuple]) -> None:
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                self._db.executemany(sql, rows)
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._lock, transaction(self._db):
+            self._db.executemany(sql, rows)
 
     # items and events
     def _items_by_id(self, columns: str, ids: list[str]) -> list[tuple]:
@@ -89,18 +97,12 @@ class State:
 
     def accept(self, event: str, items: list[tuple[str, str, str]], all_ids: list[str]) -> None:
         """items: (id, thread, hash) now accepted under `event`; the event names every id of the add."""
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                self._db.executemany(
-                    "INSERT INTO items VALUES (?, ?, ?, 'accepted', ?) ON CONFLICT(id) DO UPDATE SET "
-                    "thread = excluded.thread, hash = excluded.hash, phase = 'accepted', event = excluded.event",
-                    [(i, t, h, event) for i, t, h in items])
-                self._db.execute("INSERT OR REPLACE INTO events VALUES (?, ?)", (event, json.dumps(all_ids)))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._lock, transaction(self._db):
+            self._db.executemany(
+                "INSERT INTO items VALUES (?, ?, ?, 'accepted', ?) ON CONFLICT(id) DO UPDATE SET "
+                "thread = excluded.thread, hash = excluded.hash, phase = 'accepted', event = excluded.event",
+                [(i, t, h, event) for i, t, h in items])
+            self._db.execute("INSERT OR REPLACE INTO events VALUES (?, ?)", (event, json.dumps(all_ids)))
 
     def adopt(self, event: str, items: list[tuple[str, str, str]]) -> None:
         """An inbox event found without its rows (a crash between the fsync and this table): take it in."""

@@ -202,7 +202,8 @@ class Embedder:
 
     @property
     def variant(self) -> str:
-        """How batch vectors are made, as far as they differ: int8, or fp32 (torch's bf16 is at 0.9999 of it)."""
+        """How batch vectors are made, as far as they differ: QUANTISED (int8 by that recipe), or fp32 (torch's bf16
+        is at 0.9999 of it)."""
         return QUANTISED if self.batch_runtime == "onnxruntime-int8" else "fp32"
 
     # -- ONNX Runtime, for questions (and batches) -------------------------------------------------------------
@@ -236,14 +237,14 @@ class Embedder:
                 self._session = False
                 if self._onnx_wanted:
                     try:
-                        self._session, self._tokenizer = self._load_onnx()
+                        self._session, self._tokenizer, graph = self._load_onnx()
                     except Exception as exc:  # no onnxruntime, or no export: torch embeds questions
                         log.warning("questions are embedded by torch: %s", exc)
                     else:
                         self._batches = self._session
                         if self.int8:
                             try:
-                                self._batches = _session(self._quantised(self._exported(_model_path(self._path))))
+                                self._batches = _session(self._quantised(graph))
                             except Exception as exc:  # no quantiser: batches in fp32, as questions
                                 log.warning("batches are embedded in fp32: %s", exc)
             return self._session
@@ -252,11 +253,11 @@ class Embedder:
         from tokenizers import Tokenizer
 
         folder = _model_path(self._path)
-        session = _session(self._exported(folder))
+        graph = self._exported(folder)
         tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         tokenizer.enable_truncation(max_length=MAX_TOKENS)  # the file ships with 128 and fixed padding
         tokenizer.no_padding()
-        return session, tokenizer
+        return _session(graph), tokenizer, graph
 
     def _exported(self, folder: Path) -> Path:
         """The ONNX graph of these weights, exported once (under a lock, written whole) into the cache."""

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import Bounds, Doc
 from .embedder import DIM, Embedder
+from ..state import read_only_db, transaction
 from .vectors import KEY, Vectors
 
 faiss.omp_set_num_threads(1)  # one end user's flat index is small: OpenMP start-up costs more than it saves
@@ -87,8 +88,6 @@ class MeaningIndex:
         self.read_only = read_only
         self._lock = threading.RLock()
         if read_only:  # beside another owner: what it indexed, never written here
-            from ..state import read_only_db
-
             self._db = read_only_db(folder / "vectors.sqlite", SCHEMA)
             self._load()
             return
@@ -120,18 +119,12 @@ class MeaningIndex:
         questions a little off: every doc is read as changed and its vectors dropped, so the reindex at open
         embeds it all again, with this variant. One transaction: a crash leaves the old lane or the emptied one."""
         ivf = _meta(self._db, KEY)
-        db = self._db
-        db.execute("BEGIN")
-        try:
+        with transaction(self._db) as db:
             db.execute("DELETE FROM segments")
             db.execute("DELETE FROM vectors")
             db.execute("UPDATE docs SET hash = ''")
             db.execute("DELETE FROM meta WHERE key = ?", (KEY,))
             db.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (variant,))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         if ivf:
             (self.folder / json.loads(ivf)["file"]).unlink(missing_ok=True)
 
@@ -168,9 +161,7 @@ class MeaningIndex:
                 todo.setdefault(_text_hash(seg), seg)
         vectors, missing = self._vectors(todo)
         with self._lock:
-            db = self._db
-            db.execute("BEGIN")
-            try:
+            with transaction(self._db) as db:
                 db.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)",
                                [(h, vectors[h].tobytes()) for h in missing])
                 gone: list[int] = []
@@ -186,10 +177,6 @@ class MeaningIndex:
                         h = _text_hash(seg)
                         cur = db.execute("INSERT INTO segments (doc, thash, who) VALUES (?, ?, ?)", (d.id, h, who))
                         added.append((cur.lastrowid, d.id, h, who))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
             if gone:
                 self._index.remove(np.array(gone, dtype="int64"))
                 for sid in gone:
