@@ -74,3 +74,25 @@ def test_after_a_restart_the_first_landing_cuts_whole_then_the_tail_again(settin
         m.add(alice, AddRequest(items=[turn(41, T0 + timedelta(seconds=30 * 41), "and another")], wait=True))
         assert len(rendered) <= 2
         assert on_disk(space) == whole_cut(space, space.threads()[0])
+
+
+def test_a_state_write_that_fails_midway_leaves_the_state_as_it_was_and_usable(tmp_path):
+    """Each write of several rows is one transaction: an error inside rolls it back, so the connection is not left
+    mid-transaction (where every later write would fail) and no half of the write stays."""
+    import pytest
+
+    from twinfs.state import State
+
+    state = State(tmp_path / "state.sqlite")
+    state.set_cuts("th_a", {"passages/a/0001.md": "h1", "passages/a/0002.md": "h2"})
+    with pytest.raises(Exception):
+        state.set_cuts("th_a", {"passages/a/0001.md": "h3", "passages/a/0002.md": {"not": "a hash"}})
+    assert state.cuts("th_a") == {"passages/a/0001.md": "h1", "passages/a/0002.md": "h2"}  # the delete undone
+    with pytest.raises(Exception):
+        state.adopt("ev1", [("i1", "th_a", "h"), ("i2", "th_a", object())])
+    assert state.phases(["i1"])["i1"].value == "unknown"
+    state.adopt("ev1", [("i1", "th_a", "h")])
+    state.forget(["i1"], ["th_a"])
+    state.set_cuts("th_a", {"passages/a/0001.md": "h4"})  # still writable
+    assert state.cuts("th_a") == {"passages/a/0001.md": "h4"}
+    state.close()

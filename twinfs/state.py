@@ -106,12 +106,10 @@ class State:
 
     def adopt(self, event: str, items: list[tuple[str, str, str]]) -> None:
         """An inbox event found without its rows (a crash between the fsync and this table): take it in."""
-        with self._lock:
-            self._db.execute("BEGIN")
+        with self._lock, transaction(self._db):
             self._db.executemany("INSERT OR IGNORE INTO items VALUES (?, ?, ?, 'accepted', ?)",
                                  [(i, t, h, event) for i, t, h in items])
             self._db.execute("INSERT OR IGNORE INTO events VALUES (?, ?)", (event, json.dumps([i for i, _, _ in items])))
-            self._db.execute("COMMIT")
 
     def restore(self, items: list[tuple[str, str, str]], landed: set[str]) -> None:
         """Items found on disk but not here (after .twin/ was deleted): landed if a passage holds them."""
@@ -162,11 +160,9 @@ class State:
         return dict(self._rows("SELECT path, hash FROM cuts WHERE thread = ?", (thread,)))
 
     def set_cuts(self, thread: str, cuts: dict[str, str]) -> None:
-        with self._lock:
-            self._db.execute("BEGIN")
+        with self._lock, transaction(self._db):
             self._db.execute("DELETE FROM cuts WHERE thread = ?", (thread,))
             self._db.executemany("INSERT INTO cuts VALUES (?, ?, ?)", [(p, thread, h) for p, h in cuts.items()])
-            self._db.execute("COMMIT")
 
     # windows read: by position in the thread, with the records each gave (a re-read replaces them)
     def windows(self, thread: str) -> dict[int, tuple[str, list[str], str | None]]:
@@ -194,14 +190,13 @@ class State:
         """These items are gone; the rest of their threads goes back to landed, to be read again (their windows
         are dropped with their records, filing.drop_records)."""
         with self._lock:
-            self._db.execute("BEGIN")
-            for i in range(0, len(ids), 500):
-                chunk = ids[i:i + 500]
-                self._db.execute(f"DELETE FROM items WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-            for thread in threads:
-                self._db.execute("UPDATE items SET phase = 'landed' WHERE thread = ? AND phase IN ('read', 'folded')",
-                                 (thread,))
-            self._db.execute("COMMIT")
+            with transaction(self._db):
+                for i in range(0, len(ids), 500):
+                    chunk = ids[i:i + 500]
+                    self._db.execute(f"DELETE FROM items WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+                for thread in threads:
+                    self._db.execute("UPDATE items SET phase = 'landed' WHERE thread = ? AND phase IN ('read', "
+                                     "'folded')", (thread,))
             self._db.execute("VACUUM")  # nothing of them stays in free pages
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
