@@ -207,3 +207,24 @@ def test_answers_of_a_read_memory_are_what_the_openapi_document_says(memory):
     conforms(memory.correct(USER, CorrectRequest(id=fact, reason="wrong")))
     conforms(memory.search(USER, SearchRequest(query="diet", scope="records/", after="2024-01-01")))
     conforms(memory.status(USER, StatusRequest(ids=["msg-101", "nope"])))
+
+
+def test_records_are_parsed_once_per_version_of_their_file(memory):
+    """Searches keep each record file parsed while it stands: a write of the same size is seen, a broken file
+    gives no facts (and no error) until mended."""
+    from twinfs.ledger import kept_records
+
+    query = SearchRequest(query="Which pet does Alice have?", fast=True)
+    pet = next(f for f in memory.search(USER, query).facts if "cat called Miso" in f.text)
+    space = memory.space(USER)
+    kept = kept_records(space, pet.thread)
+    assert kept and kept_records(space, pet.thread) is kept  # not read again while the file stands
+    path = memory.home / "users" / USER.dirname / "records" / f"{pet.thread}.json"
+    original = path.read_text()
+    path.write_text(original.replace("cat called Miso", "cat called Mimi"))  # same size, by hand
+    renamed = next(f for f in memory.search(USER, query).facts if f.id == pet.id)
+    assert "cat called Mimi" in renamed.text and kept_records(space, pet.thread) is not kept
+    path.write_text(original[:-10])  # broken by hand
+    assert all(f.thread != pet.thread for f in memory.search(USER, query).facts or [])
+    path.write_text(original)
+    assert any(f.id == pet.id and "Miso" in f.text for f in memory.search(USER, query).facts)

@@ -16,7 +16,7 @@ from datetime import datetime
 from . import folding, worked
 from . import search as searching
 from .filtering import Filter
-from .ledger import load_records
+from .ledger import kept_records
 from .models import Record, SearchRequest
 from .filing import Reading
 from .space import Space
@@ -27,7 +27,6 @@ DAYS_KEPT = 8  # folds as of a day (`before`) kept per end user
 @dataclass
 class Folded:
     stamp: tuple = ()
-    threads: dict[str, tuple[tuple, list[Record]]] = field(default_factory=dict)  # record file -> its records
     records: list[Record] = field(default_factory=list)
     pages: list = field(default_factory=list)
     days: OrderedDict = field(default_factory=OrderedDict)  # day -> (records, pages) as of that day
@@ -75,19 +74,10 @@ class Briefing:
         stamps = _stamps(space)
         with self._lock:
             kept = self._kept.get(name) or Folded()
-        if kept.stamp != tuple(sorted(stamps.items())):
-            threads = {}
-            for stem, stamp in stamps.items():
-                known = kept.threads.get(stem)
-                if known and known[0] == stamp:
-                    threads[stem] = known
-                    continue
-                try:
-                    threads[stem] = (stamp, load_records(space, stem))
-                except ValueError:
-                    threads[stem] = (stamp, [])  # broken by hand: left out until mended
-            records = [r for stem in sorted(threads) for r in threads[stem][1]]
-            kept = Folded(tuple(sorted(stamps.items())), threads, records, folding.fold(records, self.embedder))
+        stamp = tuple(sorted(stamps.items()))
+        if kept.stamp != stamp:
+            records = [r for stem in sorted(stamps) for r in kept_records(space, stem)]
+            kept = Folded(stamp, records, folding.fold(records, self.embedder))
             with self._lock:
                 self._kept[name] = kept
         if day is None:

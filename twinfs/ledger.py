@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime, timezone
 
 from .errors import Invalid, NotFound
@@ -19,6 +20,26 @@ def load_records(space: Space, thread: str) -> list[Record]:
     if not path.exists():
         return []
     return [Record.model_validate(r) for r in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def kept_records(space: Space, thread: str) -> tuple[Record, ...]:
+    """A thread's records as its file now stands, parsed once for each version of the file (its inode, modified time
+    and size) and kept on the Space: for searches and the brief, which only read them. A file broken by hand gives
+    none (left out until mended)."""
+    try:
+        st = os.stat(space.vault.path(records_path(thread)))
+    except FileNotFoundError:
+        return ()
+    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    kept = space.kept_records.get(thread)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        records = tuple(load_records(space, thread))  # read after the stat: never older than its stamp
+    except (FileNotFoundError, ValueError):
+        records = ()
+    space.kept_records[thread] = (stamp, records)
+    return records
 
 
 def dump_records(records: list[Record]) -> str:

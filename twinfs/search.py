@@ -1,7 +1,6 @@
 """Search: the two lanes, fused; the brief (known, facts, hits, worked_out, notes, held) and the ranked list."""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
@@ -11,6 +10,7 @@ from .filing import record_segment
 from .filtering import Candidate, Filter
 from .holding import holds
 from .index import Bounds
+from .ledger import kept_records
 from .models import Fact, Hit, Record, SearchRequest, SearchResult, iso
 from .passages import MAX_CHARS, parse, segments_of
 from .reading.dates import Window, as_day, windows
@@ -276,20 +276,18 @@ def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
     """Records by both lanes over their text, lifted when said or happened inside a time the question names."""
     if times is None:
         times = question_times(query, bounds)
-    files: dict[str, list] = {}
+    files: dict[str, tuple[Record, ...]] = {}
     found = []
     for doc, path, score in blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "record"),
                                               times)):
         rel, _, n = path.partition("#")
         if rel not in files:
-            try:
-                files[rel] = json.loads(space.vault.read(rel))
-            except (FileNotFoundError, ValueError):
-                files[rel] = []
+            folder, _, name = rel.partition("/")
+            files[rel] = kept_records(space, name[:-5]) if folder == "records" and name.endswith(".json") else ()
         rows = files[rel]
-        if not n.isdigit() or not 1 <= int(n) <= len(rows) or rows[int(n) - 1].get("id") != doc:
+        if not n.isdigit() or not 1 <= int(n) <= len(rows) or rows[int(n) - 1].id != doc:
             continue  # the file changed since it was indexed; the next read step reindexes it
-        record = Record.model_validate(rows[int(n) - 1])
+        record = rows[int(n) - 1]
         if record.retracted:
             continue
         if any(w.holds(day) for w in times for day in _days(record.said, record.happened)):

@@ -156,6 +156,7 @@ class Space:
         self._threads: dict[str, dict[str, dict]] = {}  # thread -> item id -> stored item (the writer's cache)
         self.heads: dict[str, list] = {}  # thread -> where its passages begin, as landing last cut them
         self._speakers: set[str] | None = None  # speakers(), once read
+        self.kept_records: dict[str, tuple] = {}  # thread -> (its file's stamp, its records): ledger.kept_records
 
     @property
     def exists(self) -> bool:
@@ -227,6 +228,7 @@ class Space:
             self.vault.close()
             self._state = self._words = self._meaning = None
             self._speakers = None
+            self.kept_records = {}
 
     @property
     def idle(self) -> bool:
