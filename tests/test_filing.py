@@ -180,3 +180,32 @@ def test_an_add_lands_while_another_end_user_is_being_read(tmp_path, embedder, u
     finally:
         release.set()
         memory.close()
+
+
+def test_a_reader_with_a_model_to_load_loads_it_before_taking_the_writer(tmp_path, embedder, user):
+    """The rules reader loads spaCy (seconds) on its first read: asked to warm before the writer is taken, so an
+    add that comes in meanwhile lands without waiting for the load."""
+    class Warming(Scripted):
+        def __init__(self):
+            super().__init__()
+            self.warmed: list[bool] = []  # was the writer held when it was asked?
+
+        def warm(self):
+            self.warmed.append(space.writer.locked())
+
+    reader = Warming()
+    memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(minutes=21)))
+    try:
+        space = memory.space(user)
+        memory.add(user, AddRequest(items=chat("c1", LINES, start=T0), wait=True))
+        memory.idle(30)
+        assert reader.calls and reader.warmed and not any(reader.warmed)
+    finally:
+        memory.close()
+
+
+def test_the_rules_reader_warms_by_loading_its_pipeline():
+    from twinfs.reading import rules
+
+    rules.RulesReader().warm()
+    assert rules._nlp is not None and rules.nlp() is rules._nlp

@@ -110,7 +110,10 @@ class Reading:
     def __call__(self, space: Space) -> None:
         """Read what is unread, one conversation per turn of the end user's writer (taken here, not held by
         the caller): a correct, a forget or a first open waits for one conversation, not the whole backlog."""
-        for thread in space.state.unread_threads():
+        unread = space.state.unread_threads()
+        if unread and hasattr(self.reader, "warm"):
+            self.reader.warm()  # a model loaded now, not under the writer
+        for thread in unread:
             if self.stopping.is_set():
                 return  # what is left is read after the next start
             if not self.budget.allows(space.user.org):

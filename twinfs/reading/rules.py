@@ -433,6 +433,11 @@ class RulesReader:
 
     name = "rules:spacy-sm"
 
+    def warm(self) -> None:
+        """Load spaCy's pipeline (seconds, once a process): the reading step asks for it before it takes the
+        writer, so the first read after a start does not hold a landing up that long."""
+        nlp()
+
     def read(self, window: Window) -> Outcome:
         turns = window.reading
         if not turns:
