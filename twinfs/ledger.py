@@ -47,13 +47,9 @@ def dump_records(records: list[Record]) -> str:
 
 
 def all_records(space: Space) -> list[Record]:
-    out: list[Record] = []
-    for f in sorted(space.root.glob("records/th_*.json")):
-        try:
-            out += load_records(space, f.stem)
-        except ValueError:
-            continue  # broken by hand: left out until mended
-    return out
+    """Every thread's records, threads in order; a file broken by hand left out until mended. Parsed once for
+    each version of a file (kept_records): the fold step, the brief and search share them."""
+    return [r for f in sorted(space.root.glob("records/th_*.json")) for r in kept_records(space, f.stem)]
 
 
 def thread_of_record(record_id: str) -> str:
