@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import json
-import os
 from datetime import datetime, timezone
 
 from .errors import Invalid, NotFound
 from .models import THREAD_ID, Record
 from .space import Space
+from .vault import file_stamp
 
 
 def records_path(thread: str) -> str:
@@ -23,14 +23,12 @@ def load_records(space: Space, thread: str) -> list[Record]:
 
 
 def kept_records(space: Space, thread: str) -> tuple[Record, ...]:
-    """A thread's records as its file now stands, parsed once for each version of the file (its inode, modified time
-    and size) and kept on the Space: for searches and the brief, which only read them. A file broken by hand gives
-    none (left out until mended)."""
-    try:
-        st = os.stat(space.vault.path(records_path(thread)))
-    except FileNotFoundError:
+    """A thread's records as its file now stands, parsed once for each version of the file (vault.file_stamp: size,
+    modified time, inode) and kept on the Space: for searches and the brief, which only read them. A file broken by
+    hand gives none (left out until mended)."""
+    stamp = file_stamp(space.vault.path(records_path(thread)))
+    if stamp is None:
         return ()
-    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
     kept = space.kept_records.get(thread)
     if kept is not None and kept[0] == stamp:
         return kept[1]

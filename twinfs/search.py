@@ -5,12 +5,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 from functools import lru_cache
+from pathlib import PurePosixPath
 
 from .filing import record_segment
 from .filtering import Candidate, Filter
 from .holding import holds
 from .index import Bounds
-from .ledger import kept_records
+from .ledger import kept_records, records_path
 from .models import Fact, Hit, Record, SearchRequest, SearchResult, iso
 from .passages import MAX_CHARS, parse, segments_of
 from .reading.dates import Window, as_day, windows
@@ -282,8 +283,8 @@ def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
                                               times)):
         rel, _, n = path.partition("#")
         if rel not in files:
-            folder, _, name = rel.partition("/")
-            files[rel] = kept_records(space, name[:-5]) if folder == "records" and name.endswith(".json") else ()
+            thread = PurePosixPath(rel).stem
+            files[rel] = kept_records(space, thread) if rel == records_path(thread) else ()
         rows = files[rel]
         if not n.isdigit() or not 1 <= int(n) <= len(rows) or rows[int(n) - 1].id != doc:
             continue  # the file changed since it was indexed; the next read step reindexes it

@@ -75,7 +75,7 @@ def _unquote(path: str) -> str:
     return raw.decode("utf-8", "replace")
 
 
-def _stamp(path: Path) -> tuple | None:
+def file_stamp(path: Path) -> tuple | None:
     """A file's size, change time and inode (None when it is gone): what an edit would change."""
     try:
         st = os.stat(path)
@@ -168,7 +168,7 @@ class Vault:
 
     def write(self, rel: str, text: str, durable: bool = True) -> None:
         atomic_write(self.root / rel, text, durable)
-        self._note(rel, _stamp(self.root / rel))
+        self._note(rel, file_stamp(self.root / rel))
 
     def _note(self, rel: str, stamp: tuple | None) -> None:
         self._touched.add(rel)
@@ -179,7 +179,7 @@ class Vault:
 
     def wrote(self, rel: str) -> bool:
         """Whether the file is as the writer last left it (written, or deleted): the watcher's own echo."""
-        return rel in self._mine and self._mine.get(rel, ()) == _stamp(self.root / rel)
+        return rel in self._mine and self._mine.get(rel, ()) == file_stamp(self.root / rel)
 
     def read(self, rel: str) -> str:
         return read_exact(self.root / rel)
