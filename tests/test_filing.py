@@ -182,6 +182,74 @@ def test_an_add_lands_while_another_end_user_is_being_read(tmp_path, embedder, u
         memory.close()
 
 
+def test_the_same_end_user_lands_an_add_while_a_window_is_read_and_a_window_changed_meanwhile_is_read_again(
+        tmp_path, embedder, user):
+    """The reader runs without the end user's writer: an add to the conversation being read lands at once (a
+    model takes 40-150 s a window), and what was read of a window an edit changed meanwhile is not filed — the
+    window is read again as it now stands."""
+    started, release = threading.Event(), threading.Event()
+
+    class Slow(Scripted):
+        def __init__(self):
+            super().__init__()
+            self.held: list[bool] = []  # was the writer taken while it read?
+
+        def read(self, window):
+            self.held.append(space.writer.locked())
+            if len(self.calls) == 0:
+                started.set()
+                release.wait(60)
+            return super().read(window)
+
+    reader = Slow()
+    memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(hours=1)))
+    try:
+        space = memory.space(user, create=True)
+        memory.add(user, AddRequest(items=chat("c1", LINES[:12], start=T0)))  # one full window: read at once
+        assert started.wait(30)
+        edit = chat("c1", LINES[:12], start=T0)[3:4]
+        edit[0]["text"] = "line 3 was edited while the window was read"
+        added = memory.add(user, AddRequest(items=edit, wait=True))
+        assert set(added.phases.values()) == {Phase.landed}  # landed while the read was still under way
+        release.set()
+        assert memory.idle(60)
+        assert not any(reader.held)
+        assert [pos for pos, _ in reader.calls] == [0, 0]  # read as it was, then again as it is
+        records = json.loads(next((space.root / "records").glob("th_*.json")).read_text())
+        texts = [r["text"] for r in records]
+        assert len(records) == 12 and any("was edited" in t for t in texts)
+        assert not any("line 3 about" in t for t in texts)  # the read of the window as it was is not filed
+        assert phases(memory, user, ["m00", "m03"]) == {"m00": Phase.folded, "m03": Phase.folded}
+    finally:
+        release.set()
+        memory.close()
+
+
+def test_the_fold_step_folds_before_it_takes_the_writer(tmp_path, embedder, user, monkeypatch):
+    """Folding every record takes seconds in a big vault: done beforehand (kept for the brief too), so under the
+    writer only the pages are written — unless a record file changed in between, when it folds again."""
+    from twinfs import briefing
+
+    held: list[bool] = []
+    fold = briefing.folding.fold
+
+    def watched(records, embedder):
+        held.append(space.writer.locked())
+        return fold(records, embedder)
+
+    monkeypatch.setattr(briefing.folding, "fold", watched)
+    memory = open_memory(tmp_path, embedder, Scripted(), Clock(T0 + timedelta(hours=1)))
+    try:
+        space = memory.space(user, create=True)
+        memory.add(user, AddRequest(items=chat("c1", LINES[:12], start=T0), wait=True))
+        assert memory.idle(60)
+        assert phases(memory, user, ["m00"]) == {"m00": Phase.folded}
+        assert list((space.root / "pages").glob("*.md"))
+        assert held == [False]  # folded once, without the writer; the pages written from that fold
+    finally:
+        memory.close()
+
+
 def test_a_reader_with_a_model_to_load_loads_it_before_taking_the_writer(tmp_path, embedder, user):
     """The rules reader loads spaCy (seconds) on its first read: asked to warm before the writer is taken, so an
     add that comes in meanwhile lands without waiting for the load."""

@@ -1,9 +1,11 @@
 """Reading, filed: windows a thread still owes are read, their records written to records/<thread>.json and
-committed, and the items they hold become `read`. Runs as a step of the end user's one writer."""
+committed, and the items they hold become `read`. The reader runs beside the end user's one writer; what it
+gave is filed by the writer."""
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
@@ -14,11 +16,12 @@ from .index import Doc
 from .ledger import dump_records, load_records, records_path
 from .models import Phase, Record
 from .passages import content_hash, parse
-from .reading import Budget, Reader, plan_windows
+from .reading import Budget, Reader, Window, plan_windows
 from .space import Space, turns_of
 
 log = logging.getLogger("twinfs.reading")
 FIRST_RETRY, LAST_RETRY = 30, 3600  # seconds before a window that failed to read is tried again, doubling
+READ_SECONDS = 2.0  # windows read in a run before what they gave is filed (one commit a run, not a window)
 
 
 def record_segment(r: Record) -> str:
@@ -108,22 +111,32 @@ class Reading:
         return self.budget.waiting(org)
 
     def __call__(self, space: Space) -> None:
-        """Read what is unread, one conversation per turn of the end user's writer (taken here, not held by
-        the caller): a correct, a forget or a first open waits for one conversation, not the whole backlog."""
+        """Read what is unread, a conversation at a time. The reader runs without the end user's writer: it is
+        taken to see which windows a conversation owes, and again to file what was read (for a window that did
+        not change meanwhile), so an add lands while a window is read — a model's 40-150 s, the rules' tens of
+        milliseconds — instead of after it."""
         unread = space.state.unread_threads()
         if unread and hasattr(self.reader, "warm"):
-            self.reader.warm()  # a model loaded now, not under the writer
+            self.reader.warm()  # a model loaded now, before the first window
         for thread in unread:
-            if self.stopping.is_set():
-                return  # what is left is read after the next start
-            if not self.budget.allows(space.user.org):
-                return  # reading waits for the next UTC day; landing and search go on
-            if space.pending():
-                return  # new adds land first (the pipeline comes back here after): searchable beats read
-            if self.clock() < self._paused[1]:
-                return  # the reader is down: the ticker comes back after the pause
-            with space.writer:
-                self.read_thread(space, thread)
+            while True:
+                if self.stopping.is_set():
+                    return  # what is left is read after the next start
+                if not self.budget.allows(space.user.org):
+                    return  # reading waits for the next UTC day; landing and search go on
+                if space.pending():
+                    return  # new adds land first (the pipeline comes back here after): searchable beats read
+                if self.clock() < self._paused[1]:
+                    return  # the reader is down: the ticker comes back after the pause
+                with space.writer:
+                    windows = self.owed(space, thread)
+                if not windows:
+                    break
+                outcomes = self.read_windows(space, windows)
+                with space.writer:
+                    self.file(space, thread, outcomes)
+                if isinstance(outcomes[-1][1], Exception):
+                    break  # the reader crashed or is down: this conversation waits for the next pass
 
     def _backoff(self, failures: int, at_least: int = 0) -> timedelta:
         return timedelta(seconds=max(at_least, backoff(failures, FIRST_RETRY, LAST_RETRY)))
@@ -166,41 +179,69 @@ class Reading:
                 f"{'s' if threads != 1 else ''} could not be read yet ({failed[0][2]}); tried again {when}: "
                 "their items are searchable and stay landed until then."]
 
-    def read_thread(self, space: Space, thread: str) -> int:
+    def _planned(self, space: Space, thread: str) -> tuple[list[Window], dict]:
+        """As the writer: the windows of a thread not read yet, and what each window read before gave."""
         entries = space.thread_items(thread)
         if not entries:
-            return 0
+            return [], {}
         turns = turns_of(entries)
         done = space.state.windows(thread)
         read = {h for h, _, failed in done.values() if not failed}  # a failed window is read again, later
         planned = plan_windows(thread, turns, sources_of(space, thread), set(), self.clock(), self.quiet_seconds)
         # windows read before a crash cut their step short (their records kept by the repair): their items read
         space.state.set_thread_phase(thread, Phase.read, [i for w in planned if w.hash in read for i in w.new])
-        windows = [w for w in planned if w.hash not in read and self._due(space, thread, w.position)]
-        if not windows:
-            return 0
-        records = {r.id: r for r in load_records(space, thread)}
-        filed = 0
-        read_ids: list[str] = []
+        return [w for w in planned if w.hash not in read], done
+
+    def owed(self, space: Space, thread: str) -> list[Window]:
+        """As the writer: the windows of a thread to read now (not read yet, and not waiting out a back-off)."""
+        windows, _ = self._planned(space, thread)
+        return [w for w in windows if self._due(space, thread, w.position)]
+
+    def read_windows(self, space: Space, windows: list[Window]) -> list[tuple[Window, object]]:
+        """Without the writer: read windows in order, for up to READ_SECONDS (at least one) or until an add waits
+        or the budget is spent; each with what the reader gave (a ReadOutcome) or the exception it raised. A
+        reader that raised stops the run: the windows after it wait for the next pass."""
+        out: list[tuple[Window, object]] = []
+        started = time.monotonic()
         for window in windows:
-            if not self.budget.allows(space.user.org) or (read_ids and space.pending()):
+            if out and (time.monotonic() - started > READ_SECONDS or space.pending() or self.stopping.is_set()
+                        or not self.budget.allows(space.user.org)):
                 break
-            earlier = done.get(window.position, ("", [], None))[1]  # the records this window gave last time
             try:
                 outcome = self.reader.read(window)
             except Exception as exc:  # a reader that died, hung or is down: this window waits, the rest is kept
-                again = self._failed(space, thread, window.position, exc)
-                log.warning("window %d of %s could not be read (tried again from %s): %s", window.position,
-                            thread, f"{again:%H:%M:%S}", exc)
-                space.state.set_window(thread, window.position, window.hash, earlier, str(exc)[:300] or "failed")
+                out.append((window, exc))
                 break
             self.budget.spend(space.user.org, outcome.tokens)
+            out.append((window, outcome))
+        return out
+
+    def file(self, space: Space, thread: str, outcomes: list[tuple[Window, object]]) -> int:
+        """As the writer: what the windows gave, written to the thread's records and committed — for windows the
+        thread still owes as they were read (one an add or an edit changed meanwhile is read again later)."""
+        windows, done = self._planned(space, thread)
+        owed = {(w.position, w.hash) for w in windows}
+        records: dict[str, Record] | None = None
+        filed = 0
+        read_ids: list[str] = []
+        for window, outcome in outcomes:
+            if (window.position, window.hash) not in owed:
+                continue
+            earlier = done.get(window.position, ("", [], None))[1]  # the records this window gave last time
+            if isinstance(outcome, Exception):
+                again = self._failed(space, thread, window.position, outcome)
+                log.warning("window %d of %s could not be read (tried again from %s): %s", window.position,
+                            thread, f"{again:%H:%M:%S}", outcome)
+                space.state.set_window(thread, window.position, window.hash, earlier, str(outcome)[:300] or "failed")
+                continue
             if outcome.failed:
                 again = self._failed(space, thread, window.position)
                 log.warning("window %d of %s failed to read (tried again from %s): %s", window.position, thread,
                             f"{again:%H:%M:%S}", outcome.failed)
                 space.state.set_window(thread, window.position, window.hash, earlier, outcome.failed)
                 continue
+            if records is None:
+                records = {r.id: r for r in load_records(space, thread)}
             self._read(space, thread, window.position)
             for old in earlier:  # a window read again (it grew, or an item in it was edited) replaces its records
                 if old in records and not records[old].retracted:
@@ -215,7 +256,7 @@ class Reading:
             read_ids += window.new
         if not read_ids:
             return 0
-        order = {t.id: n for n, t in enumerate(turns)}
+        order = {t.id: n for n, t in enumerate(turns_of(space.thread_items(thread)))}
         ordered = sorted(records.values(),
                          key=lambda r: (r.said, min((order.get(c, len(order)) for c in r.turns), default=len(order)),
                                         r.id))
@@ -225,4 +266,3 @@ class Reading:
         space.vault.commit(f"read: {filed} record{'s' if filed != 1 else ''} from {thread}", [records_path(thread)])
         space.state.set_thread_phase(thread, Phase.read, read_ids)
         return filed
-

@@ -92,14 +92,15 @@ class Memory(Owning):
                                  settle=self._settle)
         self.reading: Reading | None = None
         self.folding: Folding | None = None
+        self.briefing = Briefing(self.embedder, self.clock)  # the brief's folded records, per open end user
         if settings.reading:
             reader = reader or make_reader(model=settings.reader_model, url=settings.reader_url)
             budget = Budget(self.home / "budget.json", settings.daily_read_tokens, clock=self.clock)
             self.reading = Reading(reader, budget, settings.quiet_seconds, clock=self.clock)
-            self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock)
+            self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock,
+                                   folded=self.briefing.folded)
             self.pipeline.steps += [self.reading, self._fold_when_due]  # each takes the writer for its turns
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
-        self.briefing = Briefing(self.embedder, self.clock)  # the brief's folded records, per open end user
         self._every = max(1.0, min(30.0, settings.quiet_seconds / 4))  # how often the ticker looks
         self._ticker: threading.Thread | None = None
         self.trims = 0  # times the ticker gave freed memory back after end users were closed (owning._tick)
@@ -208,6 +209,9 @@ class Memory(Owning):
         return changed
 
     def _fold_when_due(self, space: Space) -> None:
+        if not self.folding.due(space):
+            return
+        self.briefing.folded(space)  # folded without the writer; under it, again only if a record file changed
         with space.writer:
             self.folding(space)
 

@@ -27,11 +27,21 @@ def record_paths(records) -> dict[str, str]:
 
 
 class Folding:
+    """`folded`: the records and the pages they fold into as the files now stand — the brief's, which it keeps
+    while no record file changes (briefing.py), so a fold step folded beforehand, without the writer, finds
+    them made when it takes the writer (0.5 s at 22,733 records that an add waited for)."""
+
     def __init__(self, embedder: Embedder, fold_seconds: int,
-                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
+                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+                 folded: Callable[[Space], tuple[list, list]] | None = None):
         self.embedder = embedder
         self.fold_seconds = fold_seconds
         self.clock = clock
+        self.folded = folded or self._fold_now
+
+    def _fold_now(self, space: Space) -> tuple[list, list]:
+        records = all_records(space)
+        return records, fold(records, self.embedder)
 
     def due(self, space: Space) -> bool:
         if not space.state.has_phase("read"):
@@ -43,8 +53,7 @@ class Folding:
         if not force and not self.due(space):
             return 0
         started = self.clock()
-        records = all_records(space)
-        pages = fold(records, self.embedder)
+        records, pages = self.folded(space)
         paths = record_paths(records)
         written = set()
         for page in pages:
