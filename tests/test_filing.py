@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -222,6 +223,31 @@ def test_the_same_end_user_lands_an_add_while_a_window_is_read_and_a_window_chan
         assert phases(memory, user, ["m00", "m03"]) == {"m00": Phase.folded, "m03": Phase.folded}
     finally:
         release.set()
+        memory.close()
+
+
+@pytest.mark.parametrize("gives_way_for", [60.0, 0.5])
+def test_reading_gives_way_to_adds_still_coming_in_but_not_for_ever(tmp_path, embedder, user, monkeypatch,
+                                                                     gives_way_for):
+    """A read beside a landing slows it (both Python under one GIL): reading waits until the end user's adds
+    pause (filing.ADDS_QUIET), and reads anyway once it has waited YIELD_MAX."""
+    from twinfs import filing
+
+    monkeypatch.setattr(filing, "ADDS_QUIET", 3.0)
+    monkeypatch.setattr(filing, "YIELD_MAX", gives_way_for)
+    reader = Scripted()
+    memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(hours=1)))
+    try:
+        memory.add(user, AddRequest(items=chat("c1", LINES[:12], start=T0), wait=True))  # a window to read now
+        read_during = False
+        for n in range(8):  # adds to another conversation, a quarter of a second apart
+            time.sleep(0.25)
+            memory.add(user, AddRequest(items=chat("c2", [(f"x{n}", "user", f"more {n}")], start=T0), wait=True))
+            read_during = read_during or bool(reader.calls)
+        assert read_during == (gives_way_for < 1)
+        assert memory.idle(60)
+        assert reader.calls and phases(memory, user, ["m00"]) == {"m00": Phase.folded}
+    finally:
         memory.close()
 
 

@@ -22,6 +22,9 @@ from .space import Space, turns_of
 log = logging.getLogger("twinfs.reading")
 FIRST_RETRY, LAST_RETRY = 30, 3600  # seconds before a window that failed to read is tried again, doubling
 READ_SECONDS = 2.0  # windows read in a run before what they gave is filed (one commit a run, not a window)
+# Reading gives way to a stream of adds: it starts once the end user's adds have paused this long (a read beside a
+# landing doubled the landing, both being Python under one GIL), but after YIELD_MAX of giving way it reads anyway.
+ADDS_QUIET, YIELD_MAX = 1.0, 30.0
 
 
 def record_segment(r: Record) -> str:
@@ -110,16 +113,20 @@ class Reading:
     def waiting(self, org: str) -> bool:
         return self.budget.waiting(org)
 
-    def __call__(self, space: Space) -> None:
+    def __call__(self, space: Space) -> float | None:
         """Read what is unread, a conversation at a time. The reader runs without the end user's writer: it is
         taken to see which windows a conversation owes, and again to file what was read (for a window that did
         not change meanwhile), so an add lands while a window is read — a model's 40-150 s, the rules' tens of
-        milliseconds — instead of after it."""
+        milliseconds — instead of after it. Returns the seconds after which to come back when it gave way to
+        adds still coming in (ADDS_QUIET)."""
         unread = space.state.unread_threads()
         if unread and hasattr(self.reader, "warm"):
             self.reader.warm()  # a model loaded now, before the first window
         for thread in unread:
             while True:
+                wait = self._give_way(space)
+                if wait:
+                    return wait
                 if self.stopping.is_set():
                     return  # what is left is read after the next start
                 if not self.budget.allows(space.user.org):
@@ -137,6 +144,18 @@ class Reading:
                     self.file(space, thread, outcomes)
                 if isinstance(outcomes[-1][1], Exception):
                     break  # the reader crashed or is down: this conversation waits for the next pass
+
+    @staticmethod
+    def _give_way(space: Space) -> float:
+        """Seconds until the end user's adds have paused ADDS_QUIET (0: read now)."""
+        now = time.monotonic()
+        wait = ADDS_QUIET - (now - space.last_add)
+        if wait <= 0:
+            space.gave_way = None
+            return 0.0
+        if space.gave_way is None:
+            space.gave_way = now
+        return 0.0 if now - space.gave_way >= YIELD_MAX else wait
 
     def _backoff(self, failures: int, at_least: int = 0) -> timedelta:
         return timedelta(seconds=max(at_least, backoff(failures, FIRST_RETRY, LAST_RETRY)))

@@ -133,8 +133,12 @@ class Pipeline:
                 self._land_all(space)  # in the later lane too: what came in meanwhile lands first
                 if lane == LATER:
                     for step in self.steps:  # each takes the writer for each of its turns
-                        if not self.closed:
-                            step(space)
+                        if self.closed:
+                            break
+                        back = step(space)
+                        if back:  # the step gave way (to adds still coming in): the later steps run after that
+                            self._retry(key[1], time.monotonic() + back)
+                            break
             except Exception as exc:  # logged, and tried again with back-off; the server goes on
                 space.hand_edited = True  # what the failed step left uncommitted is mended first, as a repair
                 self._failed(space, "the work on this memory" if lane == LAND else "reading and folding", exc)

@@ -146,7 +146,8 @@ class Space:
         self.leases = 0  # requests and work using this Space now (Memory's, under its lock): it stays open
         self.opening = threading.Lock()
         self.syncing = threading.Lock()  # two syncs of one vault take turns
-        self.last_add = 0.0  # monotonic time of the last add accepted (a sync waits for a quiet spell)  # the owner's first open of the vault (repair) happens once
+        self.last_add = 0.0  # monotonic time of the last add accepted (sync and reading wait for a quiet spell)
+        self.gave_way: float | None = None  # since when reading has given way to adds still coming in
         self.repaired: list[str] | None = None  # what opening the vault repaired (None: not opened to write yet)
         self.broken: str | None = None  # why the vault could not be repaired, when it could not
         self.left: str | None = None  # when this home handed the vault to another server (sync --leave)
