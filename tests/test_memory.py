@@ -246,6 +246,48 @@ def test_the_words_index_keeps_few_segments_and_loses_nothing(tmp_path):
     assert found == {f"p{i}" for i in range(12)} - {"p3"}
 
 
+def test_a_commit_merges_a_bounded_number_of_docs_and_the_later_lane_merges_the_rest(tmp_path, embedder,
+                                                                                      monkeypatch):
+    """A merge costs ~1 ms a passage: a landing merges at most LAND_MERGE docs, segments of CAP docs are merged no
+    more, and the later lane does the merges the tiers still want once adds pause — losing no doc."""
+    from twinfs.index import Bounds, Doc
+    from twinfs.index import words as words_module
+    from twinfs.index.words import WordIndex, plan
+
+    assert plan([2000, 200, 60, 50], cap=10_000) == [1, 2, 3]  # the run of smallest that weighs a quarter
+    assert plan([2000, 200, 60, 50], cap=10_000, most=150) == [2, 3]  # at most 150 docs: the biggest waits
+    assert plan([20_000, 2000, 200, 60, 50], cap=10_000) == [2, 3, 4]  # a segment of CAP docs stays as it is
+    assert plan([20_000, 30_000], cap=10_000) == []
+
+    monkeypatch.setitem(words_module.LAND_MERGE, "passage", 4)
+    index = WordIndex(tmp_path / "words")
+    for i in range(30):  # one commit a landing, each of one doc: merges of up to 4 docs only
+        index.apply([Doc(id=f"p{i}", path=f"passages/p{i}.md", thread="th", type="passage",
+                         text=f"the tram to Belem number {i}", start=None, end=None, hash=str(i))], [])
+    counts = sorted((seg.doc_count_all() for seg in index.ix("passage")._segments()), reverse=True)
+    assert max(counts) <= 5 and len(counts) > words_module.MAX_SEGMENTS and index.untidy()
+    index.tidy()
+    counts = sorted((seg.doc_count_all() for seg in index.ix("passage")._segments()), reverse=True)
+    assert len(counts) <= words_module.MAX_SEGMENTS and sum(counts) == 30 and not index.untidy()
+    found = {doc for doc, _, _ in index.search("tram Belem", Bounds(type="passage"))}
+    assert found == {f"p{i}" for i in range(30)}
+    index.close()
+
+
+def test_the_later_lane_merges_what_landings_left_once_adds_pause(memory, alice, monkeypatch):
+    from twinfs.index import Bounds
+    from twinfs.index import words as words_module
+
+    monkeypatch.setitem(words_module.LAND_MERGE, "passage", 2)
+    for i in range(12):  # a conversation each: a passage each, landed with merges of at most 2 docs
+        add(memory, alice, chat(f"c{i}", [(f"m{i}", "user", f"the tram to Belem number {i}")]), wait=False)
+    assert memory.idle(60)
+    space = memory.space(alice)
+    counts = [seg.doc_count_all() for seg in space.words.ix("passage")._segments()]
+    assert not space.words.untidy() and len(counts) <= words_module.MAX_SEGMENTS and sum(counts) == 12
+    assert len(space.words.search("tram Belem", Bounds(type="passage"))) == 12
+
+
 @pytest.mark.parametrize("older", [
     "ALTER TABLE segments DROP COLUMN who",  # written before segments knew their speaker
     "UPDATE meta SET value = '1' WHERE key = 'segments'",  # segmented by an older rule

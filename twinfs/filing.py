@@ -124,7 +124,7 @@ class Reading:
             self.reader.warm()  # a model loaded now, before the first window
         for thread in unread:
             while True:
-                wait = self._give_way(space)
+                wait = space.give_way(ADDS_QUIET, YIELD_MAX)
                 if wait:
                     return wait
                 if self.stopping.is_set():
@@ -144,18 +144,6 @@ class Reading:
                     self.file(space, thread, outcomes)
                 if isinstance(outcomes[-1][1], Exception):
                     break  # the reader crashed or is down: this conversation waits for the next pass
-
-    @staticmethod
-    def _give_way(space: Space) -> float:
-        """Seconds until the end user's adds have paused ADDS_QUIET (0: read now)."""
-        now = time.monotonic()
-        wait = ADDS_QUIET - (now - space.last_add)
-        if wait <= 0:
-            space.gave_way = None
-            return 0.0
-        if space.gave_way is None:
-            space.gave_way = now
-        return 0.0 if now - space.gave_way >= YIELD_MAX else wait
 
     def _backoff(self, failures: int, at_least: int = 0) -> timedelta:
         return timedelta(seconds=max(at_least, backoff(failures, FIRST_RETRY, LAST_RETRY)))

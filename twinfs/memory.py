@@ -18,7 +18,7 @@ from . import browse, folding, forgetting, landing, ledger, mending, repair, syn
 from . import search as searching
 from .clock import Clock
 from .errors import Invalid, NotFound, Unavailable
-from .filing import Reading, index_records
+from .filing import ADDS_QUIET, YIELD_MAX, Reading, index_records
 from .briefing import Briefing
 from .filtering import Filter, make_filter
 from .index import Bounds
@@ -100,6 +100,7 @@ class Memory(Owning):
             self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock,
                                    folded=self.briefing.folded)
             self.pipeline.steps += [self.reading, self._fold_when_due]  # each takes the writer for its turns
+        self.pipeline.steps.append(self._tidy)
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
         self._every = max(1.0, min(30.0, settings.quiet_seconds / 4))  # how often the ticker looks
         self._ticker: threading.Thread | None = None
@@ -214,6 +215,17 @@ class Memory(Owning):
         self.briefing.folded(space)  # folded without the writer; under it, again only if a record file changed
         with space.writer:
             self.folding(space)
+
+    def _tidy(self, space: Space) -> float | None:
+        """The merges of the words lane that landing left (words.LAND_MERGE), once the end user's adds pause."""
+        if not space.words.untidy():
+            return None
+        wait = space.give_way(ADDS_QUIET, YIELD_MAX)
+        if wait:
+            return wait
+        with space.writer:
+            space.words.tidy()
+        return None
 
     def _wrote(self, dirname: str, rel: str) -> bool:
         space = self.spaces.peek(dirname)  # a vault not open has not been written since it was closed

@@ -62,8 +62,8 @@ def pinned_stamps(start: datetime) -> Iterator[None]:
     """The stamps landing keeps in each item (`added`, and the inbox's event ids) count up by one nanosecond from
     `start` instead of following the wall clock, so the items' files come out the same on every run."""
     ticks = iter(range(int(start.timestamp() * 1e9), 2 ** 63))
-    with mock.patch.object(space_module, "time", SimpleNamespace(time_ns=lambda: next(ticks))), \
-            mock.patch.object(space_module, "_last_added", 0):
+    pinned = SimpleNamespace(time_ns=lambda: next(ticks), monotonic=time.monotonic)
+    with mock.patch.object(space_module, "time", pinned), mock.patch.object(space_module, "_last_added", 0):
         yield
 
 

@@ -147,7 +147,7 @@ class Space:
         self.opening = threading.Lock()
         self.syncing = threading.Lock()  # two syncs of one vault take turns
         self.last_add = 0.0  # monotonic time of the last add accepted (sync and reading wait for a quiet spell)
-        self.gave_way: float | None = None  # since when reading has given way to adds still coming in
+        self.gave_way: float | None = None  # since when background work has given way to adds (give_way)
         self.repaired: list[str] | None = None  # what opening the vault repaired (None: not opened to write yet)
         self.broken: str | None = None  # why the vault could not be repaired, when it could not
         self.left: str | None = None  # when this home handed the vault to another server (sync --leave)
@@ -230,6 +230,18 @@ class Space:
             self._state = self._words = self._meaning = None
             self._speakers = None
             self.kept_records = {}
+
+    def give_way(self, quiet: float, most: float) -> float:
+        """Seconds until this end user's adds have paused `quiet` seconds, for background work that gives way to
+        them (0: go on now) — but not once it has given way for `most` seconds in a row."""
+        now = time.monotonic()
+        wait = quiet - (now - self.last_add)
+        if wait <= 0:
+            self.gave_way = None
+            return 0.0
+        if self.gave_way is None:
+            self.gave_way = now
+        return 0.0 if now - self.gave_way >= most else wait
 
     @property
     def idle(self) -> bool:
