@@ -54,6 +54,22 @@ def test_forgetting_an_item_leaves_nothing_of_it_anywhere(memory, alice):
     assert memory.search(alice, SearchRequest(query="tram noise", fast=True)).hits[0].turns[:1] == ["msg-001"]
 
 
+def test_a_forget_purges_while_git_thinks_a_gc_is_running(memory, alice):
+    """The vault's background upkeep (`git gc --auto`) running, or a gc.pid a killed process left whose pid lives
+    on: git refuses a second gc ('gc is already running'), and a restart could not repair a forget so."""
+    import os
+    import socket
+
+    memory.add(alice, AddRequest(items=chat("c1", MOVE + [("msg-004", "user", f"By the way, {SECRET}.")]),
+                                 wait=True))
+    root = memory.space(alice).root
+    (root / ".git" / "gc.pid").write_text(f"{os.getpid()} {socket.gethostname()}")  # alive, on this machine
+    assert subprocess.run(["git", "-C", str(root), "gc", "--prune=now", "--quiet"],
+                          capture_output=True).returncode == 128  # what the purge ran
+    assert memory.forget(alice, ForgetRequest(ids=["msg-004"])).forgotten == ["msg-004"]
+    assert "4471-zebra" not in everything_in(root)
+
+
 def test_forgetting_a_thread_and_what_is_still_in_the_inbox(memory, alice):
     memory.add(alice, AddRequest(items=chat("c1", MOVE) + [PORTO], wait=True))
     space = memory.space(alice)

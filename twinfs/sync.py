@@ -168,7 +168,7 @@ def push(vault: Vault, url: str, expected: str | None, force: bool) -> bool:
         vault.drop_old_refs()
         vault.git("update-ref", TRACKING, head)
         vault.git("reflog", "expire", "--expire=now", "--all")
-        vault.git("gc", "--prune=now", "--quiet")
+        vault.prune_now()
         if _is_local(url):  # … and from the remote's, where we can reach it
             for args in (["reflog", "expire", "--expire=now", "--all"], ["gc", "--prune=now", "--quiet"]):
                 _run(["git", "-C", url.removeprefix("file://"), *args], "clean the remote")

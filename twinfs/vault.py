@@ -347,9 +347,19 @@ class Vault:
             shared.unlink()  # the old entries' paths (item names are their ids) and blob ids
         self.drop_old_refs()
         self.git("reflog", "expire", "--expire=now", "--all")
-        self.git("gc", "--prune=now", "--quiet")
+        self.prune_now()
         self._repo = None  # gitpython's view of the repository is stale
         return commits
+
+    def prune_now(self) -> None:
+        """`git gc --prune=now`, as the writer: after the background upkeep's `gc --auto` is done (git refuses a
+        second gc while one runs — a forget's purge failed so, and its vault could not be repaired), and with
+        --force, since a gc.pid a killed process left stops it too while its pid lives on in another process.
+        The home's owner lock keeps every other process's gc out of this vault."""
+        upkeep = self._upkeep
+        if upkeep is not None:
+            upkeep.join()
+        self.git("gc", "--prune=now", "--quiet", "--force")
 
     def drop_old_refs(self) -> None:
         """Every ref but the branch that could still reach old commits: remote-tracking refs (sync fetches
