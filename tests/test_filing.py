@@ -251,6 +251,30 @@ def test_reading_gives_way_to_adds_still_coming_in_but_not_for_ever(tmp_path, em
         memory.close()
 
 
+@pytest.mark.parametrize("wait_at_most", [60.0, 0.3])
+def test_a_window_waits_while_another_end_user_lands_but_not_for_ever(tmp_path, embedder, user, monkeypatch,
+                                                                      wait_at_most):
+    from twinfs import filing
+
+    monkeypatch.setattr(filing, "ADDS_QUIET", 0.0)
+    monkeypatch.setattr(filing, "LANDING_WAIT", wait_at_most)
+    landing = threading.Event()
+    reader = Scripted()
+    memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(hours=1)))
+    try:
+        memory.reading.landing = lambda: landing.is_set() or memory.pipeline.landing()
+        landing.set()  # another end user's add is landing, as far as the reader can tell
+        memory.add(user, AddRequest(items=chat("c1", LINES[:12], start=T0), wait=True))  # a window to read now
+        time.sleep(1.5)
+        assert bool(reader.calls) == (wait_at_most < 1)
+        landing.clear()
+        assert memory.idle(60)
+        assert reader.calls and phases(memory, user, ["m00"]) == {"m00": Phase.folded}
+    finally:
+        landing.clear()
+        memory.close()
+
+
 def test_the_fold_step_folds_before_it_takes_the_writer(tmp_path, embedder, user, monkeypatch):
     """Folding every record takes seconds in a big vault: done beforehand (kept for the brief too), so under the
     writer only the pages are written — unless a record file changed in between, when it folds again."""

@@ -25,6 +25,7 @@ READ_SECONDS = 2.0  # windows read in a run before what they gave is filed (one 
 # Reading gives way to a stream of adds: it starts once the end user's adds have paused this long (a read beside a
 # landing doubled the landing, both being Python under one GIL), but after YIELD_MAX of giving way it reads anyway.
 ADDS_QUIET, YIELD_MAX = 1.0, 30.0
+LANDING_WAIT = 2.0  # and a window waits for landings of other end users under way, at most this long
 
 
 def record_segment(r: Record) -> str:
@@ -109,6 +110,7 @@ class Reading:
         self._retry: dict[tuple[str, str, int], tuple[int, datetime]] = {}  # window -> (failures, not before)
         self._paused: tuple[int, datetime] = (0, datetime.min.replace(tzinfo=timezone.utc))
         self.stopping = threading.Event()  # the owner is closing: the pass ends after the thread under way
+        self.landing: Callable[[], bool] = lambda: False  # whether any end user's landing is under way (Pipeline)
 
     def waiting(self, org: str) -> bool:
         return self.budget.waiting(org)
@@ -214,6 +216,7 @@ class Reading:
             if out and (time.monotonic() - started > READ_SECONDS or space.pending() or self.stopping.is_set()
                         or not self.budget.allows(space.user.org)):
                 break
+            self._after_landings()
             try:
                 outcome = self.reader.read(window)
             except Exception as exc:  # a reader that died, hung or is down: this window waits, the rest is kept
@@ -222,6 +225,13 @@ class Reading:
             self.budget.spend(space.user.org, outcome.tokens)
             out.append((window, outcome))
         return out
+
+    def _after_landings(self) -> None:
+        """Wait while another end user's add lands (up to LANDING_WAIT): a window read beside a landing doubled it
+        (both Python under one GIL), and reading is what can wait."""
+        until = time.monotonic() + LANDING_WAIT
+        while self.landing() and time.monotonic() < until and not self.stopping.is_set():
+            time.sleep(0.005)
 
     def file(self, space: Space, thread: str, outcomes: list[tuple[Window, object]]) -> int:
         """As the writer: what the windows gave, written to the thread's records and committed — for windows the

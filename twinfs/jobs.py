@@ -82,6 +82,11 @@ class Pipeline:
             space = space.user.dirname
         self._submit(space, LAND)
 
+    def landing(self) -> bool:
+        """Whether some end user's landing is queued or under way."""
+        with self._lock:
+            return any(lane == LAND for lane, _ in self._busy)
+
     def busy(self, name: str) -> bool:
         """Whether this end user's work is queued, under way, or waits to be tried again."""
         with self._lock:

@@ -97,6 +97,7 @@ class Memory(Owning):
             reader = reader or make_reader(model=settings.reader_model, url=settings.reader_url)
             budget = Budget(self.home / "budget.json", settings.daily_read_tokens, clock=self.clock)
             self.reading = Reading(reader, budget, settings.quiet_seconds, clock=self.clock)
+            self.reading.landing = self.pipeline.landing
             self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock,
                                    folded=self.briefing.folded)
             self.pipeline.steps += [self.reading, self._fold_when_due]  # each takes the writer for its turns
