@@ -393,8 +393,9 @@ def git_ms(vault: Path, *args: str) -> float:
     return sorted(times)[1] * 1000
 
 
-def measure_big(cache: Path, size: int, report: list[str]) -> None:
-    """One end user of `size` passages, in process, on a copy of the built vault."""
+def measure_big(cache: Path, size: int, report: list[str], reading: bool = True) -> None:
+    """One end user of `size` passages, in process, on a copy of the built vault (reading off: a copy whose
+    backlog was not read yet, measured without reading it meanwhile)."""
     from twinfs.models import SearchRequest
 
     built = cache / f"big-{size}"
@@ -405,13 +406,17 @@ def measure_big(cache: Path, size: int, report: list[str]) -> None:
     ready(work)
     vault = work / "users" / BIG.dirname
     try:
-        with Memory(Settings(home=work, watch=True)) as memory:
+        with Memory(Settings(home=work, watch=True, reading=reading)) as memory:
             memory.warm()
             rss = process(os.getpid())["rss_mb"]
             t = time.perf_counter()
             memory.search(BIG, SearchRequest(query="warm", fast=True))
             opened = time.perf_counter() - t
             grown = process(os.getpid())["rss_mb"] - rss
+            space = memory.space(BIG)
+            phases, records = space.state.phase_counts(), space.words.ix("record").doc_count()
+            read = f"{phases.get('read', 0) + phases.get('folded', 0)} of {sum(phases.values())} items read, " \
+                   f"{records} records" + ("" if reading else ", reading off")
             memory.idle()  # the first open's look for hand edits (git status)
             fast = []
             for q in questions(60, 3):
@@ -442,7 +447,8 @@ def measure_big(cache: Path, size: int, report: list[str]) -> None:
             stats = memory.reindex(BIG)
             reindexed = time.perf_counter() - t
             near = overlap(memory, BIG, questions(200, 6))
-        report.append(f"one end user of {size} passages: first search (opens it) {opened:.2f} s, RSS +{grown} MB; "
+        report.append(f"one end user of {size} passages ({read}): first search (opens it) {opened:.2f} s, RSS +{grown} "
+                      f"MB ({grown * 1024 / size:.1f} KB a passage); "
                       f"search fast {ms(fast)}; brief {ms(brief)}; brief with before {ms(before)}; add of 10 turns "
                       f"-> landed {ms(landed)}; git status {status_ms:.0f} ms, git log -- <passage> {log_ms:.0f} ms; "
                       f"reindex with nothing changed {reindexed:.1f} s ({stats}); {near}")
@@ -457,7 +463,7 @@ def measure(args: argparse.Namespace, cache: Path) -> None:
     print(report[0], flush=True)
     for size in sizes(args.passages):
         if (cache / f"big-{size}").exists():
-            measure_big(cache, size, report)
+            measure_big(cache, size, report, reading=not args.no_reading)
     for n in sizes(args.users):
         if (cache / f"home-{n}" / "done").exists():
             measure_home(cache, n, report)
@@ -465,7 +471,8 @@ def measure(args: argparse.Namespace, cache: Path) -> None:
         measure_reopen(cache, sizes(args.users)[-1] if (cache / f"home-{sizes(args.users)[-1]}" / "done").exists()
                        else sizes(args.users)[0], report)
     report.append(f"load average at the end {os.getloadavg()[0]:.1f}; command: ./run bench scale run "
-                  f"--passages {args.passages} --users {args.users}" + (" --skip-build" if args.skip_build else ""))
+                  f"--passages {args.passages} --users {args.users}" + (" --skip-build" if args.skip_build else "")
+                  + (" --no-reading" if args.no_reading else ""))
     print(report[-1])
 
 
@@ -486,6 +493,8 @@ def main() -> None:
     ap.add_argument("--passages", default="1000,10000,100000", help="sizes of the big end user, in passages")
     ap.add_argument("--users", default="100,1000,10000", help="sizes of the home, in end users")
     ap.add_argument("--skip-build", action="store_true", help="measure only what is built already")
+    ap.add_argument("--no-reading", action="store_true",
+                    help="measure the big end user with reading off (a copy whose backlog is not read yet)")
     args = ap.parse_args()
     if args.what == "build" or not args.skip_build:
         build(args)

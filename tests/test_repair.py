@@ -31,6 +31,25 @@ def fsck_clean(vault: Path) -> bool:
     return done.returncode == 0 and "error" not in done.stderr and "warning" not in done.stderr
 
 
+def test_a_vault_whose_git_index_was_split_is_written_whole_once_opened(tmp_path, embedder, alice):
+    """Vaults were set to a split index, which git read in 0.9 s at 457,654 files against 0.04 s for a whole one:
+    the first open sets it off and writes the index whole; the shared parts go, and nothing looks changed."""
+    with Memory(Settings(home=tmp_path, watch=False), embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
+        vault = memory.space(alice).root
+        assert not list((vault / ".git").glob("sharedindex.*"))
+    git(vault, "config", "core.splitIndex", "true", check=True)  # as a vault of an earlier version was set
+    git(vault, "update-index", "--split-index", check=True)
+    assert list((vault / ".git").glob("sharedindex.*"))
+    with Memory(Settings(home=tmp_path, watch=False), embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", MOVE[:1] + [("msg-009", "user", "Back again.")]), wait=True))
+        assert git(vault, "config", "core.splitIndex").stdout.strip() == "false"
+        assert not list((vault / ".git").glob("sharedindex.*"))
+        assert git(vault, "status", "--porcelain").stdout == ""
+        assert memory.search(alice, SearchRequest(query="back again", fast=True)).hits
+    assert fsck_clean(vault)
+
+
 def test_a_git_killed_holding_index_lock_is_repaired_and_landing_goes_on(tmp_path, embedder, alice):
     settings = Settings(home=tmp_path / "home", reading=False)
     with Memory(settings, embedder=embedder) as memory:

@@ -207,6 +207,10 @@ class State:
     def drop_windows(self, thread: str) -> None:
         self._many("DELETE FROM windows WHERE thread = ?", [(thread,)])
 
+    def phase_counts(self) -> dict[str, int]:
+        """How many items are in each phase."""
+        return dict(self._rows("SELECT phase, count(*) FROM items GROUP BY phase"))
+
     def unread_threads(self) -> list[str]:
         return [r[0] for r in self._rows("SELECT DISTINCT thread FROM items WHERE phase = 'landed'")]
 
