@@ -148,6 +148,31 @@ def test_lengths_are_kept_only_for_live_segments(tmp_path):
     wi.close()
 
 
+def test_posting_lists_kept_give_the_same_scores_and_see_deletions_and_new_segments(tmp_path, monkeypatch):
+    from twinfs.index import bm25
+
+    rng = random.Random(5)
+    wi = WordIndex(tmp_path)
+    wi.apply([doc(rng, i, "passage") for i in range(200)], [])
+    first = wi.search("walk dog park", Bounds(), 50)
+    scorer = wi._scorers["passage"]
+    assert scorer._postings and first == wi.search("walk dog park", Bounds(), 50)  # read once, then kept
+    gone = first[0][0]
+    wi.apply([doc(rng, 900, "passage")], [gone])  # a deletion in the kept segment, and a segment more
+    again = wi.search("walk dog park", Bounds(), 50)
+    assert gone not in [h[0] for h in again] and again == wi.search_whoosh("walk dog park", Bounds(), 50)
+    with wi.ix("passage").searcher() as s:
+        live = {ss.reader().segment().segment_id() for ss, _ in s.leaf_searchers()}
+    wi.compact()
+    wi.search("walk dog park", Bounds(), 50)
+    assert not {key[0] for key in scorer._postings} & live  # the merged-away segments' lists are dropped
+    monkeypatch.setattr(bm25, "POSTINGS_KEPT", 1)  # kept up to a budget: the newest one alone here
+    assert wi.search("rain coffee", Bounds(), 50) == wi.search_whoosh("rain coffee", Bounds(), 50)
+    assert len(scorer._postings) == 1 and scorer._kept == sum(a.nbytes + b.nbytes
+                                                              for a, b in scorer._postings.values())
+    wi.close()
+
+
 def test_the_old_path_serves_what_the_scorer_does_not(words, tmp_path):
     empty = WordIndex(tmp_path / "none")
     with empty.ix("passage").searcher() as s:

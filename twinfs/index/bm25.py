@@ -9,6 +9,7 @@ and float addition is not associative), and the same order of ties (score, then 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 
 import numpy as np
 from whoosh.codec.whoosh3 import W3LeafMatcher
@@ -62,14 +63,23 @@ def _union(a: _Node, b: _Node) -> _Node:
     return _Node(a.scores + b.scores)  # x + 0.0 == x: a doc one side lacks keeps the other side's sum exactly
 
 
+# Posting lists decoded, kept while their segment lives (a segment's postings never change; deletions are read
+# apart), up to this many bytes a scorer, the least recently asked dropped first: at 100,000 passages a search
+# decoded ~550 blocks of zlib'd pickles (a question's common words), 30 ms of its 43 in the words lane.
+POSTINGS_KEPT = 16 * 2**20
+
+
 class Scorer:
     """Top docs of an Or of terms by BM25F, as Whoosh's searcher.search would rank them. Keeps each live segment's
-    field lengths (keyed by the segment's id, which a commit or merge changes) so a search reads only postings."""
+    field lengths (keyed by the segment's id, which a commit or merge changes) so a search reads only postings,
+    and the posting lists last asked for (POSTINGS_KEPT)."""
 
     def __init__(self, field: str = "text", B: float = 0.75, K1: float = 1.2):
         self.field = field
         self.weighting = BM25F(B=B, K1=K1)  # one B for every field: the scorer reads only self.weighting.B
         self._segments: dict[str, dict] = {}  # segment id -> what was read of it: "lengths", ("stored", names)
+        self._postings: OrderedDict[tuple[str, bytes], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._kept = 0  # bytes in _postings
         self._lock = threading.Lock()
 
     def supports(self, searcher) -> bool:
@@ -114,6 +124,34 @@ class Scorer:
         with self._lock:
             for key in set(self._segments) - live:
                 del self._segments[key]
+            for key in [key for key in self._postings if key[0] not in live]:
+                ids, weights = self._postings.pop(key)
+                self._kept -= ids.nbytes + weights.nbytes
+
+    def _posting(self, reader: SegmentReader, btext: bytes) -> tuple[np.ndarray, np.ndarray]:
+        """(docnums, weights) of a term's whole posting list in a segment, deleted docs included."""
+        key = (reader.segment().segment_id(), btext)
+        with self._lock:
+            kept = self._postings.get(key)
+            if kept is not None:
+                self._postings.move_to_end(key)
+                return kept
+        m = reader.postings(self.field, btext)
+        if isinstance(m, FilterMatcher):  # deletions: dropped by the caller for every term at once
+            m = m.child
+        if not isinstance(m, W3LeafMatcher):
+            raise TypeError(f"not a W3 posting list: {type(m).__name__}")
+        blocks = postings_blocks(m)
+        ids = np.concatenate([b[0] for b in blocks]).astype(np.int32) if blocks else np.zeros(0, np.int32)
+        weights = np.concatenate([b[1] for b in blocks]) if blocks else np.zeros(0)
+        with self._lock:
+            if key not in self._postings:
+                self._postings[key] = (ids, weights)
+                self._kept += ids.nbytes + weights.nbytes
+                while self._kept > POSTINGS_KEPT and len(self._postings) > 1:
+                    _, (old_ids, old_weights) = self._postings.popitem(last=False)
+                    self._kept -= old_ids.nbytes + old_weights.nbytes
+        return ids, weights
 
     def search(self, searcher, terms: list[str], limit: int, allow: np.ndarray | None = None
                ) -> list[tuple[int, float]]:
@@ -138,16 +176,11 @@ class Scorer:
                     continue
                 if lengths is None:
                     lengths = self._segment(reader, "lengths", self._read_lengths)
-                m = reader.postings(field, btext)
-                if isinstance(m, FilterMatcher):  # deletions: dropped below for every term at once
-                    m = m.child
-                if not isinstance(m, W3LeafMatcher):
-                    raise TypeError(f"not a W3 posting list: {type(m).__name__}")
+                ids, tf = self._posting(reader, btext)  # deletions: dropped below for every term at once
                 scores = np.zeros(n)
-                for ids, tf in postings_blocks(m):
-                    fl = lengths[ids]
-                    # bm25() of whoosh/scoring.py, operation for operation, so each float rounds the same
-                    scores[ids] = idf[t] * ((tf * k1p1) / (tf + K1 * (oneminusb + B * fl / avgfl)))
+                fl = lengths[ids]
+                # bm25() of whoosh/scoring.py, operation for operation, so each float rounds the same
+                scores[ids] = idf[t] * ((tf * k1p1) / (tf + K1 * (oneminusb + B * fl / avgfl)))
                 leaves.append((Term(field, t).estimate_size(reader), _Node(scores)))
             # DefaultOr builds this tree from the same weights with the same function
             root = leaves[0][1] if len(leaves) == 1 else make_weighted_tree(_union, leaves)
