@@ -265,15 +265,19 @@ class MeaningIndex:
             k = min(total, max(limit * 8, 64) if allowed is not None or not bounds.type else 2000)
             scores, ids = self._index.search(query, k, allowed)
             best: dict[str, float] = {}
-            for sid, score in zip(ids[0], scores[0]):
+            # up to 2,000 candidates a search: plain Python numbers and bound lookups (a third of the lane's time
+            # at 100,000 passages went to this loop); the same sums, in the same float32 -> float order
+            doc_of, who_of, type_of, wanted = self._doc_of.get, self._who_of.get, self._type_of.get, bounds.type
+            for sid, score in zip(ids[0].tolist(), scores[0].astype(np.float64).tolist() if not favour
+                                  else scores[0]):
                 if sid < 0:
                     continue
-                if favour and self._who_of.get(int(sid)) in favour:
+                if favour and who_of(sid) in favour:
                     score += lift
                 if score < floor:
                     continue
-                doc = self._doc_of.get(int(sid))
-                if bounds.type and self._type_of.get(doc) != bounds.type:
+                doc = doc_of(sid)
+                if wanted and type_of(doc) != wanted:
                     continue
                 if doc is not None and score > best.get(doc, -2.0):
                     best[doc] = float(score)

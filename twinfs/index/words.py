@@ -183,9 +183,16 @@ class WordIndex:
         return any(self._untidy(type) for type in TYPES)
 
     def _untidy(self, type: str) -> bool:
-        if self.read_only or not whoosh_index.exists_in(str(self.folder / type)):
+        """Asked without the writer too: it opens no index (only one this process wrote is looked at), so a
+        reindex rebuilding the folder meanwhile is not held open here."""
+        with self._lock:
+            ix = self._ix.get(type)
+        if self.read_only or ix is None:
             return False
-        counts = [seg.doc_count_all() for seg in self.ix(type)._segments()]
+        try:
+            counts = [seg.doc_count_all() for seg in ix._segments()]
+        except (OSError, whoosh_index.EmptyIndexError):
+            return False  # the folder is being rebuilt
         return len(plan(counts, CAP[type])) >= 2
 
     def tidy(self) -> None:
