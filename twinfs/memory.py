@@ -98,8 +98,7 @@ class Memory(Owning):
             budget = Budget(self.home / "budget.json", settings.daily_read_tokens, clock=self.clock)
             self.reading = Reading(reader, budget, settings.quiet_seconds, clock=self.clock)
             self.reading.landing = self.pipeline.landing
-            self.folding = Folding(self.embedder, settings.fold_seconds, clock=self.clock,
-                                   folded=self.briefing.folded)
+            self.folding = Folding(settings.fold_seconds, self.briefing.folded, clock=self.clock)
             self.pipeline.steps += [self.reading, self._fold_when_due]  # each takes the writer for its turns
         self.pipeline.steps.append(self._tidy)
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
@@ -454,7 +453,7 @@ class Memory(Owning):
 
     def _fold(self, space: Space) -> None:
         """Fold the pages now: with the reading's folding, or once where pages exist although reading is off."""
-        folding_ = self.folding or (Folding(self.embedder, 0) if (space.root / "pages").is_dir() else None)
+        folding_ = self.folding or (Folding(0, self.briefing.folded) if (space.root / "pages").is_dir() else None)
         if folding_:
             folding_(space, force=True)
 

@@ -6,9 +6,8 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
-from .folding import fold, render_page
-from .index.embedder import Embedder
-from .ledger import all_records, records_path
+from .folding import render_page
+from .ledger import records_path
 from .space import Space
 from .vault import read_exact
 
@@ -27,21 +26,15 @@ def record_paths(records) -> dict[str, str]:
 
 
 class Folding:
-    """`folded`: the records and the pages they fold into as the files now stand — the brief's, which it keeps
-    while no record file changes (briefing.py), so a fold step folded beforehand, without the writer, finds
+    """`folded`: the records and the pages they fold into as the files now stand — the brief's (Briefing.folded),
+    which it keeps while no record file changes, so a fold step folded beforehand, without the writer, finds
     them made when it takes the writer (0.5 s at 22,733 records that an add waited for)."""
 
-    def __init__(self, embedder: Embedder, fold_seconds: int,
-                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
-                 folded: Callable[[Space], tuple[list, list]] | None = None):
-        self.embedder = embedder
+    def __init__(self, fold_seconds: int, folded: Callable[[Space], tuple[list, list]],
+                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
         self.fold_seconds = fold_seconds
+        self.folded = folded
         self.clock = clock
-        self.folded = folded or self._fold_now
-
-    def _fold_now(self, space: Space) -> tuple[list, list]:
-        records = all_records(space)
-        return records, fold(records, self.embedder)
 
     def due(self, space: Space) -> bool:
         if not space.state.has_phase("read"):
