@@ -32,7 +32,8 @@ SEGMENTS = 80  # what the meaning lane asks its index for, for 10 passages
 def load(home: Path) -> tuple[np.ndarray, np.ndarray, dict[int, str]]:
     path = next(home.glob("users/*/.twin/meaning/vectors.sqlite"))
     rows = sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(
-        "SELECT s.sid, s.doc, v.vec FROM segments s JOIN vectors v ON v.thash = s.thash").fetchall()
+        "SELECT s.sid, s.doc, v.vec FROM segments s JOIN vectors v ON v.thash = s.thash JOIN docs d ON d.id = s.doc "
+        "WHERE d.type = 'passage'").fetchall()  # the passages' index (records have their own)
     ids = np.array([r[0] for r in rows], dtype="int64")
     vecs = np.frombuffer(b"".join(r[2] for r in rows), dtype="float32").reshape(len(rows), -1)
     return ids, vecs, {r[0]: r[1] for r in rows}
@@ -60,7 +61,7 @@ def main() -> None:
     n, dim = vecs.shape
     embedder = shared_embedder()
     queries = np.vstack([embedder.query(q) for q in questions(args.questions, 6)]).astype("float32")
-    print(f"{args.home}: {n} segments of {len(set(doc.values()))} passages and records, {len(queries)} questions")
+    print(f"{args.home}: {n} segments of {len(set(doc.values()))} passages, {len(queries)} questions")
     flat = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
     flat.add_with_ids(vecs, ids)
     truth, took = top_passages(flat, queries, doc)

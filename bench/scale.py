@@ -86,8 +86,9 @@ def settled(memory: Memory, user: EndUser) -> None:
     memory.idle()
 
 
-def build_big(cache: Path, targets: list[int]) -> None:
-    """The big end user, up to the largest target; a copy at each smaller one."""
+def build_big(cache: Path, targets: list[int], settle: bool = True) -> None:
+    """The big end user, up to the largest target; a copy at each smaller one (read and folded first, or with
+    `settle` False taken as it stands: landed, its reading behind; measured with --no-reading)."""
     home = cache / "big"
     done_file = home / "progress.json"
     done = json.loads(done_file.read_text()) if done_file.exists() else {"conversations": 0, "turns": 0}
@@ -101,9 +102,18 @@ def build_big(cache: Path, targets: list[int]) -> None:
         while True:
             count = passages_of(memory, BIG) if memory.space(BIG).exists else 0
             for target in [t for t in wanted if t <= count]:
-                log(f"{count} passages: settling (reading and folding all), then a copy as big-{target}")
-                settled(memory, BIG)
-                copy_home(home, cache / f"big-{target}")
+                if settle:
+                    log(f"{count} passages: settling (reading and folding all), then a copy as big-{target}")
+                    settled(memory, BIG)
+                    copy_home(home, cache / f"big-{target}")
+                else:  # reading goes on meanwhile, but writes only under the writer
+                    log(f"{count} passages: a copy as big-{target}, as it stands (reading behind)")
+                    writer = memory.space(BIG).writer
+                    writer.take_turn()
+                    try:
+                        copy_home(home, cache / f"big-{target}")
+                    finally:
+                        writer.give_turn()
                 wanted.remove(target)
             if not wanted:
                 break
@@ -355,30 +365,30 @@ def overlap(memory: Memory, user: EndUser, asked: list[str]) -> str:
     from twinfs.index import Bounds, vectors
 
     meaning = memory.space(user).meaning
-    own = meaning._index
+    own = meaning._index["passage"]  # each kind of doc has its own: the passages' is the big one
     flat = vectors.Vectors.__new__(vectors.Vectors)
     flat.__dict__.update(own.__dict__)
     flat.index = faiss.IndexIDMap2(faiss.IndexFlatIP(own.dim))
-    flat._add_from(vectors.VECTORS)
+    flat._add_from()
     ivf = own
     if not own.ivf:
         ivf = vectors.Vectors.__new__(vectors.Vectors)
         ivf.__dict__.update(flat.__dict__)
         ivf.index, ivf.read_only = faiss.IndexIDMap2(faiss.IndexFlatIP(own.dim)), True
-        ivf._add_from(vectors.VECTORS)
+        ivf._add_from()
         ivf._to_ivf()
     shared, took = [], {"flat": [], "ivf": []}
     try:
         for q in asked:
             tops = {}
             for name, index in (("flat", flat), ("ivf", ivf)):
-                meaning._index = index
+                meaning._index["passage"] = index
                 t = time.perf_counter()
-                tops[name] = [d for d, _, _ in meaning.search(q, Bounds(), limit=10)]
+                tops[name] = [d for d, _, _ in meaning.search(q, Bounds(type="passage"), limit=10)]
                 took[name].append(time.perf_counter() - t)
             shared.append(len(set(tops["flat"]) & set(tops["ivf"])) / max(1, len(tops["flat"])))
     finally:
-        meaning._index = own
+        meaning._index["passage"] = own
     return (f"meaning lane top-10 overlap IVF{ivf.index.nlist} nprobe {ivf.index.nprobe} vs flat over "
             f"{flat.ntotal} segments: {sum(shared) / len(shared):.3f} ({len(asked)} questions); lane search flat "
             f"{ms(took['flat'])}, IVF {ms(took['ivf'])}; the lane here is {'IVF' if own.ivf else 'flat'}")
@@ -483,7 +493,7 @@ def build(args: argparse.Namespace) -> None:
     for n in sizes(args.users):
         build_home(cache, n)
         log(f"home-{n} ready")
-    build_big(cache, sizes(args.passages))
+    build_big(cache, sizes(args.passages), settle=not args.unsettled)
     log("built")
 
 
@@ -495,6 +505,9 @@ def main() -> None:
     ap.add_argument("--skip-build", action="store_true", help="measure only what is built already")
     ap.add_argument("--no-reading", action="store_true",
                     help="measure the big end user with reading off (a copy whose backlog is not read yet)")
+    ap.add_argument("--unsettled", action="store_true",
+                    help="build: copy the big end user at each size as it stands, its reading behind (reading a "
+                         "100,000-passage backlog takes hours); measure such copies with --no-reading")
     args = ap.parse_args()
     if args.what == "build" or not args.skip_build:
         build(args)

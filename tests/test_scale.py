@@ -74,6 +74,7 @@ def test_an_end_user_closed_with_turns_to_read_is_read_by_the_ticker(tmp_home, e
     opens her again and reads it."""
     settings = Settings(home=tmp_home, reading=True, quiet_seconds=3, fold_seconds=0, open_users=1)
     with Memory(settings, embedder=embedder) as m:
+        m.reading.reader.warm()  # spaCy loaded now: loading it in alice's turn (~2-3 s at load 3) outlasted the quiet
         m.add(alice, AddRequest(items=now_chat("a"), wait=True))
         assert phase(m, alice, "msg-001") == Phase.landed
         m.add(BOB, AddRequest(items=chat("b", MOVE), wait=True))
@@ -298,3 +299,138 @@ def test_giving_memory_back_runs_where_glibc_is():
     from twinfs.background import give_back_memory
 
     assert give_back_memory() is (platform.libc_ver()[0] == "glibc")
+
+
+def test_passages_and_records_each_have_an_index_of_their_own(tmp_path, embedder, monkeypatch):
+    """A search asks for one kind of doc: each kind is its own FAISS index (flat, or IVF past its own size), so a
+    search for records scans no passage and needs no deep list to find records among passages. A lane written
+    when both kinds shared one IVF file drops it and builds each kind's at its next open."""
+    import json
+    from datetime import datetime, timezone
+
+    from twinfs.index import Bounds, Doc, meaning, vectors
+
+    monkeypatch.setattr(vectors, "FLAT_UP_TO", 40)
+    monkeypatch.setattr(vectors, "NLIST_MIN", 4)
+    monkeypatch.setattr(vectors, "NLIST_MAX", 4)
+    monkeypatch.setattr(vectors, "NPROBE_MIN", 4)  # every list: answers as exact as a flat scan
+    at = datetime(2026, 5, 1, tzinfo=timezone.utc)
+    topics = ["sailing a small boat", "baking sourdough bread", "repairing a bicycle", "learning the cello",
+              "growing tomatoes", "hiking in the Alps", "painting with watercolours", "training a puppy"]
+    passages = [Doc(id=f"p{i}", path=f"passages/p{i}.md", thread="th", type="passage", text=f"turn {i}", start=at,
+                    end=at, hash=f"h{i}", segments=(f"I spent the day {t}, part {i}", f"It was about {t} ({i})"),
+                    speakers=("Alice", "Alice"))
+                for i, t in enumerate(topics * 4)]  # 32 passages, 64 segments: past 40, IVF
+    records = [Doc(id=f"th#r{i}", path=f"records/th.json#{i + 1}", thread="th", type="record",
+                   text=f"Alice likes {t}", start=at, end=at, hash=f"r{i}", segments=(f"Alice likes {t}",))
+               for i, t in enumerate(topics)]  # 8: flat
+    folder = tmp_path / "meaning"
+    lane = meaning.MeaningIndex(folder, embedder)
+    lane.apply(passages + records, [])
+    assert lane._index["passage"].ivf and lane._index["passage"].ntotal == 64
+    assert not lane._index["record"].ivf and lane._index["record"].ntotal == 8
+    found = lane.search("Does Alice like bread?", Bounds(type="record"), limit=3)
+    assert found[0][0] == "th#r1" and all(doc.startswith("th#r") for doc, _, _ in found)
+    assert all(doc.startswith("p") for doc, _, _ in lane.search("bread", Bounds(type="passage"), limit=5))
+    assert {doc[0] for doc, _, _ in lane.search("bread", Bounds(), limit=40)} == {"p", "t"}  # no kind: both
+    lane.apply([], ["th#r1", "p1"])  # removed from the index of their kind
+    assert lane._index["record"].ntotal == 7 and lane._index["passage"].ntotal == 62
+    lane.close()
+    files = {json.loads(v)["file"] for k, v in sqlite3_rows(folder, "SELECT key, value FROM meta WHERE key LIKE 'ivf%'")}
+    assert len(files) == 1 and all((folder / f).exists() for f in files)  # the passages'; records are flat
+
+    # a lane from before: one IVF file for both kinds, under the old key
+    shared = folder / "ivf-shared.faiss"
+    shared.write_bytes(b"an index of both kinds")
+    sqlite3_rows(folder, "INSERT OR REPLACE INTO meta VALUES ('ivf', ?)",
+                 (json.dumps({"file": shared.name, "upto": 0, "trained": 0}),))
+    again = meaning.MeaningIndex(folder, embedder)
+    assert not shared.exists() and not sqlite3_rows(folder, "SELECT 1 FROM meta WHERE key = 'ivf'")
+    assert again._index["passage"].ntotal == 62 and again._index["record"].ntotal == 7
+    assert again.search("Does Alice like bread?", Bounds(type="record"), limit=1)[0][0] != "th#r1"
+    again.close()
+
+
+def sqlite3_rows(folder, sql: str, args: tuple = ()) -> list:
+    import sqlite3
+    from contextlib import closing
+
+    with closing(sqlite3.connect(folder / "vectors.sqlite", isolation_level=None)) as db:
+        return db.execute(sql, args).fetchall()
+
+
+def git(root, *args: str, env: dict | None = None) -> str:
+    import os
+
+    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True,
+                          env={**os.environ, **(env or {})}).stdout
+
+
+def tree_of_files(root, tmp_path) -> str:
+    """The tree `git add -A` makes of the files as they are now, in an index of its own."""
+    env = {"GIT_INDEX_FILE": str(tmp_path / "own-index")}
+    git(root, "add", "-A", ".", env=env)
+    return git(root, "write-tree", env=env).strip()
+
+
+def test_a_commit_made_from_trees_is_the_one_the_index_makes_and_the_index_catches_up(tmp_path):
+    """Landing in a large vault commits from HEAD's trees, leaving the index as it was: the commit holds what
+    `git add -A` would (files changed, gone, in new folders, folders left empty gone), the index catches up
+    before anything reads it, and a new Vault (after a crash) finds what to catch up from the note in .git."""
+    from twinfs.vault import BEHIND, Vault
+
+    root = tmp_path / "v"
+    vault = Vault(root)
+    vault.init("acme.app.alice")
+    for rel in ("a/b/1.txt", "a/b/2.txt", "a/c/3.txt", "a/b-c/4.txt", "top.txt"):
+        vault.write(rel, f"{rel}\n")
+    vault.commit("first", ["a", "top.txt"])
+    assert git(root, "status", "--porcelain") == ""
+
+    vault.write("a/b/1.txt", "changed\n")
+    vault.delete("a/b/2.txt")
+    vault.delete("a/c/3.txt")  # a/c is left empty: no folder in git
+    vault.write("new/d/e/5.txt", "in new folders\n")
+    vault.write("a/b.txt", "sorts between a/b-c and a/b/ in git's order\n")
+    sha = vault.commit_files("from trees", ["a/b/1.txt", "a/b/2.txt", "a/c/3.txt", "new/d/e/5.txt", "a/b.txt"])
+    assert sha and git(root, "rev-parse", "HEAD").strip() == sha
+    assert git(root, "rev-parse", "HEAD^{tree}").strip() == tree_of_files(root, tmp_path)
+    git(root, "fsck", "--strict", "--no-dangling")  # every tree well formed, in git's order
+    assert git(root, "log", "-1", "--format=%s %an").strip() == "from trees twinfs"
+    assert "a/c/3.txt" not in git(root, "ls-tree", "-r", "--name-only", "HEAD")
+    assert vault.behind and (root / ".git" / BEHIND).exists()
+    assert git(root, "diff-index", "--cached", "--name-only", "HEAD")  # the index is behind HEAD …
+    assert vault.commit_files("nothing", ["a/b/1.txt"]) is None  # … and nothing changed since
+
+    # an index-based commit after it keeps what the trees committed (and stages what they left behind)
+    vault.write("top.txt", "edited\n")
+    vault.commit("index", ["top.txt"])
+    assert git(root, "rev-parse", "HEAD^{tree}").strip() == tree_of_files(root, tmp_path)
+    assert git(root, "status", "--porcelain") == "" and not vault.behind and not (root / ".git" / BEHIND).exists()
+
+    # a crash after a commit from trees: a new Vault finds the index behind from the note, catches it up from
+    # git's own comparison of the index with HEAD, and sees no edit made by hand
+    vault.write("pages/alice.md", "# Alice\n")  # a memory folder, where changes() looks for hand edits
+    vault.commit_files("from trees again", ["pages/alice.md"])
+    again = Vault(root)
+    assert again.behind and again.changes() == []
+    assert git(root, "status", "--porcelain") == "" and not (root / ".git" / BEHIND).exists()
+    (root / "pages" / "alice.md").write_text("# Alice, by hand\n")
+    assert again.changes() == ["pages/alice.md"]
+
+
+def test_a_large_vault_lands_from_trees_and_its_index_catches_up_once_adds_pause(tmp_home, embedder, alice,
+                                                                                  monkeypatch):
+    from twinfs import vault as vaults
+
+    monkeypatch.setattr(vaults, "TREES_FROM", 0)  # every vault large
+    with Memory(Settings(home=tmp_home, reading=False), embedder=embedder) as m:
+        m.add(alice, AddRequest(items=chat("a", MOVE), wait=True))
+        root = tmp_home / "users" / alice.dirname
+        space = m.spaces.peek(alice.dirname)
+        assert log(root)[0].startswith("add: 3 items") and space.vault.behind
+        assert git(root, "rev-parse", "HEAD^{tree}").strip() == tree_of_files(root, tmp_home.parent)
+        assert m.search(alice, SearchRequest(query="Lisbon", fast=True)).hits
+        m.idle()  # the later lane catches the index up once adds pause
+        assert not space.vault.behind and git(root, "status", "--porcelain") == ""
+        assert space.idle

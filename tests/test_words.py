@@ -196,3 +196,43 @@ def test_docs_without_a_stored_end_are_bounded_through_whoosh_s_filter(tmp_path)
         assert fast == wi.search_whoosh("walk dog", b, 100) and fast
         assert ("bare" in [h[0] for h in fast]) == (b.before is None and b.after is None)
     wi.close()
+
+
+def test_after_a_commit_the_kept_searcher_opens_only_new_segments_and_sees_every_change(tmp_path):
+    """Opening a segment's reader copies its files out of their mmap: after a commit the kept searcher keeps the
+    readers of the segments still there (told their new deletions), opens only the new ones, closes those merged
+    away, and finds what a searcher opened afresh finds; a writer finds the ids it replaces through it."""
+    rng = random.Random(7)
+    wi = WordIndex(tmp_path)
+    wi.apply([doc(rng, i, "passage") for i in range(120)], [])
+    wi.apply([doc(rng, i, "passage") for i in range(120, 160)], [])
+
+    def readers() -> dict:
+        with wi.searcher("passage") as s:
+            return {r.segment().segment_id(): r for r, _ in s.ixreader.leaf_readers()}
+
+    def fresh(q: str) -> list:
+        with wi.ix("passage").searcher(weighting=wi._scorers["passage"].weighting) as s:
+            return wi._search_whoosh(s, wi.terms(q), Bounds(), 50)
+
+    before = readers()
+    assert len(before) == 2
+    first = wi.search("walk dog park", Bounds(), 50)
+    gone, replaced = first[0][0], first[1][0]
+    new = Doc(id=replaced, path="passages/a/new.md", thread="x", type="passage", text="sailing lesson",
+              start=T0, end=T0, hash="new")
+    wi.apply([new, doc(rng, 900, "passage")], [gone])  # deletions in kept segments, a replacement, a new doc
+    after = readers()
+    kept = set(before) & set(after)
+    assert kept and all(after[k] is before[k] for k in kept)  # the same reader objects, not opened again
+    assert len(set(after) - set(before)) >= 1
+    for q in ("walk dog park", "sailing lesson", "rain coffee"):
+        assert wi.search(q, Bounds(), 50) == fresh(q), q
+    found = [h[0] for h in wi.search("walk dog park sailing lesson", Bounds(), 200)]
+    assert gone not in found and found.count(replaced) == 1
+    assert wi.ix("passage").doc_count() == 160  # 160 - 1 deleted + 1 new; the replacement replaced
+    wi.compact()  # every segment merged into one: the old readers are closed
+    merged = readers()
+    assert len(merged) == 1 and all(r.is_closed for r in after.values())
+    assert wi.search("walk dog park", Bounds(), 50) == fresh("walk dog park")
+    wi.close()

@@ -217,14 +217,16 @@ class Memory(Owning):
             self.folding(space)
 
     def _tidy(self, space: Space) -> float | None:
-        """The merges of the words lane that landing left (words.LAND_MERGE), once the end user's adds pause."""
-        if not space.words.untidy():
+        """What landing left for later, once the end user's adds pause: the merges of the words lane
+        (words.LAND_MERGE), and the git index of a large vault (vault.TREES_FROM)."""
+        if not space.words.untidy() and not space.vault.behind:
             return None
         wait = space.give_way(ADDS_QUIET, YIELD_MAX)
         if wait:
             return wait
         with space.writer:
             space.words.tidy()
+            space.vault.index_caught_up()
         return None
 
     def _wrote(self, dirname: str, rel: str) -> bool:

@@ -247,7 +247,8 @@ class Space:
     def idle(self) -> bool:
         """Nothing about it lives only in this object: it may be closed and opened again later as it is."""
         return self.leases == 0 and not self.writer.locked() and not self.opening.locked() \
-            and not self.hand_edited and not self.writer.stopped_midway and not self.rebuilding
+            and not self.hand_edited and not self.writer.stopped_midway and not self.rebuilding \
+            and not self.vault.behind
 
     def put_inbox(self, event: str, entries: list[dict]) -> None:
         atomic_write(self.inbox / f"{event}.json", json.dumps({"event": event, "items": entries}, ensure_ascii=False))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+from io import BytesIO
 import subprocess
 import tempfile
 import threading
@@ -13,6 +14,8 @@ from datetime import datetime
 from pathlib import Path
 
 import git
+from git.objects.fun import tree_entries_from_data, tree_to_stream
+from git.db import IStream
 
 from . import faults
 from .background import LATER_NICE, lower_priority
@@ -28,6 +31,12 @@ IGNORE = """# rebuildable indexes and the not-yet-filed inbox; never committed
 AUTHOR = ("twinfs", "twinfs@localhost")
 FILES = (MARKER, TOMBSTONES)  # the committed names at a vault's top that are files, not folders
 GC_EVERY = 200  # commits between two upkeeps (Vault.upkeep)
+# An index at least this large (~60,000 files), landing commits from trees and the index catches up once adds
+# pause (Vault.commit_files): at 457,654 files git read and wrote the whole 33 MB index twice a commit, 0.4-0.6 s
+# of each landing. A smaller one costs a few milliseconds and is kept up to date at once.
+TREES_FROM = 4 << 20  # bytes of .git/index
+BEHIND = "twin-index-behind"  # in .git: the index may lag HEAD (Vault.commit_files); caught up at the next open
+FILE, FOLDER = 0o100644, 0o040000  # the modes of a file and of a folder in a git tree
 # git set for vaults of hundreds of thousands of files: a compact index (v4) and a cache of untracked folders, so
 # that git status does not walk all of it (Vault.configure). Not a split index: at 457,654 files (100,000
 # passages) git read a split index in 0.9 s and a whole one in 0.04 s, so each of a commit's update-index and
@@ -112,6 +121,9 @@ class Vault:
         self._touched: set[str] = set()  # paths the writer wrote or deleted since its last commit
         self._commits = 0
         self._upkeep: threading.Thread | None = None
+        self._plumbing: git.Repo | None = None  # the writer's own (gitpython's object reader is one process)
+        self._behind: set[str] = set()  # paths committed from trees that the index does not hold yet
+        self._maybe_behind: bool | None = None  # whether BEHIND may exist (None: not looked yet)
 
     @property
     def exists(self) -> bool:
@@ -221,29 +233,160 @@ class Vault:
                 there += [p for p in gone if any(t == p or t.startswith(f"{p}/") for t in tracked)]
             if there:
                 self.git("add", "-A", "--", *there)
-        if files:
-            self.git("update-index", "--add", "--remove", "-z", "--stdin", input="\0".join(files) + "\0")
+        self.index_caught_up(files)  # the paths commits from trees left behind, staged with these files
         under = tuple(f"{p}/" for p in folders)
         self._touched = {p for p in self._touched if p not in files and p not in folders and not p.startswith(under)}
         return self._commit_index(message)
 
     def commit_written(self, message: str) -> str | None:
         """Commit exactly the files the writer wrote or deleted since its last commit: landing's commit, whose
-        cost must not grow with the vault (git add -A over a vault's folders stats all of its files)."""
-        return self.commit(message, sorted(self._touched)) if self._touched else None
+        cost must not grow with the vault (git add -A over a vault's folders stats all of its files, and the
+        index of a vault of 457,654 files is 33 MB, which update-index writes and write-tree reads whole)."""
+        if not self._touched:
+            return None
+        paths = sorted(self._touched)
+        try:
+            large = os.stat(self.root / ".git" / "index").st_size >= TREES_FROM
+        except FileNotFoundError:
+            large = False
+        if not large:
+            return self.commit(message, paths)
+        sha = self.commit_files(message, paths)
+        self._touched -= set(paths)
+        return sha
+
+    def commit_files(self, message: str, paths: list[str]) -> str | None:
+        """Commit these files as they are now (or their absence) on top of HEAD, the commit's tree made from
+        HEAD's: only the folders on the way to them are read and written again (gitpython's tree format and
+        object store), so its cost grows with those folders, not with the vault. The index is left as it was;
+        it catches up later (index_caught_up), before anything that reads it. None when nothing changed."""
+        head = self._head()
+        if head is None:
+            return self.commit(message, paths)  # the first commit: from the index, as git commit would
+        parent, head_tree = head
+        repo = self._plumbing_repo()
+        changed: dict[str, dict[str, tuple[bytes, int] | None]] = {}  # folder -> name -> (object, mode) | gone
+        for rel in paths:
+            folder, _, name = rel.rpartition("/")
+            target = self.root / rel
+            if target.is_file():
+                data = target.read_bytes()
+                made = repo.odb.store(IStream("blob", len(data), BytesIO(data)))
+                changed.setdefault(folder, {})[name] = (made.binsha, FILE)
+            else:
+                changed.setdefault(folder, {})[name] = None
+        folders = set()
+        for folder in changed:
+            while folder not in folders:
+                folders.add(folder)
+                folder = folder.rpartition("/")[0]
+        made_trees: dict[str, bytes | None] = {}
+        read: dict[bytes, list] = {}  # tree -> its entries, each tree read once
+        for folder in sorted(folders, key=lambda f: -1 if not f else -f.count("/") - 2):  # deepest first, top last
+            entries = {name: (sha, mode) for sha, mode, name in self._tree_entries(repo, head_tree, folder, read)}
+            for name, now in changed.get(folder, {}).items():
+                if now is None:
+                    entries.pop(name, None)
+                else:
+                    entries[name] = now
+            for sub in [f for f in made_trees if f.rpartition("/")[0] == folder and f]:
+                if made_trees[sub] is None:
+                    entries.pop(sub.rpartition("/")[2], None)  # a folder left empty is no folder in git
+                else:
+                    entries[sub.rpartition("/")[2]] = (made_trees.pop(sub), FOLDER)
+            if not entries and folder:
+                made_trees[folder] = None
+                continue
+            # git's order: a folder sorts as if its name ended in "/"
+            ordered = sorted(((sha, mode, name) for name, (sha, mode) in entries.items()),
+                             key=lambda e: (e[2] + "/" if e[1] == FOLDER else e[2]).encode())
+            raw = BytesIO()
+            tree_to_stream(ordered, raw.write)
+            made_trees[folder] = repo.odb.store(IStream("tree", raw.tell(), BytesIO(raw.getvalue()))).binsha
+        tree = made_trees[""].hex()
+        if tree == head_tree:
+            return None
+        self._mark_behind(paths)
+        return self._commit_tree(tree, parent, message)
+
+    @staticmethod
+    def _tree_entries(repo: git.Repo, head_tree: str, folder: str, read: dict[bytes, list]
+                      ) -> list[tuple[bytes, int, str]]:
+        """(object, mode, name) of a folder of HEAD's tree; [] when HEAD has no such folder."""
+        def entries(sha: bytes) -> list:
+            if sha not in read:
+                read[sha] = tree_entries_from_data(repo.odb.stream(sha).read())
+            return read[sha]
+
+        sha = bytes.fromhex(head_tree)
+        for part in folder.split("/") if folder else []:
+            found = [e for e in entries(sha) if e[2] == part]
+            if not found or found[0][1] != FOLDER:
+                return []
+            sha = found[0][0]
+        return entries(sha)
+
+    def _plumbing_repo(self) -> git.Repo:
+        if self._plumbing is None:
+            self._plumbing = git.Repo(self.root)
+        return self._plumbing
+
+    def _head(self) -> tuple[str, str] | None:
+        """(HEAD's commit, its tree), or None before the first commit."""
+        try:
+            parent, tree = self.git("rev-parse", "HEAD^{commit}", "HEAD^{tree}", caught_up=False).split()
+        except (subprocess.CalledProcessError, ValueError):
+            return None
+        return parent, tree
+
+    def _mark_behind(self, paths: list[str]) -> None:
+        """The index lags HEAD for these paths: noted in .git (once, while it lags) so an open after a crash
+        catches it up, and kept here for the next catch-up."""
+        if not self._behind and not self._maybe_behind:
+            atomic_write(self.root / ".git" / BEHIND, "the index lags HEAD: the next open catches it up\n")
+            self._maybe_behind = True
+        self._behind.update(paths)
+
+    @property
+    def behind(self) -> bool:
+        """Whether the index may lag HEAD (landing's commits are made from trees)."""
+        if self._maybe_behind is None:
+            self._maybe_behind = (self.root / ".git" / BEHIND).exists()
+        return bool(self._behind) or self._maybe_behind
+
+    def index_caught_up(self, also: list[str] | None = None) -> None:
+        """The index brought up to HEAD where commits made from trees left it behind (and `also` staged with
+        them, in the one write of the index): from the files, which under the writer are as HEAD has them. After
+        a crash the paths are not known here: the index and HEAD are compared (git diff-index) to find them."""
+        behind = self.behind
+        if not behind and not also:
+            return
+        paths = set(self._behind) | set(also or ())
+        if behind and not self._behind:
+            out = self.git("diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD", caught_up=False)
+            paths |= {p for p in out.split("\0") if p}
+        if paths:
+            self.git("update-index", "--add", "--remove", "-z", "--stdin", input="\0".join(sorted(paths)) + "\0",
+                     caught_up=False)
+        if behind:
+            (self.root / ".git" / BEHIND).unlink(missing_ok=True)
+        self._behind.clear()
+        self._maybe_behind = False
 
     def _commit_index(self, message: str) -> str | None:
-        tree = self.git("write-tree").strip()
-        try:
-            parent, head_tree = self.git("rev-parse", "HEAD^{commit}", "HEAD^{tree}").split()
-        except (subprocess.CalledProcessError, ValueError):
-            parent = head_tree = None  # no commit yet
+        tree = self.git("write-tree", caught_up=False).strip()
+        head = self._head()
+        parent, head_tree = head if head else (None, None)
         if head_tree == tree:
             return None  # nothing staged
+        return self._commit_tree(tree, parent, message)
+
+    def _commit_tree(self, tree: str, parent: str | None, message: str) -> str:
         faults.point("commit")
         sha = self.git("commit-tree", tree, *(["-p", parent] if parent else []), "-m", message,
-                       env=self.author).strip()
-        self.git("update-ref", "-m", f"commit: {message.splitlines()[0][:200]}", "HEAD", sha, parent or "")
+                       env=self.author, caught_up=False).strip()
+        self.git("update-ref", "-m", f"commit: {message.splitlines()[0][:200]}", "HEAD", sha, parent or "",
+                 caught_up=False)
         self._commits += 1
         if self._commits % GC_EVERY == 0 and not (self._upkeep and self._upkeep.is_alive()):
             self._upkeep = threading.Thread(target=self.upkeep, name="twin-git-upkeep", daemon=True)
@@ -262,6 +405,7 @@ class Vault:
     def changes(self) -> list[str]:
         """Files of the memory folders that differ from the last commit (added, changed, deleted, renamed):
         under the one writer, whose steps each commit what they write, these are edits made by hand."""
+        self.index_caught_up()
         out = self.repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *COMMITTED)
         paths: list[str] = []
         fields = iter(out.split("\0"))
@@ -273,20 +417,25 @@ class Vault:
                 paths.append(next(fields, ""))  # a rename names its source next
         return sorted(p for p in set(paths) if p)
 
-    def git(self, *args: str, input: str | None = None, env: dict | None = None) -> str:
+    def git(self, *args: str, input: str | None = None, env: dict | None = None, caught_up: bool = True) -> str:
+        """Run git in the vault; first (`caught_up`) the index is brought up to HEAD where landing left it behind,
+        so that any git command here (status, add, merge, reset…) sees the index git would have kept."""
+        if caught_up and self.behind:
+            self.index_caught_up()
         done = subprocess.run(["git", "-C", str(self.root), *args], input=input, capture_output=True, text=True,
                               env={**os.environ, **(env or {})}, check=True)
         return done.stdout
 
     def close(self) -> None:
         """The git processes gitpython keeps for this repository end (they hold pipes open)."""
-        if self._repo is not None:
-            self._repo.close()
-            self._repo = None
+        for repo in (self._repo, self._plumbing):
+            if repo is not None:
+                repo.close()
+        self._repo = self._plumbing = None
 
     def forget_repo(self) -> None:
         """Refs and the index were changed with plumbing: gitpython's view of the repository is stale."""
-        self._repo = None
+        self._repo = self._plumbing = None
 
     def head(self) -> str:
         return self.git("rev-parse", "HEAD").strip()
@@ -360,7 +509,7 @@ class Vault:
         self.drop_old_refs()
         self.git("reflog", "expire", "--expire=now", "--all")
         self.prune_now()
-        self._repo = None  # gitpython's view of the repository is stale
+        self.close()  # gitpython's view of the repository is stale
         return commits
 
     def prune_now(self) -> None:
@@ -399,3 +548,4 @@ class Vault:
             return self.repo.git.show(f"{rev}:{rel}")
         except git.GitCommandError:
             return None
+

@@ -22,7 +22,7 @@ import numpy as np
 from . import Bounds, Doc
 from .embedder import DIM, Embedder
 from ..state import read_only_db, transaction
-from .vectors import KEY, Vectors
+from .vectors import KEY, Vectors, key
 
 faiss.omp_set_num_threads(1)  # one end user's flat index is small: OpenMP start-up costs more than it saves
 
@@ -44,6 +44,7 @@ CREATE INDEX IF NOT EXISTS docs_thread ON docs(thread);
 CREATE TABLE IF NOT EXISTS vectors (thash TEXT PRIMARY KEY, vec BLOB);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 """
+KINDS = ("passage", "record")  # the kinds of doc, each with a FAISS index of its own (vectors.py)
 # How passages are cut into segments (passages.spoken_segments); an index segmented otherwise is segmented again
 # at start, reusing every vector whose text is unchanged. 2: a long turn in sentence groups, each knowing its speaker.
 SEGMENTS = "2"
@@ -81,6 +82,61 @@ def _segment_columns(db: sqlite3.Connection) -> set[str]:
     return {row[1] for row in db.execute("PRAGMA table_info(segments)")}
 
 
+class Segments:
+    """Each segment's doc and speaker, as arrays by segment id: a search maps its 2,000 candidates to docs at once
+    (a Python loop over them was a sixth of a fast search), and two dicts of a million segments (100,000
+    passages) held ~200 MB where these hold 8 MB."""
+
+    def __init__(self):
+        self.doc = np.full(1024, -1, dtype=np.int32)  # segment id -> the doc's number (-1: none)
+        self.who = np.full(1024, -1, dtype=np.int32)  # segment id -> the speaker's number (-1: none known)
+        self.docs: list[str] = []  # doc number -> doc id
+        self._doc_number: dict[str, int] = {}
+        self.speakers: list[str] = []
+        self._speaker_number: dict[str, int] = {}
+
+    @staticmethod
+    def _number(value: str, numbers: dict[str, int], values: list[str]) -> int:
+        n = numbers.get(value)
+        if n is None:
+            n = numbers[value] = len(values)
+            values.append(value)
+        return n
+
+    def put(self, sids: list[int], docs: list[str], whos: list[str | None]) -> None:
+        if not sids:
+            return
+        top = max(sids)
+        if top >= len(self.doc):
+            grown = max(top + 1, len(self.doc) * 2)
+            self.doc = np.concatenate([self.doc, np.full(grown - len(self.doc), -1, dtype=np.int32)])
+            self.who = np.concatenate([self.who, np.full(grown - len(self.who), -1, dtype=np.int32)])
+        at = np.array(sids, dtype=np.int64)
+        self.doc[at] = [self._number(d, self._doc_number, self.docs) for d in docs]
+        self.who[at] = [self._number(w, self._speaker_number, self.speakers) if w else -1 for w in whos]
+
+    def drop(self, sids: list[int]) -> None:
+        at = np.array([s for s in sids if s < len(self.doc)], dtype=np.int64)
+        self.doc[at] = -1
+        self.who[at] = -1
+
+    def doc_of(self, sid: int) -> str | None:
+        n = int(self.doc[sid]) if 0 <= sid < len(self.doc) else -1
+        return self.docs[n] if n >= 0 else None
+
+    def count_by(self, kind_of: dict[str, str]) -> Counter:
+        """Live segments of each kind of doc."""
+        numbers, counts = np.unique(self.doc[self.doc >= 0], return_counts=True)
+        out: Counter = Counter()
+        for n, count in zip(numbers.tolist(), counts.tolist()):
+            out[kind_of.get(self.docs[n])] += count
+        return out
+
+    def speaking(self, names: frozenset[str]) -> np.ndarray:
+        """The numbers of these speakers (of those ever seen)."""
+        return np.array([self._speaker_number[n] for n in names if n in self._speaker_number], dtype=np.int32)
+
+
 class MeaningIndex:
     def __init__(self, folder: Path, embedder: Embedder, read_only: bool = False):
         self.folder = folder
@@ -108,6 +164,7 @@ class MeaningIndex:
         if speakerless or _meta(self._db, "segments") != SEGMENTS:
             self._db.execute("UPDATE docs SET hash = '' WHERE type = 'passage'")
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('segments', ?)", (SEGMENTS,))
+        self._unshared()
         variant = self.embedder.variant
         if _made_by(self._db) != variant:
             self._unmade(variant)
@@ -118,28 +175,40 @@ class MeaningIndex:
         """Vectors of another variant of the embedder (cosine ~0.99 of this one's) would rank beside this one's
         questions a little off: every doc is read as changed and its vectors dropped, so the reindex at open
         embeds it all again, with this variant. One transaction: a crash leaves the old lane or the emptied one."""
-        ivf = _meta(self._db, KEY)
+        files = [_meta(self._db, key(kind)) for kind in (None, *KINDS)]
         with transaction(self._db) as db:
             db.execute("DELETE FROM segments")
             db.execute("DELETE FROM vectors")
             db.execute("UPDATE docs SET hash = ''")
-            db.execute("DELETE FROM meta WHERE key = ?", (KEY,))
+            db.executemany("DELETE FROM meta WHERE key = ?", [(key(kind),) for kind in (None, *KINDS)])
             db.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (variant,))
+        for ivf in filter(None, files):
+            (self.folder / json.loads(ivf)["file"]).unlink(missing_ok=True)
+
+    def _unshared(self) -> None:
+        """A lane written when passages and records shared one IVF index: its file goes, and each kind's index
+        is built from the vectors in SQLite at this open (once; a few seconds at 100,000 passages)."""
+        ivf = _meta(self._db, KEY)
         if ivf:
+            self._db.execute("DELETE FROM meta WHERE key = ?", (KEY,))
             (self.folder / json.loads(ivf)["file"]).unlink(missing_ok=True)
 
     def _load(self) -> None:
-        rows = self._db.execute("SELECT sid, doc, who FROM segments").fetchall()
-        self._doc_of: dict[int, str] = {int(r[0]): r[1] for r in rows}
-        self._who_of: dict[int, str] = {int(r[0]): r[2] for r in rows if r[2]}
+        self._segments = Segments()
+        cursor = self._db.execute("SELECT sid, doc, who FROM segments")
+        while rows := cursor.fetchmany(50_000):
+            self._segments.put([int(r[0]) for r in rows], [r[1] for r in rows], [r[2] for r in rows])
         self._type_of: dict[str, str] = dict(self._db.execute("SELECT id, type FROM docs").fetchall())
         self._types = Counter(self._type_of.values())
-        self._index = Vectors(self._db, self.folder, DIM, read_only=self.read_only)  # flat, or IVF at size
+        held = self._segments.count_by(self._type_of)  # segments of each kind
+        self._index = {kind: Vectors(self._db, self.folder, DIM, read_only=self.read_only, kind=kind,
+                                     count=held[kind]) for kind in KINDS}  # each flat, or IVF at size
 
     def close(self) -> None:
         with self._lock:
             try:
-                self._index.save()  # an IVF index written now is not caught up with at the next open
+                for index in self._index.values():
+                    index.save()  # an IVF index written now is not caught up with at the next open
             finally:
                 self._db.close()
 
@@ -164,24 +233,25 @@ class MeaningIndex:
             with transaction(self._db) as db:
                 db.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)",
                                [(h, vectors[h].tobytes()) for h in missing])
-                gone: list[int] = []
+                gone: dict[str, list[int]] = {}  # kind -> segment ids
                 for doc_id in [*deletes, *(d.id for d in upserts)]:
-                    gone += [r[0] for r in db.execute("SELECT sid FROM segments WHERE doc = ?", (doc_id,))]
+                    sids = [r[0] for r in db.execute("SELECT sid FROM segments WHERE doc = ?", (doc_id,))]
+                    if sids:
+                        gone.setdefault(self._type_of.get(doc_id, ""), []).extend(sids)
                     db.execute("DELETE FROM segments WHERE doc = ?", (doc_id,))
                     db.execute("DELETE FROM docs WHERE id = ?", (doc_id,))
-                added: list[tuple[int, str, str, str | None]] = []
+                added: list[tuple[int, str, str, str | None, str]] = []
                 for d in upserts:
                     db.execute("INSERT INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)",
                                (d.id, d.hash, d.path, d.thread, d.type, _ts(d.start), _ts(d.end)))
                     for seg, who in zip_longest(d.segments, d.speakers[:len(d.segments)]):
                         h = _text_hash(seg)
                         cur = db.execute("INSERT INTO segments (doc, thash, who) VALUES (?, ?, ?)", (d.id, h, who))
-                        added.append((cur.lastrowid, d.id, h, who))
-            if gone:
-                self._index.remove(np.array(gone, dtype="int64"))
-                for sid in gone:
-                    self._doc_of.pop(sid, None)
-                    self._who_of.pop(sid, None)
+                        added.append((cur.lastrowid, d.id, h, who, d.type))
+            for kind, sids in gone.items():
+                if kind in self._index:
+                    self._index[kind].remove(np.array(sids, dtype="int64"))
+                self._segments.drop(sids)
             for doc_id in [*deletes, *(d.id for d in upserts)]:  # counted as they change: not all again each time
                 gone_type = self._type_of.pop(doc_id, None)
                 if gone_type:
@@ -189,20 +259,20 @@ class MeaningIndex:
             for d in upserts:
                 self._type_of[d.id] = d.type
                 self._types[d.type] += 1
-            if added:
-                for sid, doc_id, _, who in added:
-                    self._doc_of[sid] = doc_id
-                    if who:
-                        self._who_of[sid] = who
-                self._index.add(np.vstack([vectors[a[2]] for a in added]).astype("float32"),
-                                np.array([a[0] for a in added], dtype="int64"))
+            self._segments.put([a[0] for a in added], [a[1] for a in added], [a[3] for a in added])
+            for kind in KINDS:
+                mine = [a for a in added if a[4] == kind]
+                if mine:
+                    self._index[kind].add(np.vstack([vectors[a[2]] for a in mine]).astype("float32"),
+                                          np.array([a[0] for a in mine], dtype="int64"))
         return len(missing)
 
     def compact(self) -> None:
         """Drop the vectors no segment uses any more (they are kept to spare embedding a text twice) and the
         free pages they leave: after forget, nothing of a forgotten text stays here."""
         with self._lock:
-            self._index.save()  # an IVF index on disk holds nothing removed either (its old file is deleted)
+            for index in self._index.values():
+                index.save()  # an IVF index on disk holds nothing removed either (its old file is deleted)
             self._db.execute("DELETE FROM vectors WHERE thash NOT IN (SELECT thash FROM segments)")
             self._db.execute("VACUUM")
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -230,7 +300,7 @@ class MeaningIndex:
         return np.vstack([found[h] for h in hashes])
 
     def _allowed(self, bounds: Bounds) -> np.ndarray | None:
-        """Segment ids inside scope and dates; None when only the type narrows (checked after the search)."""
+        """Segment ids inside scope and dates; None when they do not narrow (a kind is an index of its own)."""
         if not (bounds.scope or bounds.before or bounds.after):
             return None
         where, args = [], []
@@ -259,31 +329,42 @@ class MeaningIndex:
         query = self.embedder.query(text)
         with self._lock:
             allowed = self._allowed(bounds)
-            total = self._index.ntotal if allowed is None else len(allowed)
-            if total == 0:
-                return []
-            k = min(total, max(limit * 8, 64) if allowed is not None or not bounds.type else 2000)
-            scores, ids = self._index.search(query, k, allowed)
             best: dict[str, float] = {}
-            # up to 2,000 candidates a search: plain Python numbers and bound lookups (a third of the lane's time
-            # at 100,000 passages went to this loop); the same sums, in the same float32 -> float order
-            doc_of, who_of, type_of, wanted = self._doc_of.get, self._who_of.get, self._type_of.get, bounds.type
-            for sid, score in zip(ids[0].tolist(), scores[0].astype(np.float64).tolist() if not favour
-                                  else scores[0]):
-                if sid < 0:
-                    continue
-                if favour and who_of(sid) in favour:
-                    score += lift
-                if score < floor:
-                    continue
-                doc = doc_of(sid)
-                if wanted and type_of(doc) != wanted:
-                    continue
-                if doc is not None and score > best.get(doc, -2.0):
-                    best[doc] = float(score)
+            for kind in [bounds.type] if bounds.type else KINDS:
+                index, mine = self._index[kind], allowed
+                if allowed is not None and not bounds.type:  # both kinds: each index its own
+                    mine = np.array([sid for sid in allowed.tolist()
+                                     if self._type_of.get(self._segments.doc_of(sid)) == kind], dtype="int64")
+                total = index.ntotal if mine is None else len(mine)
+                if total:  # deep enough for `limit` docs of several segments each (a long turn is several)
+                    k = min(total, max(limit * 8, 64) if mine is not None else 2000)
+                    self._best(index.search(query, k, mine), best, floor, favour, lift)
             top = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
             if not top:
                 return []
             paths = dict(self._db.execute(f"SELECT id, path FROM docs WHERE id IN ({','.join('?' * len(top))})",
                                           [d for d, _ in top]).fetchall())
             return [(d, paths.get(d, ""), s) for d, s in top]
+
+    def _best(self, found: tuple[np.ndarray, np.ndarray], best: dict[str, float], floor: float,
+              favour: frozenset[str], lift: float) -> None:
+        """Each doc's best segment among those found, lifted (or lowered) where its speaker is favoured, into
+        `best`, docs in the order their first segment was found. The sums are float32, as FAISS's scores are."""
+        scores, found_ids = found[0][0], found[1][0]
+        table = self._segments
+        ids = np.where((found_ids >= 0) & (found_ids < len(table.doc)), found_ids, 0)  # -1: fewer than asked
+        docs = np.where(found_ids >= 0, table.doc[ids], -1)
+        if favour:
+            scores = scores + np.where(np.isin(table.who[ids], table.speaking(favour)), np.float32(lift),
+                                       np.float32(0))
+        keep = np.flatnonzero((docs >= 0) & (scores >= floor))
+        if not len(keep):
+            return
+        docs, scores = docs[keep], scores[keep]
+        order = np.argsort(docs, kind="stable")
+        starts = np.flatnonzero(np.r_[True, docs[order][1:] != docs[order][:-1]])
+        tops = np.maximum.reduceat(scores[order], starts)
+        for k in np.argsort(order[starts], kind="stable").tolist():  # as first found
+            doc, score = table.docs[int(docs[order[starts[k]]])], float(tops[k])
+            if score > best.get(doc, -2.0):
+                best[doc] = score

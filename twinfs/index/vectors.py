@@ -7,6 +7,9 @@ lists trained on a sample (again once the index outgrows it), vectors stored as 
 searched (top-10 passages the same as a flat scan's 1.000 of the time at 90,415 segments, against 0.938 with 64
 lists: bench/README.md, "Scale"), kept on disk beside the vectors and caught up with SQLite at open (segments
 added since, segments gone since). A search narrowed to a few segments (a scope, a date) scans those exactly.
+Each kind of doc (passages, records) has an index of its own: a search asks for one kind, and in one index shared
+by both it had to fetch 2,000 candidates to find enough of the kind it asked for (at 100,000 passages, ~14 ms of
+a fast search went to its two searches).
 """
 from __future__ import annotations
 
@@ -26,8 +29,7 @@ PROBED = 4  # one list in PROBED is searched: fewer lost passages near a list's 
 TRAIN_PER_LIST = 40  # vectors a list is trained on (faiss asks for 39)
 RETRAIN_AT = 1.5  # the lists are trained again once the index holds this many times what they were trained on
 EXACT_UP_TO = 20_000  # segments a narrowed search scans exactly
-KEY = "ivf"  # in the lane's meta table: the file the IVF index is kept in, and the last segment it holds
-VECTORS = "SELECT s.sid, v.vec FROM segments s JOIN vectors v ON v.thash = s.thash"
+KEY = "ivf"  # in the lane's meta table (as ivf.<kind>): the file the IVF index is kept in, the last segment it holds
 
 
 def lists(n: int) -> int:
@@ -44,14 +46,22 @@ def _array(rows: list[tuple[int, bytes]], dim: int) -> tuple[np.ndarray, np.ndar
     return ids, vecs
 
 
-class Vectors:
-    """The vectors of one lane's segments, searchable by inner product; ids are segment ids."""
+def key(kind: str | None) -> str:
+    """The meta key of a kind's IVF file; a lane written before kinds had indexes of their own kept one as KEY."""
+    return f"{KEY}.{kind}" if kind else KEY
 
-    def __init__(self, db: sqlite3.Connection, folder: Path, dim: int, read_only: bool = False):
-        self.db, self.folder, self.dim, self.read_only = db, folder, dim, read_only
+
+class Vectors:
+    """The vectors of one lane's segments (of one kind of doc, when `kind` is given), searchable by inner
+    product; ids are segment ids. `count`: how many segments of that kind SQLite holds, when the caller knows."""
+
+    def __init__(self, db: sqlite3.Connection, folder: Path, dim: int, read_only: bool = False,
+                 kind: str | None = None, count: int | None = None):
+        self.db, self.folder, self.dim, self.read_only, self.kind = db, folder, dim, read_only, kind
         self.changed = 0  # adds and removals since the IVF index was last written
         self.trained = 0  # vectors the IVF lists were trained on
-        count = db.execute("SELECT count(*) FROM segments").fetchone()[0]
+        if count is None:
+            count = self._count()
         saved = self._saved()
         self.index = None
         if count > FLAT_UP_TO and saved:
@@ -82,20 +92,33 @@ class Vectors:
 
     def _saved(self) -> dict | None:
         try:
-            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (KEY,)).fetchone()
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key(self.kind),)).fetchone()
         except sqlite3.OperationalError:
             return None  # no meta table yet (a read-only lane written before it)
         return json.loads(row[0]) if row else None
 
-    def _add_from(self, sql: str, args: tuple = ()) -> None:
-        cursor = self.db.execute(sql, args)
+    def _select(self, columns: str, where: str = "", args: tuple = (), vectors: bool = False) -> sqlite3.Cursor:
+        """SELECT `columns` of this kind's segments (those whose s.sid is `where`, when given; v: their vectors)."""
+        sql = f"SELECT {columns} FROM segments s" + (" JOIN vectors v ON v.thash = s.thash" if vectors else "")
+        clauses = [f"s.sid {where}"] if where else []
+        if self.kind:
+            sql += " JOIN docs d ON d.id = s.doc"
+            clauses.append("d.type = ?")
+            args = (*args, self.kind)
+        return self.db.execute(sql + (f" WHERE {' AND '.join(clauses)}" if clauses else ""), args)
+
+    def _count(self, where: str = "", args: tuple = ()) -> int:
+        return self._select("count(*)", where, args).fetchone()[0]
+
+    def _add_from(self, where: str = "", args: tuple = ()) -> None:
+        cursor = self._select("s.sid, v.vec", where, args, vectors=True)
         while rows := cursor.fetchmany(20_000):
             ids, vecs = _array(rows, self.dim)
             self.index.add_with_ids(vecs, ids)
 
     def _flat_from_sqlite(self) -> None:
         self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
-        self._add_from(VECTORS)
+        self._add_from()
 
     def _outgrown(self, held: int | None = None) -> bool:
         return (self.index.ntotal if held is None else held) > RETRAIN_AT * max(1, self.trained)
@@ -103,14 +126,12 @@ class Vectors:
     def _stale(self, upto: int) -> bool:
         """Whether the file read is to be trained again, not caught up: most of what its lists were trained on
         went while it was closed (a vault cut again by sentence), or what SQLite holds has outgrown them."""
-        live = self.db.execute("SELECT count(*) FROM segments WHERE sid <= ?", (upto,)).fetchone()[0]
-        added = self.db.execute("SELECT count(*) FROM segments WHERE sid > ?", (upto,)).fetchone()[0]
+        live, added = self._count("<= ?", (upto,)), self._count("> ?", (upto,))
         return self.index.ntotal - live > self.trained / 2 or self._outgrown(live + added)
 
     def _catch_up(self, upto: int) -> None:
         """Segments added since the file was written are added; those gone since are removed."""
-        live = np.array([r[0] for r in self.db.execute("SELECT sid FROM segments WHERE sid <= ?", (upto,))],
-                        dtype="int64")
+        live = np.array([r[0] for r in self._select("s.sid", "<= ?", (upto,))], dtype="int64")
         lists = self.index.invlists
         held = np.concatenate([faiss.rev_swig_ptr(lists.get_ids(i), lists.list_size(i)).copy()
                                for i in range(lists.nlist)] or [np.zeros(0, dtype="int64")])
@@ -118,7 +139,7 @@ class Vectors:
         if len(gone):
             self.remove(gone)
         kept = self.index.ntotal
-        self._add_from(VECTORS + " WHERE s.sid > ?", (upto,))
+        self._add_from("> ?", (upto,))
         self.changed = len(gone) + self.index.ntotal - kept
 
     def _to_ivf(self) -> None:
@@ -171,7 +192,7 @@ class Vectors:
         old = self._saved()
         self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                        (KEY, json.dumps({"file": name, "upto": upto, "trained": self.trained})))
+                        (key(self.kind), json.dumps({"file": name, "upto": upto, "trained": self.trained})))
         if old and old["file"] != name:
             (self.folder / old["file"]).unlink(missing_ok=True)
         self.changed = 0

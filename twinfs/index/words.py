@@ -41,7 +41,9 @@ MAX_SEGMENTS = 4
 # merges at most LAND_MERGE docs; the later lane merges what the tiers still want once adds pause (`tidy`). A
 # segment of CAP docs is merged no more (save by `compact`): a search walks one more segment per CAP docs
 # (24 segments cost a words search of 10,000 passages 5 ms at p50), and no merge rewrites much more than CAP.
-LAND_MERGE = {"passage": 500, "record": 2_500}  # records are one line: a fifth of a passage's postings or less
+# At most 50 passages (~50 ms): on a copy of a 10,000-passage vault whose tiers were left untidy, a landing of 3
+# passages took 570-700 ms at 500 and 21-25 ms at 50; what more the tiers want waits for a pause in adds.
+LAND_MERGE = {"passage": 50, "record": 250}  # records are one line: a fifth of a passage's postings or less
 CAP = {"passage": 10_000, "record": 50_000}
 
 
@@ -119,8 +121,8 @@ class WordIndex:
 
     @contextmanager
     def searcher(self, type: str):
-        """This type's searcher, kept open until a commit: opening one copies each segment's files out of their
-        mmap (BytesIO), 20-25 ms a search of 10,000 passages. One search at a time uses it."""
+        """This type's searcher, kept open and brought up to date after a commit (fresh). One search at a time
+        uses it."""
         with self._searching[type]:
             ix = self.ix(type)
             if type not in self._ix:  # nothing indexed yet: an empty in-memory index, not worth keeping
@@ -129,13 +131,39 @@ class WordIndex:
                 return
             kept, s = self._searchers.get(type, (None, None))
             if kept is not ix or not s.up_to_date():
-                # a new one, not s.refresh(): Whoosh's reuse adds the old reader's segments to the new reader's,
-                # so docs merged away were found twice
-                if s is not None:
-                    s.close()
-                s = ix.searcher(weighting=self._scorers[type].weighting)
+                s = self._fresh(type, ix, s if kept is ix else None)
                 self._searchers[type] = (ix, s)
             yield s
+
+    def _fresh(self, type: str, ix, old):
+        """A searcher of the index as its newest commit left it, keeping the old one's reader of each segment
+        still there: opening a segment's reader copies its files out of their mmap (Whoosh's BufferFile makes a
+        BytesIO of each), 20-25 ms at 10,000 passages and ~10 times that at 100,000, paid by every landing
+        (its writer's lookups of the ids it replaces) and by the first search after it. A commit adds one small
+        segment (and merges a few small ones), so only those are opened. A kept reader is told its segment's
+        deletions as of now (they live in the segment, which a commit writes anew). Not Whoosh's own refresh: its
+        reuse adds the old reader's segments to the new reader's, so docs merged away were found twice."""
+        from whoosh.reading import EmptyReader, MultiReader, SegmentReader
+        from whoosh.searching import Searcher
+
+        toc = ix._read_toc()
+        kept = {r.segment().segment_id(): r for r, _ in (old.ixreader.leaf_readers() if old is not None else [])
+                if isinstance(r, SegmentReader)}
+        readers = []
+        for segment in toc.segments:
+            reader = kept.pop(segment.segment_id(), None)
+            if reader is None or reader.is_closed:
+                reader = SegmentReader(ix.storage, toc.schema, segment, generation=toc.generation)
+            else:  # the same files; the deletions are the segment's, the reader and its per-doc reader read them
+                reader._segment = reader._perdoc._segment = segment
+                reader._gen = toc.generation
+                reader.__dict__.pop("deleted_docs_set", None)  # a cached_property of the deletions read before
+            readers.append(reader)
+        for reader in kept.values():  # merged away: closed, their files no longer in use
+            if not reader.is_closed:
+                reader.close()
+        reader = MultiReader(readers, generation=toc.generation) if readers else EmptyReader(toc.schema)
+        return Searcher(reader, fromindex=ix, weighting=self._scorers[type].weighting)
 
     def close(self) -> None:
         for type in TYPES:
@@ -166,12 +194,16 @@ class WordIndex:
             return
         writer = self.ix(type, write=True).writer(timeout=30)
         try:
-            for doc_id in deletes:
-                writer.delete_by_term("id", doc_id)
+            # the ids replaced or deleted, found by the kept searcher when it reads the segments this writer
+            # starts from (Whoosh's update_document opens a reader of every segment for it: see _fresh)
+            with self.searcher(type) as s:
+                same = type in self._ix and s.ixreader.generation() == writer.generation - 1
+                for doc_id in [*deletes, *(d.id for d in upserts)]:
+                    writer.delete_by_term("id", doc_id, searcher=s if same else None)
             for d in upserts:
-                writer.update_document(id=d.id, path=d.path, thread=d.thread, type=d.type, text=d.text,
-                                       start=_ts(d.start) if d.start else FAR_PAST,
-                                       end=_ts(d.end) if d.end else FAR_PAST, hash=d.hash)
+                writer.add_document(id=d.id, path=d.path, thread=d.thread, type=d.type, text=d.text,
+                                    start=_ts(d.start) if d.start else FAR_PAST,
+                                    end=_ts(d.end) if d.end else FAR_PAST, hash=d.hash)
             faults.point("words")
             writer.commit(mergetype=merge_tiers(CAP[type], LAND_MERGE[type]))
         except BaseException:
