@@ -56,6 +56,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--home", type=Path, default=cache_root() / "big")
     parser.add_argument("--questions", type=int, default=200)
+    parser.add_argument("--no-hnsw", action="store_true", help="IVF only (an HNSW graph of 1M segments takes long)")
+    parser.add_argument("--codes", default="SQfp16,Flat", help="IVF codes to try, comma separated")
     args = parser.parse_args()
     ids, vecs, doc = load(args.home)
     n, dim = vecs.shape
@@ -73,14 +75,17 @@ def main() -> None:
         print(f"{name}: top-10 overlap {shared:.3f}, {took:.2f} ms a question", flush=True)
 
     nlist = lists(n)
-    for code in ("SQfp16", "Flat"):
+    for code in args.codes.split(","):
         ivf = faiss.index_factory(dim, f"IVF{nlist},{code}", faiss.METRIC_INNER_PRODUCT)
         faiss.extract_index_ivf(ivf).cp.niter = 10
         ivf.train(vecs[np.random.default_rng(0).permutation(n)[:TRAIN_PER_LIST * nlist]])
         ivf.add_with_ids(vecs, ids)
-        for probed in (32, 64, 128, nlist // 4, nlist // 2):
+        for probed in sorted({32, 64, 128, nlist // 16, nlist // 8, nlist // 4, nlist // 2}):
             ivf.nprobe = probed
             report(f"IVF{nlist},{code} nprobe {probed}", ivf)
+    if args.no_hnsw:
+        print("command: ./run bench ivf " + " ".join(sys.argv[1:]))
+        return
     hnsw = faiss.IndexHNSWFlat(dim, 32, faiss.METRIC_INNER_PRODUCT)
     hnsw.hnsw.efConstruction = 80
     graph = faiss.IndexIDMap2(hnsw)

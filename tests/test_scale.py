@@ -434,3 +434,31 @@ def test_a_large_vault_lands_from_trees_and_its_index_catches_up_once_adds_pause
         m.idle()  # the later lane catches the index up once adds pause
         assert not space.vault.behind and git(root, "status", "--porcelain") == ""
         assert space.idle
+
+
+def test_the_upkeep_keeps_changed_path_filters_for_git_log(tmp_path):
+    """`git log -- <file>` reads a commit graph's changed-path filters instead of each commit's trees: gc writes
+    no graph of its own (it wrote one without filters over the upkeep's), and a vault set before is set again."""
+    import json
+    import os
+
+    from twinfs.vault import Vault
+
+    root = tmp_path / "v"
+    vault = Vault(root)
+    vault.init("acme.app.alice")
+    git(root, "config", "gc.writeCommitGraph", "true")  # as vaults were set before
+    assert not vault.tuned()
+    vault.configure()
+    assert vault.tuned()
+    for n in range(30):
+        vault.write(f"items/th_{n % 3}/m{n}.json", f"{n}\n")
+        vault.commit(f"add {n}", [f"items/th_{n % 3}/m{n}.json"])
+    git(root, "gc", "--quiet")  # what gc --auto does once loose objects pile up
+    vault.upkeep()
+    trace = tmp_path / "trace.json"
+    subprocess.run(["git", "-C", str(root), "log", "--oneline", "--", "items/th_1/m4.json"], check=True,
+                   capture_output=True, env={**os.environ, "GIT_TRACE2_EVENT": str(trace)})
+    stats = [json.loads(line)["value"] for line in trace.read_text().splitlines()
+             if '"statistics"' in line and '"bloom"' in line]
+    assert stats and stats[0]["filter_not_present"] == 0 and stats[0]["definitely_not"] >= 25

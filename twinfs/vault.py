@@ -41,8 +41,10 @@ FILE, FOLDER = 0o100644, 0o040000  # the modes of a file and of a folder in a gi
 # that git status does not walk all of it (Vault.configure). Not a split index: at 457,654 files (100,000
 # passages) git read a split index in 0.9 s and a whole one in 0.04 s, so each of a commit's update-index and
 # write-tree took 1.0 s instead of 0.05-0.2 (writing the whole index, 33 MB there, costs less than that).
+# gc writes no commit graph: it wrote one without changed-path filters over the upkeep's, whose split write then
+# found nothing new to add, so `git log -- <file>` walked every commit's trees (Vault.upkeep writes it whole).
 MANY_FILES = {"index.version": "4", "core.splitIndex": "false", "core.untrackedCache": "true",
-              "feature.manyFiles": "true", "core.commitGraph": "true", "gc.writeCommitGraph": "true",
+              "feature.manyFiles": "true", "core.commitGraph": "true", "gc.writeCommitGraph": "false",
               "fetch.writeCommitGraph": "true"}
 
 
@@ -170,7 +172,9 @@ class Vault:
     def tuned(self) -> bool:
         """Whether this vault's git is set as MANY_FILES says (a vault made before was not: Vault.configure)."""
         try:
-            return self.repo.config_reader().get_value("core", "splitIndex", None) is False
+            config = self.repo.config_reader()
+            return config.get_value("core", "splitIndex", None) is False and \
+                config.get_value("gc", "writeCommitGraph", None) is False
         except OSError:
             return False
 
@@ -396,10 +400,10 @@ class Vault:
     def upkeep(self) -> None:
         """What `git commit` would have done now and then: pack loose objects once there are many (in the
         background, as git's own auto gc does), and keep the commit graph with changed-path filters, so that
-        `git log -- <file>` stays fast in a vault of many thousands of commits."""
+        `git log -- <file>` stays fast in a vault of many thousands of commits (each commit's filter computed
+        once: the filters of the graph it replaces are reused)."""
         lower_priority(LATER_NICE)
-        for args in (["gc", "--auto", "--quiet"],
-                     ["commit-graph", "write", "--reachable", "--changed-paths", "--split", "--size-multiple=4"]):
+        for args in (["gc", "--auto", "--quiet"], ["commit-graph", "write", "--reachable", "--changed-paths"]):
             subprocess.run(["git", "-C", str(self.root), "-c", "gc.autoDetach=false", *args], capture_output=True)
 
     def changes(self) -> list[str]:
