@@ -259,8 +259,8 @@ class Vault:
         """Commit these files as they are now (or their absence) on top of HEAD, the commit's tree made from
         HEAD's with git's plumbing: only the folders on the way to them are listed (ls-tree, at once) and written
         again (mktree --batch), so its cost grows with those folders, not with the vault: at 457,654 files 35-40 ms
-        (gitpython's tree functions took 180, the index 400-600). The index is left as it
-        was; it catches up later (index_caught_up), before anything that reads it. None when nothing changed."""
+        (gitpython's tree functions took 180, the index 400-600). The index is left as it was; it catches up later
+        (index_caught_up), before anything that reads it. None when nothing changed."""
         head = self._head()
         if head is None:
             return self.commit(message, paths)  # the first commit: from the index, as git commit would
@@ -383,10 +383,7 @@ class Vault:
         self.git("update-ref", "-m", f"commit: {message.splitlines()[0][:200]}", "HEAD", sha, parent or "",
                  caught_up=False)
         self._commits += 1
-        # the first commit since the vault was opened too: a vault left with many loose objects (an import in big
-        # adds, then a stop) made every landing slower (git looks each tree entry's object up: 25 ms a folder of
-        # 4,670 entries with 70,000 loose objects, ~10 once packed)
-        if (self._commits == 1 or self._commits % GC_EVERY == 0) and not (self._upkeep and self._upkeep.is_alive()):
+        if self._commits % GC_EVERY == 0 and not (self._upkeep and self._upkeep.is_alive()):
             self._upkeep = threading.Thread(target=self.upkeep, name="twin-git-upkeep", daemon=True)
             self._upkeep.start()
         return sha
@@ -518,6 +515,8 @@ class Vault:
         if upkeep is not None:
             upkeep.join()
         self.git("gc", "--prune=now", "--quiet", "--force")
+        # gc writes no commit graph (MANY_FILES): the one the upkeep wrote still lists the commits just pruned
+        self.git("commit-graph", "write", "--reachable", "--changed-paths")
 
     def drop_old_refs(self) -> None:
         """Every ref but the branch that could still reach old commits: remote-tracking refs (sync fetches
