@@ -34,6 +34,7 @@ GC_EVERY = 200  # commits between two upkeeps (Vault.upkeep)
 TREES_FROM = 4 << 20  # bytes of .git/index
 BEHIND = "twin-index-behind"  # in .git: the index may lag HEAD (Vault.commit_files); caught up at the next open
 FILE, FOLDER = 0o100644, 0o040000  # the modes of a file and of a folder in a git tree
+COMMIT_GRAPH = ("commit-graph", "write", "--reachable", "--changed-paths")  # filters reused from the graph it replaces
 # git set for vaults of hundreds of thousands of files: a compact index (v4) and a cache of untracked folders, so
 # that git status does not walk all of it (Vault.configure). Not a split index: at 457,654 files (100,000
 # passages) git read a split index in 0.9 s and a whole one in 0.04 s, so each of a commit's update-index and
@@ -394,14 +395,13 @@ class Vault:
         `git log -- <file>` stays fast in a vault of many thousands of commits (each commit's filter computed
         once: the filters of the graph it replaces are reused)."""
         lower_priority(LATER_NICE)
-        for args in (["gc", "--auto", "--quiet"], ["commit-graph", "write", "--reachable", "--changed-paths"]):
+        for args in (["gc", "--auto", "--quiet"], COMMIT_GRAPH):
             subprocess.run(["git", "-C", str(self.root), "-c", "gc.autoDetach=false", *args], capture_output=True)
 
     def changes(self) -> list[str]:
         """Files of the memory folders that differ from the last commit (added, changed, deleted, renamed):
         under the one writer, whose steps each commit what they write, these are edits made by hand."""
-        self.index_caught_up()
-        out = self.repo.git.status("--porcelain", "-z", "--untracked-files=all", "--", *COMMITTED)
+        out = self.git("status", "--porcelain", "-z", "--untracked-files=all", "--", *COMMITTED)  # index caught up
         paths: list[str] = []
         fields = iter(out.split("\0"))
         for field in fields:
@@ -516,7 +516,7 @@ class Vault:
             upkeep.join()
         self.git("gc", "--prune=now", "--quiet", "--force")
         # gc writes no commit graph (MANY_FILES): the one the upkeep wrote still lists the commits just pruned
-        self.git("commit-graph", "write", "--reachable", "--changed-paths")
+        self.git(*COMMIT_GRAPH)
 
     def drop_old_refs(self) -> None:
         """Every ref but the branch that could still reach old commits: remote-tracking refs (sync fetches
@@ -544,4 +544,3 @@ class Vault:
             return self.repo.git.show(f"{rev}:{rel}")
         except git.GitCommandError:
             return None
-

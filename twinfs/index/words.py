@@ -138,7 +138,7 @@ class WordIndex:
     def _fresh(self, type: str, ix, old):
         """A searcher of the index as its newest commit left it, keeping the old one's reader of each segment
         still there: opening a segment's reader copies its files out of their mmap (Whoosh's BufferFile makes a
-        BytesIO of each), 20-25 ms at 10,000 passages and ~10 times that at 100,000, paid by every landing
+        BytesIO of each), 14-25 ms at 10,000 passages and more with each segment, paid by every landing
         (its writer's lookups of the ids it replaces) and by the first search after it. A commit adds one small
         segment (and merges a few small ones), so only those are opened. A kept reader is told its segment's
         deletions as of now (they live in the segment, which a commit writes anew). Not Whoosh's own refresh: its
@@ -197,7 +197,7 @@ class WordIndex:
             # the ids replaced or deleted, found by the kept searcher when it reads the segments this writer
             # starts from (Whoosh's update_document opens a reader of every segment for it: see _fresh)
             with self.searcher(type) as s:
-                same = type in self._ix and s.ixreader.generation() == writer.generation - 1
+                same = s.ixreader.generation() == writer.generation - 1
                 for doc_id in [*deletes, *(d.id for d in upserts)]:
                     writer.delete_by_term("id", doc_id, searcher=s if same else None)
             for d in upserts:
