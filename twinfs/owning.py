@@ -148,6 +148,7 @@ class Owning:
                 repaired = repair.repair(space, midway)
                 if not space.vault.tuned():
                     space.vault.configure()  # a vault made before git was set for many files
+                space.vault.monitored()
                 if space.vault.purge_pending():
                     forgetting.purge(space)  # a forget that stopped before its history was rewritten
             pending = repair.pending_forget(space)

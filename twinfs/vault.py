@@ -14,7 +14,7 @@ from pathlib import Path
 
 import git
 
-from . import faults
+from . import faults, fsmonitor
 from .background import LATER_NICE, lower_priority
 from .paths import COMMITTED, MARKER, TOMBSTONES
 
@@ -175,6 +175,24 @@ class Vault:
         except OSError:
             return False
 
+    @property
+    def large(self) -> bool:
+        """A vault whose git index is past TREES_FROM: landing commits from trees, git asks watchman what changed."""
+        try:
+            return os.stat(self.root / ".git" / "index").st_size >= TREES_FROM
+        except FileNotFoundError:
+            return False
+
+    def monitored(self) -> None:
+        """git's file-system monitor (twinfs/fsmonitor.py) for a large vault where watchman is here, so that
+        git status (a hand-edit check here, or a person's own) does not lstat every file; taken out again where
+        TWIN_GIT_FSMONITOR is "off". Costs a stat or two for a vault that has none and wants none."""
+        if fsmonitor.wanted():
+            if self.large:
+                fsmonitor.enable(self.root)
+        elif fsmonitor.enabled(self.root):
+            fsmonitor.disable(self.root)
+
     def marker(self) -> dict:
         """vault.json: {"vault": <org.project.account>, "format": N}; {} in a vault made before it existed."""
         try:
@@ -246,11 +264,7 @@ class Vault:
         if not self._touched:
             return None
         paths = sorted(self._touched)
-        try:
-            large = os.stat(self.root / ".git" / "index").st_size >= TREES_FROM
-        except FileNotFoundError:
-            large = False
-        if not large:
+        if not self.large:
             return self.commit(message, paths)
         sha = self.commit_files(message, paths)
         self._touched -= set(paths)
@@ -397,6 +411,7 @@ class Vault:
         lower_priority(LATER_NICE)
         for args in (["gc", "--auto", "--quiet"], COMMIT_GRAPH):
             subprocess.run(["git", "-C", str(self.root), "-c", "gc.autoDetach=false", *args], capture_output=True)
+        self.monitored()  # a vault that grew past TREES_FROM while open
 
     def changes(self) -> list[str]:
         """Files of the memory folders that differ from the last commit (added, changed, deleted, renamed):
