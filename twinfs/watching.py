@@ -169,9 +169,13 @@ class Watcher:
     def _poll_instead(self, vault: str) -> None:
         with self._lock:
             if vault not in self._polled:
+                first = not self._polled
                 self._polled[vault] = None
-                log.warning("watching %s by polling every %.0f s: the watcher's %d inotify watches are taken "
-                            "(TWIN_WATCH_LIMIT, fs.inotify.max_user_watches)", vault, self.poll, self.limit)
+                # said once, not once a vault: a home of 10,000 end users past the limit printed 3,700 lines
+                (log.warning if first else log.debug)(
+                    "watching %s%s by polling every %.0f s: the watcher's %d inotify watches are taken "
+                    "(TWIN_WATCH_LIMIT, fs.inotify.max_user_watches)", vault, " and every vault after it" if first
+                    else "", self.poll, self.limit)
 
     def _overflow(self) -> None:
         """Events were lost: every watched vault is looked at once."""
