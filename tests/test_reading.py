@@ -525,3 +525,22 @@ def test_a_day_told_of_a_question_s_any_and_thinking_about_how():
     assert by_text["Yesterday was crazy cool - Dana wrote a few bits for a play"].happened == "2023-05-07"
     assert by_text["Dana has been thinking about how schools shape neighbourhoods"].kind != "plan"
     assert not any("paintings" in t or "few more" in t for t in by_text)
+
+
+def test_the_rules_reader_keeps_torch_out_of_a_process_that_does_not_use_it():
+    """spaCy's thinc imports torch when it is installed (~250 MB resident) though the small English pipeline never
+    calls it; the reader loads spaCy with torch hidden, and torch still imports for the code that uses it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys\n"
+            "from twinfs.reading.rules import nlp\n"
+            "doc = nlp()('I moved to Lisbon with my cat Miso.')\n"
+            "assert [t.dep_ for t in doc][:2] == ['nsubj', 'ROOT'], doc\n"
+            "assert 'torch' not in sys.modules, 'spaCy brought torch in'\n"
+            "from twinfs import torch_import\n"
+            "assert float(torch_import.torch().ones(2).sum()) == 2.0\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import torch_import
+
 log = logging.getLogger("twinfs.embedder")
 
 DIM = 384
@@ -144,7 +146,7 @@ class Embedder:
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                import torch
+                torch = torch_import.torch()
                 from sentence_transformers import SentenceTransformer
 
                 # one thread: on 2 cores a batch of 100 turns takes 0.63 s instead of 1.4 s with two, and
@@ -169,7 +171,7 @@ class Embedder:
         if not self.bf16 and self._onnx():
             return self._encode_onnx(texts)
         model = self.model
-        import torch
+        torch = torch_import.torch()
 
         # longest first, so each batch holds texts of about one length and little padding is computed
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
@@ -320,7 +322,7 @@ def _feed_forward_out(node: str) -> bool:
 
 def _export(folder: Path, out: Path) -> None:
     """torch -> ONNX (legacy exporter; eager attention gives the plainest graph, measured fastest in ORT)."""
-    import torch
+    torch = torch_import.torch()
     from transformers import AutoModel
     from transformers.utils import logging as transformers_logging
 

@@ -13,6 +13,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST, SECOND
+from ..torch_import import without_torch
 from .attributes import KIN, alone, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
@@ -42,10 +43,14 @@ def nlp() -> Any:
     global _nlp
     with _lock:
         if _nlp is None:
-            import spacy
-
-            _nlp = spacy.load(PIPELINE)
+            _nlp = without_torch(_load)
         return _nlp
+
+
+def _load() -> Any:
+    import spacy
+
+    return spacy.load(PIPELINE)
 
 
 # the talk's joints that lead a sentence: "By the way, …", "Speaking of which, …"
