@@ -171,11 +171,12 @@ class Watcher:
             if vault not in self._polled:
                 first = not self._polled
                 self._polled[vault] = None
-                # said once, not once a vault: a home of 10,000 end users past the limit printed 3,700 lines
-                (log.warning if first else log.debug)(
-                    "watching %s%s by polling every %.0f s: the watcher's %d inotify watches are taken "
-                    "(TWIN_WATCH_LIMIT, fs.inotify.max_user_watches)", vault, " and every vault after it" if first
-                    else "", self.poll, self.limit)
+                if first:  # said once, not once a vault: a home of 10,000 end users printed 3,700 lines
+                    log.warning("watching %s and every vault after it by polling every %.0f s: the watcher's %d "
+                                "inotify watches are taken (TWIN_WATCH_LIMIT, fs.inotify.max_user_watches)",
+                                vault, self.poll, self.limit)
+                else:
+                    log.debug("watching %s by polling every %.0f s", vault, self.poll)
 
     def _overflow(self) -> None:
         """Events were lost: every watched vault is looked at once."""
