@@ -1,10 +1,19 @@
 """The embedder's two runtimes give the vectors sentence-transformers gives in fp32."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from twinfs.index.embedder import QUANTISED, Embedder
+from twinfs.index.embedder import QUANTISED, Embedder, cpu_has_amx, cpu_has_vnni
+
+ROOT = Path(__file__).resolve().parents[1]
 
 TEXTS = ["Alice Chen: I just moved to Lisbon from Berlin, the flat is near the river.",
          "Assistant: Congratulations! How are you finding the city so far?",
@@ -91,3 +100,52 @@ def test_short_texts_are_embedded_once(monkeypatch):
     again = embedder.encode(["diet", "home city", "pets"])
     assert seen == [["pets"]]  # only the new short text was embedded
     assert np.allclose(again[0], first[1]) and np.allclose(again[1], first[0])
+
+
+def test_batches_shared_out_among_threads_give_each_text_its_own_vector(monkeypatch):
+    monkeypatch.setenv("TWIN_EMBED_THREADS", "1")
+    one = Embedder(bf16=False, int8=False)
+    monkeypatch.setenv("TWIN_EMBED_THREADS", "2")
+    two = Embedder(bf16=False, int8=False)
+    reference = one.encode(MIXED)
+    with ThreadPoolExecutor(3) as pool:  # landings of several end users at once share the helper threads
+        results = list(pool.map(lambda k: two._encode(MIXED[k:] + MIXED[:k]), range(6)))
+    for k, vectors in enumerate(results):
+        assert np.allclose(vectors, np.roll(reference, -k, axis=0), atol=1e-5), k
+
+
+def test_the_cpu_flags_setting_stands_for_the_cpus_own(monkeypatch):
+    monkeypatch.setenv("TWIN_CPU_FLAGS", "avx avx2 fma")  # what bench/cpu_mask.py sets: AVX2, no VNNI, no AMX
+    assert not cpu_has_vnni() and not cpu_has_amx()
+    assert Embedder().bf16 is False and Embedder().int8 is False
+    monkeypatch.setenv("TWIN_CPU_FLAGS", "avx2 avx512f avx512_vnni")
+    assert Embedder().int8 and not Embedder().bf16
+    monkeypatch.setenv("TWIN_CPU_FLAGS", "avx2 amx_bf16 avx512_vnni")
+    assert Embedder().bf16 and not Embedder().int8
+
+
+def _cpuid_fault() -> bool:
+    return "cpuid_fault" in Path("/proc/cpuinfo").read_text()
+
+
+@pytest.mark.skipif(sys.platform != "linux" or not _cpuid_fault(), reason="the CPU cannot trap CPUID (no cpuid_fault)")
+def test_the_cpu_mask_shows_libraries_a_cpu_without_avx512_amx_or_vnni(tmp_path):
+    """bench/cpu_mask.py, by which landing is measured as on an AVX2 CPU: numpy, torch and twinfs all see one,
+    in the process and in the processes it starts, and ONNX Runtime still embeds right."""
+    probe = ("import json, numpy, subprocess, sys; from numpy._core._multiarray_umath import __cpu_features__ as f; "
+             "from twinfs.index.embedder import Embedder, cpu_flags; "
+             "child = subprocess.run([sys.executable, '-c', 'import torch; print(torch.backends.cpu.get_cpu_capability())'],"
+             " capture_output=True, text=True, check=True).stdout.strip(); "
+             "e = Embedder(); v = e.encode(['Alice moved to Lisbon.', 'The cat is called Miso.']); "
+             "print(json.dumps({'numpy': sorted(k for k, x in f.items() if x), 'torch_child': child, "
+             "'flags': sorted(cpu_flags()), 'runtime': e.batch_runtime, 'vectors': v.tolist()}))")
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "cpu_mask.py"), sys.executable, "-c", probe],
+                         capture_output=True, text=True, env={**os.environ, "TWIN_BENCH_CACHE": str(tmp_path)}, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "AVX2" in seen["numpy"] and not [k for k in seen["numpy"] if "512" in k or "VNNI" in k]
+    assert seen["torch_child"] == "AVX2"
+    assert "avx2" in seen["flags"] and not [f for f in seen["flags"] if "avx512" in f or "amx" in f or "vnni" in f]
+    assert seen["runtime"] == "onnxruntime"  # fp32, as on such a CPU
+    reference = Embedder(bf16=False, int8=False).encode(['Alice moved to Lisbon.', 'The cat is called Miso.'])
+    assert float((np.array(seen["vectors"], dtype=np.float32) * reference).sum(axis=1).min()) > 0.9999

