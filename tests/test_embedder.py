@@ -128,19 +128,22 @@ def _cpuid_fault() -> bool:
     return "cpuid_fault" in Path("/proc/cpuinfo").read_text()
 
 
-@pytest.mark.skipif(sys.platform != "linux" or not _cpuid_fault(), reason="the CPU cannot trap CPUID (no cpuid_fault)")
+@pytest.mark.skipif(sys.platform != "linux" or not _cpuid_fault(),
+                    reason="the CPU cannot trap CPUID (no cpuid_fault)")
 def test_the_cpu_mask_shows_libraries_a_cpu_without_avx512_amx_or_vnni(tmp_path):
     """bench/cpu_mask.py, by which landing is measured as on an AVX2 CPU: numpy, torch and twinfs all see one,
     in the process and in the processes it starts, and ONNX Runtime still embeds right."""
     probe = ("import json, numpy, subprocess, sys; from numpy._core._multiarray_umath import __cpu_features__ as f; "
              "from twinfs.index.embedder import Embedder, cpu_flags; "
-             "child = subprocess.run([sys.executable, '-c', 'import torch; print(torch.backends.cpu.get_cpu_capability())'],"
+             "child = subprocess.run([sys.executable, '-c', "
+             "'import torch; print(torch.backends.cpu.get_cpu_capability())'],"
              " capture_output=True, text=True, check=True).stdout.strip(); "
              "e = Embedder(); v = e.encode(['Alice moved to Lisbon.', 'The cat is called Miso.']); "
              "print(json.dumps({'numpy': sorted(k for k, x in f.items() if x), 'torch_child': child, "
              "'flags': sorted(cpu_flags()), 'runtime': e.batch_runtime, 'vectors': v.tolist()}))")
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "cpu_mask.py"), sys.executable, "-c", probe],
-                         capture_output=True, text=True, env={**os.environ, "TWIN_BENCH_CACHE": str(tmp_path)}, timeout=300)
+                         capture_output=True, text=True, env={**os.environ, "TWIN_BENCH_CACHE": str(tmp_path)},
+                         timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert "AVX2" in seen["numpy"] and not [k for k in seen["numpy"] if "512" in k or "VNNI" in k]

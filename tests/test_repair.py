@@ -16,7 +16,7 @@ import pytest
 from conftest import MOVE, chat
 from twinfs import EndUser, Memory, Phase, Settings
 from twinfs.errors import Unavailable
-from twinfs.models import AddRequest, SearchRequest, StatusRequest
+from twinfs.models import AddRequest, ForgetRequest, SearchRequest, StatusRequest
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -88,6 +88,65 @@ def test_a_git_killed_holding_index_lock_is_repaired_and_landing_goes_on(tmp_pat
     assert "edit: pages/note.md (by hand)" in log  # the hand edit that was staged is kept, as a hand edit
     assert not (vault / ".git" / "index.lock").exists() and fsck_clean(vault)
 
+
+
+def _proc_state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds processes through /proc")
+def test_an_upkeep_that_outlived_its_killed_owner_is_stopped_before_the_next_owner_runs_git(tmp_path, embedder, alice):
+    """A kill -9 during the upkeep (git gc, the commit-graph write) does not reach its children: one still running
+    raced the next start's forget purge (`git fsck`: a commit it could not parse). The next owner stops it first."""
+    settings = Settings(home=tmp_path / "home", reading=False)
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
+        vault = memory.space(alice).root
+    # an orphan: a git working in the vault whose parent is gone (started by a shell that exits at once)
+    background = 'sleep 600 </dev/null 2>/dev/null | git -C "$1" cat-file --batch >/dev/null 2>&1 & echo $!'
+    shell = subprocess.run(["sh", "-c", background, "sh", str(vault)], capture_output=True, text=True,
+                           start_new_session=True, check=True)
+    orphan = int(shell.stdout.strip())
+    group = os.getpgid(orphan)
+    try:
+        assert _proc_state(orphan) not in ("gone", "Z")
+        (vault / ".git" / "gc.pid").write_text(f"{orphan} {os.uname().nodename}")  # as a gc that runs leaves it
+        (vault / ".git" / "objects" / "info").mkdir(exist_ok=True)
+        (vault / ".git" / "objects" / "info" / "commit-graph.lock").write_text("")
+        assert git(vault, "commit-graph", "write", "--reachable").returncode != 0  # the graph could not be written
+        with Memory(settings, embedder=embedder) as memory:
+            space = memory.space(alice)
+            assert _proc_state(orphan) in ("gone", "Z")
+            assert any("upkeep" in line for line in space.repaired)
+            assert any("commit-graph.lock" in line for line in space.repaired)
+            assert not (vault / ".git" / "gc.pid").exists()
+            memory.forget(alice, ForgetRequest(ids=["msg-003"]))  # its purge: git gc, the commit graph written
+            assert memory.idle(30)
+        assert "Miso" not in git(vault, "log", "-p", "--all").stdout
+        assert fsck_clean(vault)
+    finally:
+        os.killpg(group, signal.SIGKILL)
+
+
+def test_this_owners_own_git_in_a_vault_is_not_taken_for_an_orphan(tmp_path):
+    from twinfs import repair
+
+    vault = tmp_path / "vault"
+    subprocess.run(["git", "init", "-q", str(vault)], check=True)
+    ours = subprocess.Popen(["git", "-C", str(vault), "cat-file", "--batch"], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while os.readlink(f"/proc/{ours.pid}/cwd") != str(vault.resolve()) and time.monotonic() < deadline:
+            time.sleep(0.01)  # until git has changed into the vault
+        assert repair._stop_gits_in(vault) == (0, 1)
+        assert ours.poll() is None
+    finally:
+        ours.kill()
+        ours.wait()
 
 CHILD = textwrap.dedent("""
     import sys

@@ -2,7 +2,7 @@
 
 Once this process holds the home lock (owner.py), no other twin process writes the vault, so a lock or temp
 file found in it is stale by construction: git's locks (left by a commit that was killed; a git child still
-finishing is waited for), temp files of atomic writes, a merge or rebase left midway. Steps that stopped
+finishing is waited for; an upkeep's gc still running is stopped), temp files of atomic writes, a merge or rebase left midway. Steps that stopped
 midway are finished by what runs next: an add still in the inbox lands again (landing is idempotent), a step
 of the writer that left files uncommitted (its mark is still in .git) has them committed as a repair and
 indexed, a forget, a reindex or a sync noted as begun is done again. A vault in an older format is brought to
@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -25,6 +26,7 @@ from .vault import FORMAT, atomic_write, fsync_dir
 log = logging.getLogger("twinfs.repair")
 GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "FETCH_HEAD.lock", "config.lock", "packed-refs.lock",
              "shallow.lock", "MERGE_HEAD.lock")
+UPKEEP_MARKS = ("gc.pid", "objects/info/commit-graph.lock", "objects/info/commit-graphs/commit-graph-chain.lock")
 FORGETTING = "twin-forget.json"  # in .git: the ids of a forget that began
 REINDEXING = "reindexing"  # in .twin: a reindex began
 
@@ -42,7 +44,7 @@ def repair(space: Space, midway: bool) -> list[str]:
     """Repair what a dead process left, as the writer; `midway`: the writer's mark was found (stopped_midway).
     Returns what was repaired, one line each (also logged)."""
     git = space.root / ".git"
-    done: list[str] = []
+    done: list[str] = _orphaned_upkeep(space)
     for path in _git_locks(git):
         _wait_unused(path)
         path.unlink(missing_ok=True)
@@ -139,6 +141,87 @@ def migrate(space: Space) -> list[str]:
     return [f"brought the vault to format {FORMAT}: {renamed} item files renamed"]
 
 
+def _orphaned_upkeep(space: Space) -> list[str]:
+    """The upkeep's git (gc, the commit graph: Vault.upkeep) runs in children that a kill of their owner does
+    not reach; one still running would race this owner's own gc (a forget's purge: `git fsck` then found a commit
+    it could not parse). Where the upkeep's marks are left, git processes still working in the vault that are
+    not this process's are stopped, and the marks removed. Looked for only where a mark is: one stat each."""
+    git = space.root / ".git"
+    marks = [git / mark for mark in UPKEEP_MARKS if (git / mark).exists()]
+    if not marks:
+        return []
+    done: list[str] = []
+    stopped, ours = _stop_gits_in(space.root)
+    if ours:
+        return done  # this process's own upkeep (a vault closed and opened again): its marks are live
+    if stopped:
+        done.append(f"stopped {stopped} git process{'es' if stopped != 1 else ''} of a dead owner's upkeep still "
+                    "running in the vault")
+    for mark in marks:
+        mark.unlink(missing_ok=True)
+        done.append(f"removed git's stale {mark.relative_to(space.root)}")
+    return done
+
+
+def _stop_gits_in(root: Path, seconds: float = 10.0) -> tuple[int, int]:
+    """Kill the git processes whose working folder is in `root`, but this process's own (as far as /proc tells:
+    on other systems, none); returns how many were killed, once they are gone, and how many are this process's."""
+    inside = str(root.resolve())
+    found, ours = [], 0
+    for pid in _pids():
+        try:
+            if not Path(f"/proc/{pid}/comm").read_text().startswith("git"):
+                continue
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        if cwd == inside or cwd.startswith(inside + os.sep):
+            if _descends_from_us(pid):
+                ours += 1
+            else:
+                found.append(pid)
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(_running(pid) for pid in found):
+        time.sleep(0.02)
+    return len(found), ours
+
+
+def _pids() -> list[int]:
+    try:
+        return [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return []  # not Linux: nothing to ask
+
+
+def _stat(pid: int) -> list[str]:
+    """/proc/<pid>/stat's fields after the command's name (state first, then the parent's pid)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _running(pid: int) -> bool:
+    try:
+        return _stat(pid)[0] not in ("Z", "X")  # a zombie has stopped: only its parent's wait is missing
+    except OSError:
+        return False
+
+
+def _descends_from_us(pid: int) -> bool:
+    me = os.getpid()
+    while pid > 1:
+        if pid == me:
+            return True
+        try:
+            pid = int(_stat(pid)[1])
+        except (OSError, IndexError, ValueError):
+            return False
+    return False
+
+
 def _git_locks(git: Path) -> list[Path]:
     found = [git / name for name in GIT_LOCKS if (git / name).exists()]
     for top in ("refs", "logs"):
@@ -176,11 +259,7 @@ def _wait_unused(path: Path, seconds: float = 5.0) -> None:
 
 def _open_anywhere(path: Path) -> bool:
     target = str(path.resolve())
-    try:
-        pids = [p for p in os.listdir("/proc") if p.isdigit()]
-    except OSError:
-        return False  # not Linux: nothing to ask
-    for pid in pids:
+    for pid in _pids():
         try:
             for fd in os.listdir(f"/proc/{pid}/fd"):
                 if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
