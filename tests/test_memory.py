@@ -288,6 +288,43 @@ def test_the_later_lane_merges_what_landings_left_once_adds_pause(memory, alice,
     assert len(space.words.search("tram Belem", Bounds(type="passage"))) == 12
 
 
+
+def test_merges_a_stopped_process_left_undone_are_done_after_the_vaults_first_open(settings, embedder, alice,
+                                                                                  monkeypatch):
+    """A process that stops before adds pause leaves the words lane's merges undone (at 100,000 passages, 487
+    segments: a fast search took 98 ms instead of 30), and a new process saw none of it until an index was open:
+    the first open of the vault has the later lane look, and merge once adds pause."""
+    from twinfs import Memory
+    from twinfs.index import Bounds
+    from twinfs.index import words as words_module
+    from twinfs.landing import passage_doc
+
+    with Memory(settings, embedder=embedder) as memory:
+        for i in range(10):
+            add(memory, alice, chat(f"c{i}", [(f"m{i}", "user", f"the tram to Belem number {i}")]))
+        vault = memory.space(alice).root
+        words_folder = memory.space(alice).words.folder
+    # what a process killed between landings and their merges leaves: each passage indexed by a commit of its own
+    monkeypatch.setitem(words_module.LAND_MERGE, "passage", 0)
+    left_behind = words_module.WordIndex(words_folder)
+    for path in sorted((vault / "passages").rglob("*.md")):
+        rel = path.relative_to(vault).as_posix()
+        left_behind.apply([passage_doc(rel, path.read_text(encoding="utf-8"))], [])
+    left_behind.close()
+    folder = words_folder / "passage"
+    left = len(list(folder.glob("*.seg")))
+    assert left > words_module.MAX_SEGMENTS + 2
+    monkeypatch.setitem(words_module.LAND_MERGE, "passage", 50)
+    with Memory(settings, embedder=embedder) as memory:
+        memory.status(alice, StatusRequest(ids=["m0"]))  # opens the vault; no search opens the words lane first
+        assert memory.idle(60)
+        space = memory.space(alice)
+        counts = [seg.doc_count_all() for seg in space.words.ix("passage")._segments()]
+        assert not space.words.untidy() and len(counts) <= words_module.MAX_SEGMENTS and sum(counts) == 10
+        assert len(list(folder.glob("*.seg"))) < left
+        assert len(space.words.search("tram Belem", Bounds(type="passage"))) == 10
+
+
 @pytest.mark.parametrize("older", [
     "ALTER TABLE segments DROP COLUMN who",  # written before segments knew their speaker
     "UPDATE meta SET value = '1' WHERE key = 'segments'",  # segmented by an older rule
