@@ -430,6 +430,10 @@ def measure_big(cache: Path, size: int, report: list[str], reading: bool = True)
             read = f"{phases.get('read', 0) + phases.get('folded', 0)} of {sum(phases.values())} items read, " \
                    f"{records} records" + ("" if reading else ", reading off")
             memory.idle()  # the first open's look for hand edits (git status)
+            t = time.perf_counter()
+            while space.words.untidy() and time.perf_counter() - t < 1800:  # merges a stopped build left undone
+                time.sleep(1)  # run by the later lane, which waits for adds to pause: measured once they are done
+            memory.idle()
             fast = []
             for q in questions(60, 3):
                 t = time.perf_counter()
