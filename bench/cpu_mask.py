@@ -19,6 +19,10 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from twinfs.index.embedder import cpu_flags  # noqa: E402
+
 SOURCE = HERE / "cpu_mask.c"
 MASKED = ("avx512", "amx", "vnni", "avx10")  # /proc/cpuinfo flags containing these are what the mask clears
 GLIBC = "glibc.cpu.hwcaps=-AVX512F,-AVX512DQ,-AVX512CD,-AVX512BW,-AVX512VL,-AVX512ER,-AVX512PF"
@@ -28,13 +32,6 @@ def cache() -> Path:
     if os.environ.get("TWIN_BENCH_CACHE"):
         return Path(os.environ["TWIN_BENCH_CACHE"])
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "twinfs" / "bench"
-
-
-def proc_flags() -> list[str]:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("flags"):
-            return line.split(":", 1)[1].split()
-    return []
 
 
 def library() -> Path:
@@ -51,7 +48,7 @@ def library() -> Path:
 
 def environ() -> dict[str, str]:
     """The variables that make a process and its children see the masked CPU."""
-    flags = proc_flags()
+    flags = sorted(cpu_flags())
     if "cpuid_fault" not in flags:
         raise SystemExit("this CPU cannot trap CPUID (no cpuid_fault in /proc/cpuinfo): the mask cannot run here")
     kept = [f for f in flags if not any(m in f for m in MASKED)]

@@ -2,11 +2,12 @@
 
 Once this process holds the home lock (owner.py), no other twin process writes the vault, so a lock or temp
 file found in it is stale by construction: git's locks (left by a commit that was killed; a git child still
-finishing is waited for; an upkeep's gc still running is stopped), temp files of atomic writes, a merge or rebase left midway. Steps that stopped
-midway are finished by what runs next: an add still in the inbox lands again (landing is idempotent), a step
-of the writer that left files uncommitted (its mark is still in .git) has them committed as a repair and
-indexed, a forget, a reindex or a sync noted as begun is done again. A vault in an older format is brought to
-this one. A vault that cannot be repaired is reported and left alone; the other end users go on.
+finishing is waited for; an upkeep's gc still running is stopped), temp files of atomic writes, a merge or
+rebase left midway. Steps that stopped midway are finished by what runs next: an add still in the inbox lands
+again (landing is idempotent), a step of the writer that left files uncommitted (its mark is still in .git) has
+them committed as a repair and indexed, a forget, a reindex or a sync noted as begun is done again. A vault in
+an older format is brought to this one. A vault that cannot be repaired is reported and left alone; the other
+end users go on.
 """
 from __future__ import annotations
 
@@ -150,10 +151,10 @@ def _orphaned_upkeep(space: Space) -> list[str]:
     marks = [git / mark for mark in UPKEEP_MARKS if (git / mark).exists()]
     if not marks:
         return []
-    done: list[str] = []
     stopped, ours = _stop_gits_in(space.root)
     if ours:
-        return done  # this process's own upkeep (a vault closed and opened again): its marks are live
+        return []  # this process's own upkeep (a vault closed and opened again): its marks are live
+    done: list[str] = []
     if stopped:
         done.append(f"stopped {stopped} git process{'es' if stopped != 1 else ''} of a dead owner's upkeep still "
                     "running in the vault")

@@ -196,7 +196,8 @@ class Embedder:
         with self._tokenizer_lock:
             encodings = self._tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
-        chunks = iter([order[i:i + ORT_BATCH] for i in range(0, len(texts), ORT_BATCH)])
+        batches = [order[i:i + ORT_BATCH] for i in range(0, len(texts), ORT_BATCH)]
+        chunks = iter(batches)
         taking = threading.Lock()
         vectors = np.empty((len(texts), DIM), dtype="float32")
 
@@ -209,7 +210,7 @@ class Embedder:
                 with self._slots:
                     vectors[chunk] = _pool(self._batches, [encodings[j] for j in chunk])
 
-        helpers = [_helpers().submit(work) for _ in range(min(self._slots_total, -(-len(texts) // ORT_BATCH)) - 1)]
+        helpers = [_helpers().submit(work) for _ in range(min(self._slots_total, len(batches)) - 1)]
         work()
         for helper in helpers:
             if not helper.cancel():  # one still queued behind another landing's has nothing left to take
