@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from twinfs.index.embedder import QUANTISED, Embedder, cpu_has_amx, cpu_has_vnni
+from twinfs.index.embedder import QUANTISED, Embedder, cpu_has_vnni
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -116,12 +116,13 @@ def test_batches_shared_out_among_threads_give_each_text_its_own_vector(monkeypa
 
 def test_the_cpu_flags_setting_stands_for_the_cpus_own(monkeypatch):
     monkeypatch.setenv("TWIN_CPU_FLAGS", "avx avx2 fma")  # what bench/cpu_mask.py sets: AVX2, no VNNI, no AMX
-    assert not cpu_has_vnni() and not cpu_has_amx()
+    assert not cpu_has_vnni()
     assert Embedder().bf16 is False and Embedder().int8 is False
     monkeypatch.setenv("TWIN_CPU_FLAGS", "avx2 avx512f avx512_vnni")
     assert Embedder().int8 and not Embedder().bf16
-    monkeypatch.setenv("TWIN_CPU_FLAGS", "avx2 amx_bf16 avx512_vnni")
-    assert Embedder().bf16 and not Embedder().int8
+    monkeypatch.setenv("TWIN_CPU_FLAGS", "avx2 amx_bf16 amx_int8 avx512_vnni")  # AMX too: int8, torch left out
+    assert Embedder().int8 and not Embedder().bf16
+    assert Embedder(bf16=True).bf16 and not Embedder(bf16=True).int8
 
 
 def _cpuid_fault() -> bool:

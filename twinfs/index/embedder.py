@@ -7,8 +7,9 @@ Each kind of work runs where it is fastest on two cores (bench/README.md, "The e
   word pieces), shared out among `batch_threads()` threads (2 on 2 cores); where the CPU has VNNI, with the
   graph's matrix products in int8 (weights per channel, quantised once into the cache from the exported graph):
   1.4-1.7x as fast as fp32 at cosine 0.996 of it (bench/README.md, "Landing on any CPU"), elsewhere in fp32.
-  Where the CPU has AMX, torch runs them in bfloat16 (100 turns 0.41 s instead of 0.92 s, at cosine 0.9999 of
-  fp32), as it was tuned.
+  Torch runs them in bfloat16 only when TWIN_EMBED_BF16=1 (cosine 0.9999 of fp32): it was the default on AMX
+  until ONNX Runtime's int8 on both cores landed sooner there (add -> landed p95 763 -> 619 ms) without loading
+  torch (~300 MB).
 Vectors made one way are not mixed with vectors made another: `variant` names the way, and a meaning lane made
 by another variant embeds its segments again (index/meaning.py).
 Without onnxruntime, or when the export fails, torch embeds both.
@@ -64,22 +65,11 @@ def cpu_flags() -> set[str]:
     return set()
 
 
-def cpu_has_bf16() -> bool:
-    """bf16 matrix units (AMX or AVX-512 BF16): without them bf16 is emulated and slower than fp32."""
-    flags = cpu_flags()
-    return "amx_bf16" in flags or "avx512_bf16" in flags
-
-
 def cpu_has_vnni() -> bool:
     """int8 dot products that do not saturate (AVX-512 VNNI or AVX-VNNI): where int8 batches were measured, as
     accurate as below; AVX2 alone multiplies u8 by s8 into int16 pairs, which can saturate (not measured here)."""
     flags = cpu_flags()
     return "avx512_vnni" in flags or "avx_vnni" in flags
-
-
-def cpu_has_amx() -> bool:
-    """AMX tiles: where torch's bf16 batches were measured fastest (ONNX Runtime's fp32 ties them on AVX-512 BF16)."""
-    return "amx_bf16" in cpu_flags()
 
 
 def _model_path(path: str | Path | None) -> Path:
@@ -125,7 +115,9 @@ class Embedder:
                  onnx: bool = True, int8: bool | None = None):
         self._path = path
         self._cache = cache or default_cache()
-        self.bf16 = cpu_has_amx() if bf16 is None else bf16  # batches in torch's bf16; else in ONNX Runtime
+        # batches in torch's bf16 only when asked: on AMX, where it was the default, ONNX Runtime's int8 lands 20%
+        # sooner (p95 763 -> 619 ms, bench/README.md) and keeps torch (~300 MB) out of the process
+        self.bf16 = bool(bf16)
         # ONNX Runtime's batches with int8 matrix products where the CPU has VNNI; else fp32
         self.int8 = (cpu_has_vnni() if int8 is None else int8) and not self.bf16
         self._onnx_wanted = onnx
@@ -417,8 +409,8 @@ _shared_lock = threading.Lock()
 
 
 def shared_embedder() -> Embedder:
-    """One embedder a process: its weights are loaded once and serve every end user. TWIN_EMBED_BF16=0 or 1
-    overrides the CPU check, TWIN_EMBED_INT8=0 or 1 the int8 batches' (on where the CPU has VNNI)."""
+    """One embedder a process: its weights are loaded once and serve every end user. TWIN_EMBED_BF16=1 embeds
+    batches in torch's bf16; TWIN_EMBED_INT8=0 or 1 overrides the int8 batches' CPU check (on where it has VNNI)."""
     global _shared
     with _shared_lock:
         if _shared is None:
