@@ -2,6 +2,7 @@
 indexes of several segments with deleted docs."""
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import datetime, timedelta, timezone
 
@@ -121,6 +122,23 @@ def test_postings_read_a_block_at_a_time_match_the_matchers_own_walk(words):
                 got = [(int(i), float(w)) for ids, ws in postings_blocks(m) for i, w in zip(ids, ws)]
                 # the walk skips deleted docs; the blocks hold them (the scorer drops them after)
                 assert [g for g in got if not reader.is_deleted(g[0])] == expected
+
+
+def test_lengths_read_at_once_match_whoosh_s_own_per_doc_decoding(words, tmp_path):
+    """Fails if the lengths column's internals that _read_lengths reads change; the last docs with empty text
+    are the trailing run Whoosh writes no bytes for."""
+    wi = WordIndex(tmp_path / "w")
+    rng = random.Random(3)
+    wi.apply([doc(rng, i, "passage") for i in range(30)]
+             + [dataclasses.replace(doc(rng, 30 + i, "passage"), text="") for i in range(3)], [])
+    for index in (words, wi):
+        with index.ix("passage").searcher() as s:
+            for ss, _ in s.leaf_searchers():
+                reader = ss.reader()
+                expected = [reader.doc_field_length(d, "text") or 0 for d in range(reader.doc_count_all())]
+                assert Scorer("text")._read_lengths(reader).tolist() == expected
+    assert expected[-3:] == [0, 0, 0] and min(expected[:-3]) > 0
+    wi.close()
 
 
 def test_lengths_are_kept_only_for_live_segments(tmp_path):
