@@ -86,3 +86,47 @@ def test_mend_commits_a_broken_file_and_indexes_records_edited_by_hand(memory, a
     records.write_text("[{ broken")
     assert memory.mend(alice) == [f"records/{thread}.json"]  # committed as it is; its facts stay out
     assert memory.search(alice, SearchRequest(query="tram noise", fast=True)).hits  # and search goes on
+
+
+def _lives_in(city: str, thread: str) -> str:
+    return json.dumps([{"id": f"{thread}#r00000000000000ab", "kind": "state", "text": f"Alice lives in {city}",
+                        "subject": "Alice Chen", "attribute": "home_city", "value": city, "happened": "2026-10-01",
+                        "said": "2026-10-01", "by": "user", "turns": ["msg-001"],
+                        "source": f"passages/memory/messages/{thread}/p_0001.md"}])
+
+
+def _known(memory, user) -> str:
+    return " ".join(memory.search(user, SearchRequest(query="Where does Alice live?", fast=True)).known or [])
+
+
+def test_the_brief_sees_a_record_edited_by_hand_without_looking_at_each_file_where_the_watcher_sees_it(
+        watched, alice, monkeypatch):
+    import twinfs.briefing as briefing
+    watched.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
+    space = watched.space(alice)
+    thread = space.threads()[0]
+    records = space.root / "records" / f"{thread}.json"
+    records.parent.mkdir(exist_ok=True)
+    records.write_text(_lives_in("Lisbon", thread))
+    assert until(lambda: watched._watcher.sees(alice.dirname, "records"))
+    looked = []
+    monkeypatch.setattr(briefing, "_stamps", lambda space: looked.append(space) or {})
+    assert until(lambda: "Lisbon" in _known(watched, alice)), _known(watched, alice)
+    records.write_text(_lives_in("Porto", thread))  # in place: the folder's own stamp does not move
+    assert until(lambda: "Porto" in _known(watched, alice)), _known(watched, alice)
+    assert not looked  # counted, not stat'ed: 14 ms a search at 4,670 record files
+    for _ in range(3):  # and nothing read again while nothing changes
+        assert "Porto" in _known(watched, alice)
+    assert not looked
+
+
+def test_without_the_watcher_the_brief_looks_at_each_record_file(memory, alice):
+    memory.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
+    space = memory.space(alice)
+    thread = space.threads()[0]
+    records = space.root / "records" / f"{thread}.json"
+    records.parent.mkdir(exist_ok=True)
+    records.write_text(_lives_in("Lisbon", thread))
+    assert "Lisbon" in _known(memory, alice)
+    records.write_text(_lives_in("Porto", thread))
+    assert "Porto" in _known(memory, alice)  # at once: the file's own stamp changed

@@ -2,7 +2,9 @@
 
 Every brief asks for the end user's records folded into pages, so they are kept while the files stand: a record
 file that changed is read again alone (a vault of 100,000 passages has thousands of them), and the folds as of a
-day (`before`) are kept for the last few days asked about.
+day (`before`) are kept for the last few days asked about. Whether the files stand is told by a count of their
+changes where the watcher sees every one as it happens; elsewhere by a stat of each file (4,670 files at 100,000
+passages: 14 ms of a 45 ms fast search).
 """
 from __future__ import annotations
 
@@ -33,9 +35,13 @@ class Folded:
 
 
 class Briefing:
-    def __init__(self, embedder, clock: Callable[[], datetime]):
+    def __init__(self, embedder, clock: Callable[[], datetime],
+                 seen: Callable[[Space], tuple | None] = lambda space: None):
+        """`seen(space)`: a stamp of the vault's records/ that changes whenever a file under it does, or None
+        where no such count is kept (then each file's own stamp is looked at)."""
         self.embedder = embedder
         self.clock = clock
+        self.seen = seen
         self._kept: dict[str, Folded] = {}
         self._lock = threading.Lock()
 
@@ -71,12 +77,12 @@ class Briefing:
     def folded(self, space: Space, day: str | None = None) -> tuple[list[Record], list]:
         """The records and the pages they fold into, as the files now stand (said before `day`, when given)."""
         name = space.user.dirname
-        stamps = _stamps(space)
+        counted = self.seen(space)  # taken before the files are read: a change after it changes it again
+        stamp = ("counted", counted) if counted is not None else tuple(sorted(_stamps(space).items()))
         with self._lock:
             kept = self._kept.get(name) or Folded()
-        stamp = tuple(sorted(stamps.items()))
         if kept.stamp != stamp:
-            records = [r for stem in sorted(stamps) for r in kept_records(space, stem)]
+            records = [r for stem in _threads(space) for r in kept_records(space, stem)]
             kept = Folded(stamp, records, folding.fold(records, self.embedder))
             with self._lock:
                 self._kept[name] = kept
@@ -94,6 +100,15 @@ class Briefing:
             while len(kept.days) > DAYS_KEPT:
                 kept.days.popitem(last=False)
         return found
+
+
+def _threads(space: Space) -> list[str]:
+    """The threads with a record file, in order."""
+    try:
+        names = os.listdir(space.root / "records")
+    except FileNotFoundError:
+        return []
+    return sorted(n[:-5] for n in names if n.startswith("th_") and n.endswith(".json"))
 
 
 def _stamps(space: Space) -> dict[str, tuple]:

@@ -92,7 +92,8 @@ class Memory(Owning):
                                  settle=self._settle)
         self.reading: Reading | None = None
         self.folding: Folding | None = None
-        self.briefing = Briefing(self.embedder, self.clock)  # the brief's folded records, per open end user
+        # the brief's folded records, per open end user
+        self.briefing = Briefing(self.embedder, self.clock, self._records_seen)
         if settings.reading:
             reader = reader or make_reader(model=settings.reader_model, url=settings.reader_url)
             budget = Budget(self.home / "budget.json", settings.daily_read_tokens, clock=self.clock)
@@ -231,7 +232,22 @@ class Memory(Owning):
 
     def _wrote(self, dirname: str, rel: str) -> bool:
         space = self.spaces.peek(dirname)  # a vault not open has not been written since it was closed
-        return space is not None and space.vault.wrote(rel)
+        if space is None:
+            return False
+        if space.vault.wrote(rel):
+            return True
+        if rel.startswith("records/"):
+            space.vault.records_changed()  # by hand: the brief folds the records again, now, not once mended
+        return False
+
+    def _records_seen(self, space: Space) -> tuple | None:
+        """What changes of the vault's records/ are counted by (Briefing.folded), when every change is: this
+        process's writes, and the watcher's inotify events for the rest; None when they are not all told (no
+        watcher, a vault polled or not watched yet), and each file must be looked at."""
+        watcher = self._watcher
+        if watcher is None or not watcher.sees(space.user.dirname, "records"):
+            return None
+        return space.vault.records_version, watcher.overflows
 
     def _edited_by_hand(self, dirname: str) -> None:
         self.pending.mark(dirname)

@@ -1,6 +1,7 @@
 """The files and git of one end user: atomic writes, commits, history. The caller serialises writes."""
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -33,6 +34,7 @@ GC_EVERY = 200  # commits between two upkeeps (Vault.upkeep)
 # of each landing. A smaller one costs a few milliseconds and is kept up to date at once.
 TREES_FROM = 4 << 20  # bytes of .git/index
 BEHIND = "twin-index-behind"  # in .git: the index may lag HEAD (Vault.commit_files); caught up at the next open
+_VERSIONS = itertools.count(1)  # Vault.records_version
 FILE, FOLDER = 0o100644, 0o040000  # the modes of a file and of a folder in a git tree
 COMMIT_GRAPH = ("commit-graph", "write", "--reachable", "--changed-paths")  # filters reused from the graph it replaces
 # git set for vaults of hundreds of thousands of files: a compact index (v4) and a cache of untracked folders, so
@@ -119,6 +121,9 @@ class Vault:
         self._repo: git.Repo | None = None
         self._mine: OrderedDict[str, tuple | None] = OrderedDict()  # path -> how the writer last left it
         self._touched: set[str] = set()  # paths the writer wrote or deleted since its last commit
+        # changes to records/ seen: this process's writes, and hand edits the watcher saw; numbered across every
+        # Vault, so a vault opened again never takes a number its last opening gave
+        self.records_version = next(_VERSIONS)
         self._commits = 0
         self._upkeep: threading.Thread | None = None
         self._behind: set[str] = set()  # paths committed from trees that the index does not hold yet
@@ -212,6 +217,12 @@ class Vault:
         # (noted after it, a landing now and then looked like a hand edit, and cost a git status: 1.6 s at
         # 100,000 passages)
         atomic_write(self.root / rel, text, durable, written=lambda stamp: self._note(rel, stamp))
+        if rel.startswith("records/"):
+            self.records_changed()  # after the rename: a brief that saw the old version folds again
+
+    def records_changed(self) -> None:
+        """A file under records/ changed (counted once the change can be seen: see Briefing.folded)."""
+        self.records_version = next(_VERSIONS)  # next() of a count is atomic: the watcher's thread too
 
     def _note(self, rel: str, stamp: tuple | None) -> None:
         self._touched.add(rel)
@@ -231,6 +242,8 @@ class Vault:
         target = self.root / rel
         target.unlink(missing_ok=True)
         self._note(rel, None)
+        if rel.startswith("records/"):
+            self.records_changed()
         parent = target.parent
         while parent != self.root and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()

@@ -75,12 +75,19 @@ class Watcher:
         self._inotify = InotifyFD()  # one inotify instance and one thread for every watch
         self._folders: dict[Path, int] = {}  # watched folder -> its watch
         self._polled: dict[str, dict[str, tuple] | None] = {}  # vault -> its files as last seen (None: not yet)
+        self.overflows = 0  # times inotify's queue overflowed: events lost, in any vault
         self._ticker = threading.Thread(target=self._tick, name="twin-watch", daemon=True)
 
     @property
     def watches(self) -> int:
         with self._lock:
             return len(self._folders)
+
+    def sees(self, vault: str, top: str) -> bool:
+        """Whether an edit of a file right under `top` of this vault is told as it happens (inotify), not found
+        by a poll later or not at all."""
+        with self._lock:
+            return self.users / vault / top in self._folders and vault not in self._polled
 
     @property
     def polled(self) -> list[str]:
@@ -182,6 +189,7 @@ class Watcher:
         """Events were lost: every watched vault is looked at once."""
         log.warning("inotify's queue overflowed: every watched vault is looked at")
         with self._lock:
+            self.overflows += 1
             vaults = {f.relative_to(self.users).parts[0] for f in self._folders if f != self.users}
             now = time.monotonic()
             for vault in vaults:
