@@ -308,6 +308,8 @@ def test_passages_and_records_each_have_an_index_of_their_own(tmp_path, embedder
     import json
     from datetime import datetime, timezone
 
+    import faiss
+
     from twinfs.index import Bounds, Doc, meaning, vectors
 
     monkeypatch.setattr(vectors, "FLAT_UP_TO", 40)
@@ -333,6 +335,13 @@ def test_passages_and_records_each_have_an_index_of_their_own(tmp_path, embedder
     assert found[0][0] == "th#r1" and all(doc.startswith("th#r") for doc, _, _ in found)
     assert all(doc.startswith("p") for doc, _, _ in lane.search("bread", Bounds(type="passage"), limit=5))
     assert {doc[0] for doc, _, _ in lane.search("bread", Bounds(), limit=40)} == {"p", "t"}  # no kind: both
+    ivf, question, found = lane._index["passage"], embedder.query("bread"), []
+    asking = threading.Thread(target=lambda: found.append(ivf.search(question, 20, None)))  # as a server's thread
+    asking.start()
+    asking.join()
+    assert faiss.extract_index_ivf(ivf.index).parallel_mode == 1  # its lists shared out among vectors.SEARCH_THREADS
+    faiss.extract_index_ivf(ivf.index).parallel_mode = 0  # one thread: the same scores and segments
+    assert [a.tolist() for a in found[0]] == [a.tolist() for a in ivf.index.search(question, 20)]
     lane.apply([], ["th#r1", "p1"])  # removed from the index of their kind
     assert lane._index["record"].ntotal == 7 and lane._index["passage"].ntotal == 62
     lane.close()
@@ -462,3 +471,38 @@ def test_the_upkeep_keeps_changed_path_filters_for_git_log(tmp_path):
     stats = [json.loads(line)["value"] for line in trace.read_text().splitlines()
              if '"statistics"' in line and '"bloom"' in line]
     assert stats and stats[0]["filter_not_present"] == 0 and stats[0]["definitely_not"] >= 25
+
+
+def test_the_meaning_lane_keeps_each_doc_s_best_segment_and_the_order_found_among_ties():
+    """MeaningIndex._best in numpy against the dict it replaced: each doc's best segment, the `limit` best docs,
+    ties in the order their first segment was found; -1 (fewer found than asked) and the floor left out."""
+    import random
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from twinfs.index.meaning import MeaningIndex, Segments
+
+    rng = random.Random(3)
+    table = Segments()
+    table.put(list(range(400)), [f"d{rng.randrange(120)}" for _ in range(400)],
+              [rng.choice(["ann", "bob", None]) for _ in range(400)])
+    lane = SimpleNamespace(_segments=table)
+    for _ in range(200):
+        n = rng.randrange(1, 300)
+        ids = np.array([rng.randrange(400) if rng.random() > 0.05 else -1 for _ in range(n)], dtype=np.int64)
+        scores = np.array([rng.choice([0.5, 0.25, 0.75]) if rng.random() < 0.3 else rng.random()
+                           for _ in range(n)], dtype=np.float32)
+        floor, limit = rng.choice([0.0, 0.3]), rng.choice([1, 5, 50, 500])
+        favour, lift = rng.choice([(frozenset(), 0.0), (frozenset({"ann"}), -0.2)])
+        best: dict[str, float] = {}  # the dict it replaced
+        for sid, score in zip(ids.tolist(), scores.tolist()):
+            if sid < 0:
+                continue
+            if favour and table.speakers[table.who[sid]] in favour if table.who[sid] >= 0 else False:
+                score = float(np.float32(score) + np.float32(lift))
+            if score >= floor and score > best.get(table.docs[table.doc[sid]], -2.0):
+                best[table.docs[table.doc[sid]]] = score
+        expected = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
+        got = MeaningIndex._best(lane, (scores[None, :], ids[None, :]), limit, floor, favour, lift)
+        assert got == expected
