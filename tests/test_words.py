@@ -185,6 +185,7 @@ def test_posting_lists_kept_give_the_same_scores_and_see_deletions_and_new_segme
     wi.search("walk dog park", Bounds(), 50)
     assert not {key[0] for key in scorer._postings} & live  # the merged-away segments' lists are dropped
     monkeypatch.setattr(bm25, "POSTINGS_KEPT", 1)  # kept up to a budget: the newest one alone here
+    monkeypatch.setattr(bm25, "KEPT_PER_DOC", 0)
     assert wi.search("rain coffee", Bounds(), 50) == wi.search_whoosh("rain coffee", Bounds(), 50)
     assert len(scorer._postings) == 1 and scorer._kept == sum(a.nbytes + b.nbytes
                                                               for a, b in scorer._postings.values())
@@ -253,4 +254,44 @@ def test_after_a_commit_the_kept_searcher_opens_only_new_segments_and_sees_every
     merged = readers()
     assert len(merged) == 1 and all(r.is_closed for r in after.values())
     assert wi.search("walk dog park", Bounds(), 50) == fresh("walk dog park")
+    wi.close()
+
+
+def test_a_big_index_s_most_frequent_terms_are_decoded_once_after_it_opens(tmp_path, monkeypatch):
+    from twinfs.index import bm25
+
+    rng = random.Random(9)
+    wi = WordIndex(tmp_path)
+    wi.apply([doc(rng, i, "passage") for i in range(300)], [])
+    wi.apply([doc(rng, i, "passage") for i in range(300, 420)], [f"passage-{i}" for i in range(0, 300, 7)])
+    monkeypatch.setattr(words_module, "WARM_FROM", 1000)
+    assert wi.warm() == 0  # a small index: its lists are decoded when asked
+    wi.close()
+    wi = WordIndex(tmp_path)
+    monkeypatch.setattr(words_module, "WARM_FROM", 100)
+    monkeypatch.setattr(bm25, "POSTINGS_KEPT", 2 * 8 * 1500)  # half of it: 1,500 postings of 8 bytes
+    monkeypatch.setattr(bm25, "KEPT_PER_DOC", 8)  # under POSTINGS_KEPT here
+    decoded = wi.warm()
+    scorer = wi._scorers["passage"]
+    kept = dict(scorer._postings)
+    assert decoded == len(kept) > 3 and scorer._kept <= 8 * 1500
+    with wi.ix("passage").searcher() as s:
+        docs = {}  # (segment, term) -> its doc frequency, as Whoosh reads it
+        for ss, _ in s.leaf_searchers():
+            reader = ss.reader()
+            for btext, info in reader.iter_field("text"):
+                if not info.is_inlined():
+                    docs[reader.segment().segment_id(), btext] = reader.doc_frequency("text", btext)
+    assert all(len(ids) == docs[key] for key, (ids, _) in kept.items())  # deleted docs are in a list too
+    assert min(docs[key] for key in kept) >= max(d for key, d in docs.items() if key not in kept)  # the most docs
+    common = max(kept, key=lambda key: docs[key])[1]
+    read = []
+    monkeypatch.setattr(bm25, "postings_blocks", lambda m: read.append(m) or postings_blocks(m))
+    assert wi.search(common.decode(), Bounds(), 50) == wi.search_whoosh(common.decode(), Bounds(), 50)
+    assert len(read) == sum(term == common and key not in kept for key in docs for term in [key[1]])
+    assert wi.warm() == 0  # once after an open
+    monkeypatch.setattr(bm25, "KEPT_PER_DOC", 1000)  # past POSTINGS_KEPT: the budget grows with the index
+    wi.search("walk", Bounds(), 5)
+    with wi.ix("passage").searcher() as s:
+        assert scorer.budget == 1000 * s.doc_count_all()
     wi.close()

@@ -101,7 +101,7 @@ class Memory(Owning):
             self.reading.landing = self.pipeline.landing
             self.folding = Folding(settings.fold_seconds, self.briefing.folded, clock=self.clock)
             self.pipeline.steps += [self.reading, self._fold_when_due]  # each takes the writer for its turns
-        self.pipeline.steps.append(self._tidy)
+        self.pipeline.steps += [self._tidy, self._warm]
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
         self._every = max(1.0, min(30.0, settings.quiet_seconds / 4))  # how often the ticker looks
         self._ticker: threading.Thread | None = None
@@ -229,6 +229,10 @@ class Memory(Owning):
             space.words.tidy()
             space.vault.index_caught_up()
         return None
+
+    def _warm(self, space: Space) -> None:
+        """Once merged (_tidy), a big index's frequent terms are decoded for the searches to come (words.WARM_FROM)."""
+        space.words.warm()
 
     def _wrote(self, dirname: str, rel: str) -> bool:
         space = self.spaces.peek(dirname)  # a vault not open has not been written since it was closed

@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 
 import numpy as np
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, W3TermInfo, _lenfield
 from whoosh.matching.wrappers import FilterMatcher
 from whoosh.query import Term
 from whoosh.reading import SegmentReader
@@ -25,8 +25,8 @@ _LENGTHS = np.array([byte_to_length(b) if b else 0 for b in range(256)], dtype=n
 
 
 def postings_blocks(matcher) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(docnums, weights) of each block of a W3 posting list. Whoosh has no public way to read a block at once,
-    so this leans on W3LeafMatcher's private _read_data/_data/_next_block (whoosh/codec/whoosh3.py);
+    """(docnums, weights as float32) of each block of a W3 posting list. Whoosh has no public way to read a
+    block at once, so this leans on W3LeafMatcher's private _read_data/_data/_next_block (whoosh/codec/whoosh3.py);
     tests/test_words.py checks it against the matcher's public id()/weight() walk, so it fails if they change."""
     blocks = []
     while matcher.is_active():
@@ -34,11 +34,11 @@ def postings_blocks(matcher) -> list[tuple[np.ndarray, np.ndarray]]:
         deltas, weights = matcher._data[0], matcher._data[1]
         ids = np.cumsum(np.asarray(deltas, dtype=np.int64))  # the ids are stored as deltas from 0
         if weights is None:  # a block of weights all 1.0, or all one value, is stored as that value
-            weights = np.ones(len(ids))
+            weights = np.ones(len(ids), dtype=np.float32)
         elif isinstance(weights, float):
-            weights = np.full(len(ids), weights)
+            weights = np.full(len(ids), weights, dtype=np.float32)
         else:
-            weights = np.asarray(weights, dtype=np.float64)
+            weights = np.asarray(weights, dtype=np.float32)  # stored as float32 (array "f"): kept exactly
         blocks.append((ids, weights))
         matcher._next_block()
     return blocks
@@ -68,15 +68,19 @@ def _union(a: _Node, b: _Node) -> _Node:
 
 
 # Posting lists decoded, kept while their segment lives (a segment's postings never change; deletions are read
-# apart), up to this many bytes a scorer, the least recently asked dropped first: at 100,000 passages a search
-# decoded ~550 blocks of zlib'd pickles (a question's common words), 30 ms of its 43 in the words lane.
+# apart), the least recently asked dropped first, up to POSTINGS_KEPT bytes a scorer or KEPT_PER_DOC a doc of its
+# index, whichever is more. A posting takes 8 bytes (docnum int32, weight float32, as Whoosh stores it). At 100,000
+# passages a search decoded ~550 blocks of zlib'd pickles (a question's common words), 30 ms of its 43 in the words
+# lane; every posting list of that index decoded takes ~690 bytes a passage (86 distinct words in a passage) and
+# the records' ~110 bytes a record, so 1 KB a doc keeps most of what is ever asked.
 POSTINGS_KEPT = 16 * 2**20
+KEPT_PER_DOC = 1024
 
 
 class Scorer:
     """Top docs of an Or of terms by BM25F, as Whoosh's searcher.search would rank them. Keeps each live segment's
     field lengths (keyed by the segment's id, which a commit or merge changes) so a search reads only postings,
-    and the posting lists last asked for (POSTINGS_KEPT)."""
+    and the posting lists last asked for (`budget`)."""
 
     def __init__(self, field: str = "text", B: float = 0.75, K1: float = 1.2):
         self.field = field
@@ -84,6 +88,7 @@ class Scorer:
         self._segments: dict[str, dict] = {}  # segment id -> what was read of it: "lengths", ("stored", names)
         self._postings: OrderedDict[tuple[str, bytes], tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._kept = 0  # bytes in _postings
+        self.budget = POSTINGS_KEPT  # bytes _postings may hold: set from the index's size by forget_gone
         self._lock = threading.Lock()
 
     def supports(self, searcher) -> bool:
@@ -134,8 +139,9 @@ class Scorer:
         return {name: np.concatenate([part[name] for part in parts]) for name in names}
 
     def forget_gone(self, searcher) -> None:
-        """Drop what was read of segments no longer in the index (merged away)."""
+        """Drop what was read of segments no longer in the index (merged away); size the budget to the index."""
         live = {ss.reader().segment().segment_id() for ss, _ in searcher.leaf_searchers()}
+        self.budget = max(POSTINGS_KEPT, KEPT_PER_DOC * searcher.doc_count_all())
         with self._lock:
             for key in set(self._segments) - live:
                 del self._segments[key]
@@ -158,15 +164,57 @@ class Scorer:
             raise TypeError(f"not a W3 posting list: {type(m).__name__}")
         blocks = postings_blocks(m)
         ids = np.concatenate([b[0] for b in blocks]).astype(np.int32) if blocks else np.zeros(0, np.int32)
-        weights = np.concatenate([b[1] for b in blocks]) if blocks else np.zeros(0)
+        weights = np.concatenate([b[1] for b in blocks]) if blocks else np.zeros(0, np.float32)
         with self._lock:
             if key not in self._postings:
                 self._postings[key] = (ids, weights)
                 self._kept += ids.nbytes + weights.nbytes
-                while self._kept > POSTINGS_KEPT and len(self._postings) > 1:
+                while self._kept > self.budget and len(self._postings) > 1:
                     _, (old_ids, old_weights) = self._postings.popitem(last=False)
                     self._kept -= old_ids.nbytes + old_weights.nbytes
         return ids, weights
+
+    def frequent(self, searcher, budget: int) -> list[tuple[str, bytes]]:
+        """(segment id, term) of the field's most frequent terms, most docs first, whose posting lists are not
+        kept yet and together take up to `budget` bytes decoded. Read from each segment's term table as it is
+        stored (W3TermsReader's _tindex, _keycoder; the term info's struct, whoosh/codec/whoosh3.py): Whoosh's
+        own iter_field unpickles every rare term's inlined postings, 6.2 s for the 300,000 terms of 100,000
+        passages against 0.24 s. Terms with inlined postings (a few docs) are left out."""
+        found = []
+        for ss, _ in searcher.leaf_searchers():
+            reader = ss.reader()
+            segment, table = reader.segment().segment_id(), reader._terms
+            prefix = table._keycoder(self.field, b"")
+            for key, value in table._tindex.items_from(prefix):
+                if not key.startswith(prefix):
+                    break  # the next field's terms
+                inlined, _, docs = W3TermInfo._struct.unpack_from(value)[:3]
+                if not inlined:
+                    found.append((docs, segment, key[len(prefix):]))
+        found.sort(key=lambda f: -f[0])
+        chosen, total = [], 0
+        with self._lock:
+            for docs, segment, btext in found:
+                if (segment, btext) in self._postings:
+                    continue
+                total += docs * 8
+                if total > budget:
+                    break
+                chosen.append((segment, btext))
+        return chosen
+
+    def warm(self, searcher, segment: str, btext: bytes) -> bool:
+        """Decode and keep one term's posting list in a segment, if that segment is still live (a merge may have
+        ended it since `frequent`). True if it was decoded."""
+        for ss, _ in searcher.leaf_searchers():
+            reader = ss.reader()
+            if reader.segment().segment_id() == segment:
+                with self._lock:
+                    if (segment, btext) in self._postings:
+                        return False
+                self._posting(reader, btext)
+                return True
+        return False
 
     def search(self, searcher, terms: list[str], limit: int, allow: np.ndarray | None = None
                ) -> list[tuple[int, float]]:
@@ -192,6 +240,7 @@ class Scorer:
                 if lengths is None:
                     lengths = self._segment(reader, "lengths", self._read_lengths)
                 ids, tf = self._posting(reader, btext)  # deletions: dropped below for every term at once
+                tf = tf.astype(np.float64)  # as Whoosh reads its float32 weights into Python floats
                 scores = np.zeros(n)
                 fl = lengths[ids]
                 # bm25() of whoosh/scoring.py, operation for operation, so each float rounds the same

@@ -45,6 +45,11 @@ MAX_SEGMENTS = 4
 # passages took 570-700 ms at 500 and 21-25 ms at 50; what more the tiers want waits for a pause in adds.
 LAND_MERGE = {"passage": 50, "record": 250}  # records are one line: a fifth of a passage's postings or less
 CAP = {"passage": 10_000, "record": 50_000}
+# A question's terms are decoded from Whoosh's posting lists the first time they are asked (bm25.Scorer keeps them
+# then): at 100,000 passages a common word's list is ~400 blocks of zlib'd pickles, ~7 ms, and the first questions
+# after an open paid 20-45 ms in the words lane for theirs. So once an index of WARM_FROM docs or more is open, the
+# later lane decodes its most frequent terms' lists, up to half of what a scorer keeps (bm25.KEPT_PER_DOC, `warm`).
+WARM_FROM = 20_000
 
 
 def plan(counts: list[int], cap: int, most: int | None = None) -> list[int]:
@@ -98,6 +103,7 @@ class WordIndex:
         self._scorers = {type: Scorer("text") for type in TYPES}  # each keeps its live segments' field lengths
         self._searchers: dict[str, tuple] = {}  # type -> (the index, its searcher)
         self._searching = {type: threading.Lock() for type in TYPES}  # a Whoosh searcher is not thread-safe
+        self._warmed: set[str] = set()  # types whose frequent terms were decoded since this was opened
 
     def ix(self, type: str, write: bool = False):
         """The index of one type of doc. Only a write creates it: a search of a lane nothing was indexed in yet
@@ -175,6 +181,7 @@ class WordIndex:
             for ix in self._ix.values():
                 ix.close()
             self._ix.clear()
+        self._warmed.clear()
 
     def hashes(self) -> dict[str, str]:
         """id -> content hash of everything indexed (to find what changed)."""
@@ -244,6 +251,26 @@ class WordIndex:
                 except BaseException:
                     writer.cancel()
                     raise
+
+    def warm(self) -> int:
+        """Decode the posting lists of each big index's most frequent terms (WARM_FROM), once after it is opened;
+        one term at a time under the searcher's lock, so a search waits for one list at most. Returns how many
+        lists were decoded."""
+        decoded = 0
+        for type in TYPES:
+            if type in self._warmed:
+                continue
+            self._warmed.add(type)
+            scorer = self._scorers[type]
+            with self.searcher(type) as s:
+                if s.doc_count_all() < WARM_FROM or not scorer.supports(s):
+                    continue
+                scorer.forget_gone(s)  # which sizes its budget
+                wanted = scorer.frequent(s, scorer.budget // 2)
+            for segment, btext in wanted:
+                with self.searcher(type) as s:
+                    decoded += scorer.warm(s, segment, btext)
+        return decoded
 
     def compact(self) -> None:
         """Merge every segment into one, so deleted docs leave the files too (forget)."""
