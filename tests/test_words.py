@@ -264,11 +264,11 @@ def test_a_big_index_s_most_frequent_terms_are_decoded_once_after_it_opens(tmp_p
     wi = WordIndex(tmp_path)
     wi.apply([doc(rng, i, "passage") for i in range(300)], [])
     wi.apply([doc(rng, i, "passage") for i in range(300, 420)], [f"passage-{i}" for i in range(0, 300, 7)])
-    monkeypatch.setattr(words_module, "WARM_FROM", 1000)
-    assert wi.warm() == 0  # a small index: its lists are decoded when asked
     wi.close()
     wi = WordIndex(tmp_path)
-    monkeypatch.setattr(words_module, "WARM_FROM", 100)
+    monkeypatch.setattr(words_module, "WARM_FROM", 1000)
+    assert wi.warm() == 0 and not wi._searchers  # a small index: its lists are decoded when asked; none opened
+    monkeypatch.setattr(words_module, "WARM_FROM", 100)  # as if it had grown
     monkeypatch.setattr(bm25, "POSTINGS_KEPT", 2 * 8 * 1500)  # half of it: 1,500 postings of 8 bytes
     monkeypatch.setattr(bm25, "KEPT_PER_DOC", 8)  # under POSTINGS_KEPT here
     decoded = wi.warm()

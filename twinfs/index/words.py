@@ -222,24 +222,29 @@ class WordIndex:
         return any(self._untidy(type) for type in TYPES)
 
     def _untidy(self, type: str) -> bool:
-        """Asked without the writer too: an index not open yet is read for its segments' sizes and not kept
-        (so a reindex rebuilding the folder meanwhile is not held open here). Merges a stopped process left
-        undone are so seen at the first open (owning wakes the later lane then): at 100,000 passages a build
-        stopped before adds paused left 487 segments, and a fast search took 98 ms instead of 30."""
-        with self._lock:
-            ix = self._ix.get(type)
+        """Asked without the writer too. Merges a stopped process left undone are so seen at the first open
+        (owning wakes the later lane then): at 100,000 passages a build stopped before adds paused left 487
+        segments, and a fast search took 98 ms instead of 30."""
         if self.read_only:
             return False
+        counts = self._doc_counts(type)
+        return counts is not None and len(plan(counts, CAP[type])) >= 2
+
+    def _doc_counts(self, type: str) -> list[int] | None:
+        """Each segment's docs (deleted ones too), None if there is no index. An index not open yet is read for
+        its table of contents and not kept (so a reindex rebuilding the folder meanwhile is not held open here,
+        and a vault opened for an add opens no searcher)."""
+        with self._lock:
+            ix = self._ix.get(type)
         try:
             if ix is None:
                 folder = str(self.folder / type)
                 if not whoosh_index.exists_in(folder):
-                    return False
+                    return None
                 ix = whoosh_index.open_dir(folder, readonly=True)  # its table of contents: no file stays open
-            counts = [seg.doc_count_all() for seg in ix._segments()]
+            return [seg.doc_count_all() for seg in ix._segments()]
         except (OSError, whoosh_index.EmptyIndexError):
-            return False  # the folder is being rebuilt
-        return len(plan(counts, CAP[type])) >= 2
+            return None  # the folder is being rebuilt
 
     def tidy(self) -> None:
         """The merges the tiers want that commits left, done now. The caller is the end user's one writer."""
@@ -253,17 +258,19 @@ class WordIndex:
                     raise
 
     def warm(self) -> int:
-        """Decode the posting lists of each big index's most frequent terms (WARM_FROM), once after it is opened;
-        one term at a time under the searcher's lock, so a search waits for one list at most. Returns how many
-        lists were decoded."""
+        """Decode the posting lists of each big index's most frequent terms (WARM_FROM), once after it is opened
+        or has grown that big; one term at a time under the searcher's lock, so a search waits for one list at
+        most. Returns how many lists were decoded."""
         decoded = 0
         for type in TYPES:
             if type in self._warmed:
                 continue
+            if sum(self._doc_counts(type) or [0]) < WARM_FROM:
+                continue  # its searcher is not opened for this; looked at again once it has grown
             self._warmed.add(type)
             scorer = self._scorers[type]
             with self.searcher(type) as s:
-                if s.doc_count_all() < WARM_FROM or not scorer.supports(s):
+                if not scorer.supports(s):
                     continue
                 scorer.forget_gone(s)  # which sizes its budget
                 wanted = scorer.frequent(s, scorer.budget // 2)
