@@ -99,15 +99,20 @@ def _known(memory, user) -> str:
     return " ".join(memory.search(user, SearchRequest(query="Where does Alice live?", fast=True)).known or [])
 
 
+def _records_by_hand(memory, user, city: str):
+    """An end user with a conversation, and a records file of its thread written by hand: (the file, the thread)."""
+    memory.add(user, AddRequest(items=chat("c1", MOVE), wait=True))
+    thread = memory.space(user).threads()[0]
+    records = memory.space(user).root / "records" / f"{thread}.json"
+    records.parent.mkdir(exist_ok=True)
+    records.write_text(_lives_in(city, thread))
+    return records, thread
+
+
 def test_the_brief_sees_a_record_edited_by_hand_without_looking_at_each_file_where_the_watcher_sees_it(
         watched, alice, monkeypatch):
     import twinfs.briefing as briefing
-    watched.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
-    space = watched.space(alice)
-    thread = space.threads()[0]
-    records = space.root / "records" / f"{thread}.json"
-    records.parent.mkdir(exist_ok=True)
-    records.write_text(_lives_in("Lisbon", thread))
+    records, thread = _records_by_hand(watched, alice, "Lisbon")
     assert until(lambda: watched._watcher.sees(alice.dirname, "records"))
     looked = []
     monkeypatch.setattr(briefing, "_stamps", lambda space: looked.append(space) or {})
@@ -121,12 +126,7 @@ def test_the_brief_sees_a_record_edited_by_hand_without_looking_at_each_file_whe
 
 
 def test_without_the_watcher_the_brief_looks_at_each_record_file(memory, alice):
-    memory.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
-    space = memory.space(alice)
-    thread = space.threads()[0]
-    records = space.root / "records" / f"{thread}.json"
-    records.parent.mkdir(exist_ok=True)
-    records.write_text(_lives_in("Lisbon", thread))
+    records, thread = _records_by_hand(memory, alice, "Lisbon")
     assert "Lisbon" in _known(memory, alice)
     records.write_text(_lives_in("Porto", thread))
     assert "Porto" in _known(memory, alice)  # at once: the file's own stamp changed
