@@ -18,7 +18,7 @@ from datetime import datetime
 from . import folding, worked
 from . import search as searching
 from .filtering import Filter
-from .ledger import kept_records
+from .ledger import all_records
 from .models import Record, SearchRequest
 from .filing import Reading
 from .space import Space
@@ -82,7 +82,7 @@ class Briefing:
         with self._lock:
             kept = self._kept.get(name) or Folded()
         if kept.stamp != stamp:
-            records = [r for stem in _threads(space) for r in kept_records(space, stem)]
+            records = all_records(space)
             kept = Folded(stamp, records, folding.fold(records, self.embedder))
             with self._lock:
                 self._kept[name] = kept
@@ -100,15 +100,6 @@ class Briefing:
             while len(kept.days) > DAYS_KEPT:
                 kept.days.popitem(last=False)
         return found
-
-
-def _threads(space: Space) -> list[str]:
-    """The threads with a record file, in order."""
-    try:
-        names = os.listdir(space.root / "records")
-    except FileNotFoundError:
-        return []
-    return sorted(n[:-5] for n in names if n.startswith("th_") and n.endswith(".json"))
 
 
 def _stamps(space: Space) -> dict[str, tuple]:
