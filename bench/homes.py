@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from twinfs.index.embedder import DIM, Embedder, shared_embedder
+from twinfs.index.embedder import Embedder, shared_embedder
 from twinfs.passages import parse
 from twinfs.space import Space
 
@@ -102,7 +102,7 @@ class KeptEmbedder(Embedder):
 
     def encode(self, texts: list[str]) -> np.ndarray:
         if not texts:
-            return np.zeros((0, DIM), dtype="float32")
+            return np.zeros((0, self.dim), dtype="float32")
         hashes = [hashlib.sha256(t.encode()).hexdigest()[:32] for t in texts]
         found: dict[str, np.ndarray] = {}
         with self._db_lock:

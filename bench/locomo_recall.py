@@ -21,6 +21,7 @@ import locomo  # noqa: E402
 
 from twinfs import EndUser, Memory, Settings  # noqa: E402
 from twinfs.index import Bounds  # noqa: E402
+from twinfs.index.embedder import Embedder  # noqa: E402
 from twinfs.ledger import all_records  # noqa: E402
 from twinfs.models import AddRequest, SearchRequest  # noqa: E402
 from twinfs.search import meaning_lane  # noqa: E402
@@ -53,9 +54,10 @@ def answerable(sample: dict) -> list[tuple[dict, set[str]]]:
             if qa["category"] in (1, 2, 3, 4) and locomo.evidence(qa)]
 
 
-def run(limit: int | None = None, brief: bool = False, fresh: bool = False, folder: Path | None = None) -> dict:
+def run(limit: int | None = None, brief: bool = False, fresh: bool = False, folder: Path | None = None,
+        embedder: Embedder | None = None) -> dict:
     """Build (or reuse) the home of the conversations (read too with `brief`), ask the questions. `folder`: a home
-    built before, used as it is (its key is the data file's stat, which a copy of the same data changes)."""
+    built before, used as it is. `embedder`: another meaning lane's (bench/embedder_recall.py), in a home of its own."""
     data = locomo.load()[:limit]
     fast: dict[tuple[str, str], list[dict[int, float]]] = {}  # (ranking, half) -> per question
     per_cat: dict[tuple[str, int], list[float]] = {}
@@ -63,10 +65,10 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
     latencies: list[float] = []
     brief_ms: list[float] = []
     land_seconds: list[float] = []
-    home = homes.Home("locomo", homes.home_key(locomo.DEV, f"limit={limit} brief={brief}",
-                                              homes.SHAPING + (homes.READING if brief else ())), fresh=fresh,
-                      folder=folder)
-    embedder = homes.KeptEmbedder(homes.cache_root() / "locomo" / "vectors.sqlite")
+    how = f"limit={limit} brief={brief}" + (f" embedder={embedder.variant}" if embedder else "")
+    home = homes.Home("locomo", homes.home_key(locomo.DEV, how, homes.SHAPING + (homes.READING if brief else ())),
+                      fresh=fresh, folder=folder)
+    embedder = embedder or homes.KeptEmbedder(homes.cache_root() / "locomo" / "vectors.sqlite")
     with Memory(Settings(home=home.folder / "home", reading=brief, quiet_seconds=0, fold_seconds=0),
                 embedder=embedder) as memory:
         memory.warm()
@@ -138,8 +140,8 @@ def table(result: dict) -> str:
     land = result["land_seconds"]
     lines.append(f"add -> landed per session (~{result['turns'] // max(1, len(land))} turns): "
                  f"p50 {homes.percentile(land, 50):.3f} s, p95 {homes.percentile(land, 95):.3f} s; "
-                 f"{sum(land) / result['turns'] * 1000:.1f} ms a turn ({result['embedded']} segments embedded while landing, "
-                 f"the rest kept from earlier homes); home {result['home']}")
+                 f"{sum(land) / result['turns'] * 1000:.1f} ms a turn ({result['embedded']} segments embedded while "
+                 f"landing, the rest kept from earlier homes); home {result['home']}")
     lines.append(f"search fast (library call, 10 hits): p50 {homes.percentile(result['latencies'], 50):.1f} ms, "
                  f"p95 {homes.percentile(result['latencies'], 95):.1f} ms")
     if result["briefs"]:
@@ -169,8 +171,8 @@ def main() -> None:
     print(f"LoCoMo dev: {result['conversations']} conversations, {result['turns']} turns "
           f"(conversations 0-{TUNE - 1} tune, {TUNE}- report)")
     print(table(result))
-    print("command: ./run bench locomo_recall" + (f" --limit-conversations {args.limit_conversations}"
-                                                 if args.limit_conversations else "") + (" --brief" if args.brief else "")
+    limit = f" --limit-conversations {args.limit_conversations}" if args.limit_conversations else ""
+    print(f"command: ./run bench locomo_recall{limit}" + (" --brief" if args.brief else "")
           + (f" --home {args.home}" if args.home else ""))
 
 

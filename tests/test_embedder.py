@@ -153,3 +153,52 @@ def test_the_cpu_mask_shows_libraries_a_cpu_without_avx512_amx_or_vnni(tmp_path)
     assert seen["runtime"] == "onnxruntime"  # fp32, as on such a CPU
     reference = Embedder(bf16=False, int8=False).encode(['Alice moved to Lisbon.', 'The cat is called Miso.'])
     assert float((np.array(seen["vectors"], dtype=np.float32) * reference).sum(axis=1).min()) > 0.9999
+
+
+class Twice(Embedder):
+    """MiniLM's vector written twice and scaled by sqrt(1/2): 768 dims, every cosine the same as MiniLM's."""
+
+    dim = 768
+
+    def __init__(self, inner: Embedder):
+        super().__init__()
+        self.inner = inner
+
+    @property
+    def variant(self) -> str:
+        return "twice"
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        v = self.inner.encode(texts)
+        return np.hstack([v, v]) * np.float32(np.sqrt(0.5))
+
+    def query(self, text: str) -> np.ndarray:
+        v = self.inner.query(text)
+        return np.ascontiguousarray(np.hstack([v, v]) * np.float32(np.sqrt(0.5)))
+
+
+def test_the_meaning_lane_is_as_wide_as_its_embedder_says(tmp_path, embedder, alice):
+    """Another embedder (bench/embedder_recall.py's larger model) builds its index at its own width."""
+    from twinfs import Memory, Settings
+    from twinfs.index import Bounds
+    from twinfs.models import AddRequest
+    from twinfs.search import meaning_lane
+
+    turns = [{"id": f"t{i}", "kind": "message", "conversation": f"c{i}", "role": "user", "name": "Alice", "text": text,
+              "at": f"2026-05-0{i + 1}T10:00:00Z"}
+             for i, text in enumerate(["I adopted a grey cat called Miso last week.",
+                                       "My train to work was late again this morning.",
+                                       "We cooked a big pot of lentil soup for the neighbours."])]
+    ranked = {}
+    for name, used in (("minilm", embedder), ("twice", Twice(embedder))):
+        with Memory(Settings(home=tmp_path / name, reading=False), embedder=used) as memory:
+            memory.wait(alice, [memory.add(alice, AddRequest(items=[t])).event for t in turns], timeout=120)
+            space = memory.space(alice)
+            assert {v.dim for v in space.meaning._index.values()} == {used.dim}
+            ranked[name] = [(doc, round(score, 4)) for doc, _, score in
+                            meaning_lane(space, "What pet does Alice have?", Bounds(type="passage"), 3)]
+    assert ranked["twice"] == ranked["minilm"] and len(ranked["minilm"]) >= 1
+    with Memory(Settings(home=tmp_path / "minilm", reading=False), embedder=Twice(embedder)) as memory:
+        space = memory.space(alice)  # opened by another embedder: its vectors are made again, at its width
+        assert [(doc, round(score, 4)) for doc, _, score in
+                meaning_lane(space, "What pet does Alice have?", Bounds(type="passage"), 3)] == ranked["minilm"]

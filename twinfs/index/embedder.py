@@ -110,6 +110,7 @@ class Embedder:
     """Unit vectors (float32, 384 dims) for texts and questions."""
 
     name = "all-MiniLM-L6-v2"
+    dim = DIM  # what the meaning lane's index is built for: another model says its own
 
     def __init__(self, path: str | Path | None = None, cache: Path | None = None, bf16: bool | None = None,
                  onnx: bool = True, int8: bool | None = None):
@@ -159,7 +160,7 @@ class Embedder:
         """Unit vectors, float32, one row a text. Short texts (names of attributes and subjects, which the
         brief compares with every question) are kept and not embedded twice."""
         if not texts:
-            return np.zeros((0, DIM), dtype="float32")
+            return np.zeros((0, self.dim), dtype="float32")
         unique = list(dict.fromkeys(texts))
         known = self._short.get([t for t in unique if len(t) <= SHORT])
         todo = [t for t in unique if t not in known]

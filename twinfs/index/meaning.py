@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from . import Bounds, Doc
-from .embedder import DIM, Embedder
+from .embedder import Embedder
 from ..state import read_only_db, transaction
 from .vectors import KEY, Vectors, key
 
@@ -198,7 +198,8 @@ class MeaningIndex:
         self._type_of: dict[str, str] = dict(self._db.execute("SELECT id, type FROM docs").fetchall())
         self._types = Counter(self._type_of.values())
         held = self._segments.count_by(self._type_of)  # segments of each kind
-        self._index = {kind: Vectors(self._db, self.folder, DIM, read_only=self.read_only, kind=kind,
+        dim = self.embedder.dim
+        self._index = {kind: Vectors(self._db, self.folder, dim, read_only=self.read_only, kind=kind,
                                      count=held[kind]) for kind in KINDS}  # each flat, or IVF at size
 
     def close(self) -> None:
@@ -291,7 +292,7 @@ class MeaningIndex:
     def embed(self, texts: list[str]) -> np.ndarray:
         """Vectors for texts, from those stored when they were indexed; only new texts are embedded."""
         if not texts:
-            return np.zeros((0, DIM), dtype="float32")
+            return np.zeros((0, self.embedder.dim), dtype="float32")
         hashes = [_text_hash(t) for t in texts]
         found, _ = self._vectors(dict(zip(hashes, texts)))
         return np.vstack([found[h] for h in hashes])
