@@ -228,3 +228,31 @@ def test_records_are_parsed_once_per_version_of_their_file(memory):
     assert all(f.thread != pet.thread for f in memory.search(USER, query).facts or [])
     path.write_text(original)
     assert any(f.id == pet.id and "Miso" in f.text for f in memory.search(USER, query).facts)
+
+
+def test_a_passage_read_is_not_called_unread_when_no_fact_matches(memory):
+    from twinfs.search import Context, notes
+    brief = memory.search(USER, SearchRequest(query="Where does Alice live?", fast=True))
+    assert brief.hits and not any("not read yet" in n for n in brief.notes or [])
+    # read, and no fact of them found for this question: they are read all the same
+    assert not any("read" in n for n in notes(memory.space(USER), [], brief.hits, Context()))
+
+
+def test_a_brief_that_finds_nothing_holds_nothing(memory):
+    bob = EndUser(org="acme", project="app", account="bob")  # one turn, no facts read from it
+    memory.add(bob, AddRequest(items=[Item(id="b1", kind="message", conversation="c", role="user", name="Bob",
+                                           text="The ferry to the island leaves at nine.", at="2026-10-01T09:00:00Z")],
+                               wait=True))
+    brief = memory.search(bob, SearchRequest(query="qwxz zzyv plugh"))
+    assert brief.hits == [] and not brief.facts
+    assert brief.held is False and brief.filtered is True
+    assert memory.search(bob, SearchRequest(query="qwxz zzyv plugh", fast=True)).held is None
+
+
+def test_before_inside_a_day_leaves_out_the_facts_said_that_day(memory):
+    day = memory.search(USER, SearchRequest(query="Where does Alice live?", fast=True, before="2026-10-02"))
+    assert any("Lisbon" in f.text for f in day.facts)  # said 2026-10-01, before the 2nd
+    noon = memory.search(USER, SearchRequest(query="Where does Alice live?", fast=True,
+                                              before="2026-10-01T12:00:00Z"))
+    assert noon.facts and all("Lisbon" not in f.text for f in noon.facts)
+    assert all("Lisbon" not in line for line in noon.known or [])  # the same day as known leaves them out

@@ -12,6 +12,7 @@ import pytest
 from served import ROOT, start_server, stop_server
 from test_sync import USER, say
 from twinfs import Memory, Settings
+from twinfs.client import TwinClient
 from twinfs.errors import Unavailable
 from twinfs.models import AddRequest, StatusRequest
 
@@ -38,7 +39,8 @@ def test_the_server_syncs_on_request_and_every_few_seconds(tmp_path, embedder):
                 assert r.status_code == 404
                 assert c.post("/v1/memory/add", json={"items": [say("s1", "Dinner with Mei on Friday.")],
                                                      "wait": True}).status_code == 202
-                assert c.post("/v1/memory/sync", json={}).json()["sent"] is True
+                with TwinClient(srv.url, srv.write, account="alice") as client:
+                    assert client.sync().sent is True
                 with srv.client(srv.read, account="alice") as reader:
                     assert reader.post("/v1/memory/sync", json={}).status_code == 403
             peer.sync_with(USER)

@@ -17,7 +17,7 @@ from .errors import BadRequest, Forbidden, Invalid, NotFound, TooLarge, TwinErro
 from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, ForgetRequest, ForgetResult,
                      GrepRequest, GrepResult, HistoryRequest, HistoryResult, LineageRequest, LineageResult,
                      OwnerSyncRequest, ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest,
-                     StatusResult, SyncResult)
+                     StatusResult, SyncRequest, SyncResult)
 
 def nodelay_transport() -> httpx.HTTPTransport:
     """httpx leaves Nagle on: a small POST body then waits for the server's delayed ACK, ~20 ms a request on
@@ -101,6 +101,10 @@ class TwinClient:
     def forget(self, ids: list[str], account: str | None = None) -> ForgetResult:
         """Items (or threads, th_…) and all derived from them, out of the files, indexes, pages and git history."""
         return self._post("forget", ForgetRequest(ids=ids), ForgetResult, account)
+
+    def sync(self, account: str | None = None) -> SyncResult:
+        """Sync the end user's vault with the remote the operator set for it (404 when none is set)."""
+        return self._post("sync", SyncRequest(), SyncResult, account)
 
     def owner_sync(self, request: OwnerSyncRequest, account: str | None = None) -> SyncResult:
         """`twin sync` through the server that owns the home: only with the owner's token (see owner_client)."""

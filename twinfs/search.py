@@ -12,7 +12,7 @@ from .filtering import Candidate, Filter
 from .holding import holds
 from .index import Bounds
 from .ledger import kept_records, records_path
-from .models import Fact, Hit, Record, SearchRequest, SearchResult, iso
+from .models import Fact, Hit, Phase, Record, SearchRequest, SearchResult, iso
 from .passages import MAX_CHARS, parse, segments_of
 from .reading.dates import Window, as_day, windows
 from .space import Space
@@ -279,6 +279,7 @@ def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
         times = question_times(query, bounds)
     files: dict[str, tuple[Record, ...]] = {}
     found = []
+    before_day = bounds.before.date().isoformat() if bounds.before else None
     for doc, path, score in blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "record"),
                                               times)):
         rel, _, n = path.partition("#")
@@ -289,8 +290,8 @@ def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
         if not n.isdigit() or not 1 <= int(n) <= len(rows) or rows[int(n) - 1].id != doc:
             continue  # the file changed since it was indexed; the next read step reindexes it
         record = rows[int(n) - 1]
-        if record.retracted:
-            continue
+        if record.retracted or (before_day and record.said >= before_day):
+            continue  # a fact is dated by its day alone: with `before` inside a day, that day's are left out
         if any(w.holds(day) for w in times for day in _days(record.said, record.happened)):
             score += DATE_BOOST
         found.append(FoundFact(Fact(id=record.id, path=path, thread=record.id.split("#")[0], source=record.source,
@@ -321,7 +322,9 @@ def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context
     context = context or Context()
     held = None
     filtered = False
-    if not req.fast and context.judge is not None and (hits or facts):
+    if not req.fast and context.judge is not None and not (hits or facts):
+        held, filtered = False, True  # nothing found: the memory holds nothing to answer with
+    elif not req.fast and context.judge is not None:
         candidates = [Candidate(f"F{i}", f.fact.text, (record_segment(f.record),))
                       for i, f in enumerate(found, 1)] + \
                      [Candidate(f"P{i}", h.text, tuple(segments_of(h.text))) for i, h in enumerate(hits, 1)]
@@ -341,23 +344,31 @@ def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context
             filtered = True
     return SearchResult(query=req.query, found=len(hits), known=context.known or None, facts=facts or None,
                         hits=hits, worked_out=context.worked_out or None,
-                        notes=notes(found, hits, context), held=held, filtered=filtered)
+                        notes=notes(space, found, hits, context), held=held, filtered=filtered)
 
 
-def notes(found: list[FoundFact], hits: list[Hit], context: Context) -> list[str]:
-    """How to read the facts: whose words they are, what is not read yet, what waits on the budget."""
+UNREAD = frozenset({Phase.accepted, Phase.landed})
+
+
+def unread(space: Space, hits: list[Hit]) -> list[Hit]:
+    """The hits holding a turn the reader has not read yet (landed, waiting for a quiet spell or the budget)."""
+    phases = space.state.phases(sorted({t for h in hits for t in h.turns}))
+    return [h for h in hits if any(phases.get(t) in UNREAD for t in h.turns)]
+
+
+def notes(space: Space, found: list[FoundFact], hits: list[Hit], context: Context) -> list[str]:
+    """How to read the facts: whose words they are, what is not read yet, what waits on the budget. A passage
+    is not read yet when one of its turns is not (its phase says so); one read that made no facts is read."""
     out = []
     suggested = [f.record.id for f in found if f.record.by == "assistant"]
     if suggested:
         out.append(f"{', '.join(suggested)} {'is' if len(suggested) == 1 else 'are'} the assistant's suggestion"
                    f"{'' if len(suggested) == 1 else 's'}, not the user's words.")
-    newest_fact = max((f.record.said for f in found), default=None)
-    if newest_fact is None and hits:
+    fresh = unread(space, hits) if hits else []
+    if fresh and len(fresh) == len(hits) and not found:
         out.append("No facts were read from these passages yet: take what they say from their words.")
-    for h in hits if newest_fact else []:
-        day = (h.said or "")[:10]
-        if day > newest_fact:
-            out.append(f"{h.id} is newer than every fact (not read yet): take what it says from its words.")
+    else:
+        out += [f"{h.id} is newer than every fact (not read yet): take what it says from its words." for h in fresh]
     if context.reading_waits_until is not None:
         until = context.reading_waits_until.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         out.append(f"Reading is waiting on the daily budget until {until}: the newest turns are in hits only.")
