@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TypedDict
@@ -17,7 +18,7 @@ from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from twinfs.errors import TwinError
+from twinfs.errors import Invalid, TwinError
 from twinfs.keys import Keys
 from twinfs.memory import Memory
 from twinfs.settings import Settings
@@ -110,8 +111,26 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765) -> None
     # the home is owned before the port is bound: a second server on the same home stops here, naming the first
     memory = Memory(settings, owner="twin serve").start()
     try:
+        sock = _bound(host, port)  # before the app starts: a port in use is one line, not a started-then-dead server
         memory.lock.serving(host, port)
-        uvicorn.run(create_app(settings, memory, owns=True), host=host, port=port, log_level="info", server_header=False,
-                    timeout_graceful_shutdown=15)
+        config = uvicorn.Config(create_app(settings, memory, owns=True), host=host, port=port, log_level="info",
+                                server_header=False, timeout_graceful_shutdown=15)
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
-        memory.close()  # when uvicorn stopped without its lifespan's shutdown (a failed bind); else done already
+        memory.close()  # when uvicorn stopped without its lifespan's shutdown; else done already
+
+
+def _bound(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port, or Invalid saying why it cannot be (in use, no such address)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise Invalid(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise Invalid(f"cannot serve on {host}:{port}: {(exc.strerror or str(exc)).lower()}") from None
+    return sock

@@ -125,8 +125,11 @@ def test_worked_out_lines_are_computed_not_guessed(memory):
 def test_a_correction_changes_known_and_a_revert_undoes_it(memory):
     brief = memory.search(USER, SearchRequest(query="Where does Alice live?", fast=True))
     fact = next(f for f in brief.facts if "lives in Lisbon" in f.text)
+    file = memory.home / "users" / USER.dirname / fact.path.split("#")[0]
+    ids = [r["id"] for r in json.loads(file.read_text())]
     done = memory.correct(USER, CorrectRequest(id=fact.id, reason="she moved to Porto, not Lisbon", value="Porto"))
     assert done.retracted and done.replaced_by and done.commit
+    assert [r["id"] for r in json.loads(file.read_text())] == ids + [done.replaced_by]  # every #N stands
     after = memory.search(USER, SearchRequest(query="Where does Alice live?", fast=True))
     assert "- Alice Chen · home_city: Porto [said 2026-10-01]; Berlin [said 2024-06-01]" in after.known
     assert all(f.id != fact.id for f in after.facts)  # search stops returning the retracted record

@@ -208,6 +208,50 @@ def test_add_json_is_the_http_answer_after_landing(tmp_path, twin):
     assert answer["phases"] == {"msg-001": "landed", "msg-002": "landed", "msg-003": "landed"}
 
 
+def test_add_with_read_reads_and_folds_before_it_returns(tmp_path, twin, monkeypatch):
+    """Without a server a one-shot add would leave its items landed for good: --read reads and folds them now."""
+    monkeypatch.setenv("TWIN_READING", "1")
+    lines = "\n".join(json.dumps(i) for i in chat("c1", MOVE))
+    at = ["--home", str(tmp_path), "--org", "acme", "--project", "app"]
+    code, out, err = twin("add", "--account", "alice", "--read", "--quiet", "--json", "-", *at, stdin=lines)
+    assert code == 0, err
+    assert set(json.loads(out)["phases"].values()) == {"folded"}
+    code, out, err = twin("history", "--account", "alice", "Alice Chen", *at)
+    assert code == 0 and "Lisbon" in out, (out, err)
+    assert any((tmp_path / "users" / "acme.app.alice" / "pages").glob("*.md"))
+
+
+def test_an_on_off_setting_that_is_neither_stops_with_one_line(tmp_path, twin, monkeypatch):
+    monkeypatch.setenv("TWIN_READING", "maybe")
+    code, out, err = twin("status", "--account", "alice", "m1", "--home", str(tmp_path))
+    assert code == 1 and out == "" and err == "twin: TWIN_READING='maybe' is neither on (1, true, yes, on) nor off " \
+        "(0, false, no, off)\n"
+
+
+def test_output_into_a_pipe_closed_early_is_no_error(home):
+    """`twin search … | head -c 10`: the reader goes away before twin writes; no traceback, exit 0."""
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), "TWIN_READING": "0"}
+    p = subprocess.Popen([sys.executable, "-m", "twinfs.cli", "--home", str(home), "--org", "acme", "--project", "app",
+                          "search", "--account", "alice", WHERE, "--json"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=environ)
+    p.stdout.close()  # long before the answer is written
+    _, err = p.communicate(timeout=300)
+    assert p.returncode == 0 and b"Traceback" not in err and b"Broken pipe" not in err, err.decode()
+
+
+def test_serve_on_a_port_in_use_exits_1_with_one_line(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = twin_process("--home", str(tmp_path / "home"), "serve", "--port", str(port))
+    assert out.returncode == 1, out.stderr
+    assert out.stderr.strip().splitlines()[-1] == f"twin: cannot serve on 127.0.0.1:{port}: address already in use"
+    assert "startup complete" not in out.stderr  # refused before the app starts
+
+
 def test_keys_list_filter_and_revoke(tmp_path, twin):
     at = ["--home", str(tmp_path)]
     made = {}
@@ -242,7 +286,7 @@ def test_reindex_every_end_user_or_those_of_one_org(home, tmp_path, twin):
 
 @pytest.mark.parametrize("args,words", [
     (("read", "--account", "alice", "../../keys.json"), "leaves the vault"),
-    (("search", "--account", "nobody", "x"), "no memory for end user 'nobody' yet"),
+    (("search", "--account", "nobody", "x"), "no memory for end user 'nobody' yet (org 'acme', project 'app', home "),
     (("search", "--account", "alice", "x", "--before", "2026-02-30"), "not a real day"),
     (("status", "--account", "../x", "m1"), "not a usable id"),
     (("grep", "--account", "alice", "([", "--regex"), "not a valid regular expression"),

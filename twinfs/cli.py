@@ -15,7 +15,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,22 @@ from pydantic import BaseModel, ValidationError
 
 from . import terminal
 from .errors import Invalid, TwinError
-from .models import (AddRequest, AddResult, CorrectRequest, EndUser, ForgetRequest, GrepRequest, HistoryRequest,
-                     Item, LineageRequest, ReadRequest, SearchRequest, StatusRequest)
+from .models import (
+    PHASE_ORDER,
+    AddRequest,
+    AddResult,
+    CorrectRequest,
+    EndUser,
+    ForgetRequest,
+    GrepRequest,
+    HistoryRequest,
+    Item,
+    LineageRequest,
+    Phase,
+    ReadRequest,
+    SearchRequest,
+    StatusRequest,
+)
 from .settings import Settings
 
 BATCH = 500
@@ -57,6 +71,8 @@ def _memory(args, write: bool = True):
     from .memory import Memory
 
     settings = Settings.from_env(home=args.home, watch=False)  # one command: nothing to watch
+    if getattr(args, "read", False):  # a bulk add read now: it is no conversation under way, nothing to wait out
+        settings = replace(settings, quiet_seconds=0, fold_seconds=0)
     if not write:
         return Memory(settings, read_only=True).start()
     return Memory(settings, owner=f"twin {args.command.name}").start()
@@ -106,15 +122,33 @@ def cmd_add(args) -> list[AddResult]:
                 bar.update(len(answers[-1].ids))
         if args.no_wait:
             return answers
-        with tqdm(total=len(items), desc="landed", unit="item", disable=args.quiet) as bar:
-            while True:
-                for answer in answers:
+        _follow(memory, user, answers, "landed", PHASE_ORDER[1:], args.quiet)
+        if args.read and memory.settings.reading:
+            _follow(memory, user, answers, "read", PHASE_ORDER[2:], args.quiet)
+            _follow(memory, user, answers, "folded", PHASE_ORDER[3:], args.quiet)
+        return answers
+
+
+def _follow(memory, user: EndUser, answers: list[AddResult], desc: str, reached: list[Phase], quiet: bool) -> None:
+    """A bar of the items that reached a phase, until all have or (past landing) the memory has nothing left it
+    can do for them now (reading waits on the budget, or a window keeps failing: the status notes say which)."""
+    from tqdm import tqdm
+
+    total = sum(len(a.ids) for a in answers)
+    with tqdm(total=total, desc=desc, unit="item", disable=quiet) as bar:
+        while True:
+            for answer in answers:
+                answer.phases = memory.status(user, StatusRequest(ids=answer.ids)).phases
+            done = sum(p in reached for a in answers for p in a.phases.values())
+            bar.update(done - bar.n)
+            if done == total:
+                return
+            if desc != "landed" and memory.idle(0.5) and memory.idle(0.5):
+                for answer in answers:  # idle twice over: nothing is due; what is not there yet waits
                     answer.phases = memory.status(user, StatusRequest(ids=answer.ids)).phases
-                done = sum(p.value != "accepted" for a in answers for p in a.phases.values())
-                bar.update(done - bar.n)
-                if done == len(items):
-                    return answers
-                time.sleep(0.2)
+                bar.update(sum(p in reached for a in answers for p in a.phases.values()) - bar.n)
+                return
+            time.sleep(0.2)
 
 
 def cmd_search(args):
@@ -315,6 +349,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("add", "add items from a JSONL file (one item a line; - for stdin) and wait until they land",
             "twin add --account alice items.jsonl", cmd_add,
             (arg("file"), arg("--no-wait", action="store_true", help="return once accepted, without waiting to land"),
+             arg("--read", action="store_true", help="also read and fold what was added before returning (the "
+                 "newest turns too; without it a running `twin serve` or `twin mcp` reads them)"),
              QUIET), show=terminal.added),
     Command("search", "ask one end user's memory a question: the brief (known, facts, hits), or ranked hits with "
             "--scope or --after", 'twin search --account alice "Where does Alice live?"', cmd_search,
@@ -442,7 +478,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         answer = command.run(args)
     except TwinError as exc:
-        return _fail(args, exc.status, exc.message)
+        message = exc.message
+        if exc.status == 404 and message.startswith("no memory for end user") and getattr(args, "account", None):
+            # who it looked for and where: a CLI user names neither org nor project nor home on every line
+            user = _user(args)
+            message += f" (org '{user.org}', project '{user.project}', home {_home(args).resolve()})"
+        return _fail(args, exc.status, message)
     except ValidationError as exc:
         return _fail(args, 422, describe(exc))
     except ValueError as exc:
@@ -454,7 +495,10 @@ def main(argv: list[str] | None = None) -> int:
     if answer is not None:
         text = _as_json(answer) if args.json or command.show is None else command.show(answer)
         if text:
-            print(text, end="" if text.endswith("\n") else "\n")
+            try:
+                print(text, end="" if text.endswith("\n") else "\n", flush=True)
+            except BrokenPipeError:  # `| head` read what it wanted: nothing is wrong, and nothing more is said
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
     return 0
 
 

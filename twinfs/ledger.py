@@ -93,7 +93,7 @@ def correct(space: Space, record_id: str, reason: str, value: str | None,
                                                      **({"replaced_by": replacement.id} if replacement else {})}})
     records[i] = retracted
     if replacement is not None and all(r.id != replacement.id for r in records):
-        records.insert(i + 1, replacement)
+        records.append(replacement)  # at the end: every other record keeps its records/<thread>.json#N
     return retracted, replacement, records
 
 

@@ -23,6 +23,19 @@ def _int(name: str, default: int | None) -> int | None:
     return value
 
 
+ON, OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def _yes(name: str, default: bool) -> bool:
+    """An on/off setting: 1/true/yes/on or 0/false/no/off, any case; anything else stops with the variable named."""
+    raw = os.environ.get(name, "").strip().lower()
+    if raw == "":
+        return default
+    if raw not in ON + OFF:
+        raise Invalid(f"{name}='{os.environ[name]}' is neither on (1, true, yes, on) nor off (0, false, no, off)")
+    return raw in ON
+
+
 def machine_name(raw: str) -> str:
     """A machine's name as it may stand in a file name and a git address: [A-Za-z0-9._-], at most 40."""
     return re.sub(r"[^A-Za-z0-9._-]+", "-", raw).strip(".-")[:40] or "machine"
@@ -57,10 +70,10 @@ class Settings:
             daily_read_tokens=_int("TWIN_DAILY_READ_TOKENS", None),
             reader_model=os.environ.get("TWIN_READER_MODEL") or None,
             reader_url=os.environ.get("TWIN_READER_URL") or None,
-            reading=os.environ.get("TWIN_READING", "1").lower() not in ("0", "false", "no", "off"),
+            reading=_yes("TWIN_READING", True),
             max_pending=_int("TWIN_MAX_PENDING", 2000),
             workers=_int("TWIN_WORKERS", 2) or 1,
-            watch=os.environ.get("TWIN_WATCH", "1").lower() not in ("0", "false", "no", "off"),
+            watch=_yes("TWIN_WATCH", True),
             machine=machine_name(os.environ.get("TWIN_MACHINE") or socket.gethostname()),
             sync_seconds=_int("TWIN_SYNC_SECONDS", None) or None,
             open_users=_int("TWIN_OPEN_USERS", 64) or 1,

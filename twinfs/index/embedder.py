@@ -420,6 +420,12 @@ def shared_embedder() -> Embedder:
 
 
 def _flag(name: str) -> bool | None:
-    """An on/off setting; None when unset or `auto`."""
-    value = os.environ.get(name, "").lower()
-    return None if value in ("", "auto") else value not in ("0", "false", "no", "off")
+    """An on/off setting; None when unset or `auto` (then the CPU decides). A value that is neither is said in the
+    log and left to the CPU: the embedder is made inside a running server, where it must not stop it."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("", "auto"):
+        return None
+    if value not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+        log.warning("%s=%r is neither on nor off nor auto: left to the CPU", name, os.environ[name])
+        return None
+    return value in ("1", "true", "yes", "on")
