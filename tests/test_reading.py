@@ -348,6 +348,10 @@ def test_rules_reader_states_what_people_tell_an_assistant():
             ("language", "Hindi"), ("language", "English"), ("dislikes", "early mornings")} <= stated
     texts = [r.text for r in records]
     assert "Priya lives in Leeds now and works as a nurse at the General Infirmary" in texts  # clean, agreeing
+    # a second "I" after a time phrase opens a clause of its own: "… last month and I work" agrees too
+    moved = Turn("q1", "message", "I moved to Porto last month and I work as a nurse.", T0, "user", "Dana")
+    assert [r.text for r in RulesReader().read(Window(THREAD, [moved], ["q1"], {})).records
+            if r.attribute == "job"] == ["Dana moved to Porto and Dana works as a nurse"]
     assert not any("Big news" in t or "by the way" in t for t in texts)
     brother = next(r for r in records if r.attribute == "brother")
     assert brother.kind == "plan" and brother.happened == "2023-05-15"  # "next week", said on 8 May 2023

@@ -393,7 +393,8 @@ class Sentence:
         low = t.lower_
         name = self.speaker
         if low == "i":
-            after_and = t.i >= 2 and t.nbor(-1).lower_ == "and" and t.nbor(-2).pos_ in ("NOUN", "PROPN")
+            after_and = t.i >= 2 and t.nbor(-1).lower_ == "and" and t.nbor(-2).pos_ in ("NOUN", "PROPN") \
+                and t.nbor(-1).head.pos_ not in ("VERB", "AUX")  # "… last month and I work": a clause of its own
             if t.dep_ == "conj" or after_and or any(c.dep_ == "conj" for c in t.children):  # "my husband and I have"
                 return name, "plural", True
             self._subject_named = True
