@@ -288,7 +288,7 @@ def test_reindex_every_end_user_or_those_of_one_org(home, tmp_path, twin):
     (("read", "--account", "alice", "../../keys.json"), "leaves the vault"),
     (("search", "--account", "nobody", "x"), "no memory for end user 'nobody' yet (org 'acme', project 'app', home "),
     (("search", "--account", "alice", "x", "--before", "2026-02-30"), "not a real day"),
-    (("status", "--account", "../x", "m1"), "not a usable id"),
+    (("status", "--account", "../x", "m1"), "--account '../x' is not a usable id"),
     (("grep", "--account", "alice", "([", "--regex"), "not a valid regular expression"),
     (("add", "--account", "alice", "/nonexistent/items.jsonl"), "/nonexistent/items.jsonl: no such file"),
 ])

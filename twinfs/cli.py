@@ -478,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         answer = command.run(args)
     except TwinError as exc:
-        message = exc.message
+        message = exc.message.replace("X-Twin-Account", "--account")  # the header's name is the HTTP API's
         if exc.status == 404 and message.startswith("no memory for end user") and getattr(args, "account", None):
             # who it looked for and where: a CLI user names neither org nor project nor home on every line
             user = _user(args)
