@@ -4,12 +4,14 @@
 
 Split, fixed: conversations 0-2 tune, 3-4 report. Every question of categories 1-4 with evidence is asked `fast`
 (first k passages). With --brief the conversations are read, and the brief is asked for those questions, for
-category 5 (what the conversation says of the *other* speaker: memory holds no answer about the one asked) and
-for foreign questions (categories 1-4 of another conversation of the same half, asked of this memory).
+category 5 (what the conversation says of the *other* speaker: memory holds no answer about the one asked), for
+foreign questions (categories 1-4 of another conversation of the same half, asked of this memory) and for the same
+foreign questions renamed (its speaker's name put as this conversation's: the right person, a thing never said).
 """
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import time
@@ -46,6 +48,23 @@ def recall(ranked_turns: list[list[str]], gold: set[str]) -> dict[int, float]:
     for k in KS:
         seen = {t for turns in ranked_turns[:k] for t in turns}
         out[k] = len(gold & seen) / len(gold)
+    return out
+
+
+def speakers(sample: dict) -> list[str]:
+    return [sample["conversation"]["speaker_a"], sample["conversation"]["speaker_b"]]
+
+
+def renamed(sample: dict, other: dict) -> list[str]:
+    """The other conversation's answerable questions that name one of its speakers, that speaker's name put as
+    this conversation's speaker of the same place ("Why did Jon start his dance studio?" asked of Caroline and
+    Melanie as "Why did Caroline start his dance studio?"): the right person, a thing their memory never says."""
+    mine, theirs = speakers(sample), speakers(other)
+    out = []
+    for qa, _ in answerable(other):
+        named = [k for k, name in enumerate(theirs) if re.search(rf"\b{re.escape(name)}\b", qa["question"])]
+        if len(named) == 1:
+            out.append(re.sub(rf"\b{re.escape(theirs[named[0]])}\b", mine[named[0]], qa["question"]))
     return out
 
 
@@ -112,6 +131,8 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
             asked += [("category 5", qa, set()) for qa in sample["qa"] if qa["category"] == 5]
             if len(data) > 1:
                 asked += [("foreign", qa, set()) for qa, _ in answerable(data[foreign_of(n, len(data))])]
+                asked += [("foreign, renamed", {"question": q}, set())
+                          for q in renamed(sample, data[foreign_of(n, len(data))])]
             for what, qa, gold in asked:
                 t0 = time.perf_counter()
                 result = memory.search(user, SearchRequest(query=qa["question"]))
