@@ -23,22 +23,8 @@ from pydantic import BaseModel, ValidationError
 
 from . import terminal
 from .errors import Invalid, TwinError
-from .models import (
-    PHASE_ORDER,
-    AddRequest,
-    AddResult,
-    CorrectRequest,
-    EndUser,
-    ForgetRequest,
-    GrepRequest,
-    HistoryRequest,
-    Item,
-    LineageRequest,
-    Phase,
-    ReadRequest,
-    SearchRequest,
-    StatusRequest,
-)
+from .models import (PHASE_ORDER, AddRequest, AddResult, CorrectRequest, EndUser, ForgetRequest, GrepRequest,
+                     HistoryRequest, Item, LineageRequest, Phase, ReadRequest, SearchRequest, StatusRequest)
 from .settings import Settings
 
 BATCH = 500

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import torch_import
+from ..settings import OFF, ON
 
 log = logging.getLogger("twinfs.embedder")
 
@@ -425,7 +426,7 @@ def _flag(name: str) -> bool | None:
     value = os.environ.get(name, "").strip().lower()
     if value in ("", "auto"):
         return None
-    if value not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+    if value not in ON + OFF:
         log.warning("%s=%r is neither on nor off nor auto: left to the CPU", name, os.environ[name])
         return None
-    return value in ("1", "true", "yes", "on")
+    return value in ON
