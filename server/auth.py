@@ -10,6 +10,16 @@ from twinfs.keys import Keys
 from twinfs.models import EndUser
 
 
+def account(request: Request) -> str | None:
+    """X-Twin-Account as sent: HTTP hands header bytes over as Latin-1, and a client sends UTF-8, so an error names
+    "bób" as typed, not "bÃ³b" (the id is refused all the same: it is ASCII)."""
+    value = request.headers.get("x-twin-account")
+    try:
+        return value.encode("latin-1").decode("utf-8") if value else value
+    except UnicodeError:
+        return value
+
+
 def _owner(request: Request) -> EndUser | None:
     """The end user named beside the owner's loopback token, or None when the bearer is not that token."""
     local = request.state.local_token
@@ -17,7 +27,7 @@ def _owner(request: Request) -> EndUser | None:
     if local and scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), local.encode()):
         return EndUser.parse(request.headers.get("x-twin-org", "local"), request.headers.get("x-twin-project",
                                                                                               "default"),
-                             request.headers.get("x-twin-account"))
+                             account(request))
     return None
 
 
@@ -45,4 +55,4 @@ def end_user(request: Request, keys: Keys, write: bool) -> EndUser:
     if write and not key.can_write:
         raise Forbidden(f"{request.url.path} writes: this is a read key of {key.org}.{key.project}; "
                         "use a write key")
-    return EndUser.parse(key.org, key.project, request.headers.get("x-twin-account"))
+    return EndUser.parse(key.org, key.project, account(request))

@@ -181,6 +181,12 @@ def test_x_twin_account_missing_or_unusable_is_400(server, account, why):
         assert why in error_of(c.post("/v1/memory/search", json={"query": "x"}), 400)
 
 
+def test_an_account_sent_as_utf_8_is_named_as_typed(server):
+    with server.client(server.read, account=None) as c:
+        r = c.post("/v1/memory/search", json={"query": "x"}, headers={"X-Twin-Account": "bób".encode()})
+        assert "X-Twin-Account 'bób' is not a usable id" in error_of(r, 400)
+
+
 def test_the_longest_usable_account_is_accepted(server):
     with server.client(server.read, account="a" * 55) as c:  # exactly 64 with the prefix
         assert c.post("/v1/memory/status", json={"ids": ["x"]}).status_code == 200
