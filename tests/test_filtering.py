@@ -44,3 +44,14 @@ def test_the_first_passage_stays_even_below_the_cut(embedder):
     assert verdict.keep == ["P1", "P2", "P3"]
     verdict = MeaningFilter(embedder, max_passages=1).judge(QUESTION, passages(BREAD, CLOSER, ANSWER))
     assert verdict.keep == ["P1"]
+
+
+def test_nothing_to_judge_holds_nothing_without_a_model_call(embedder):
+    from twinfs.filtering import ModelFilter
+
+    calls = []
+    model = ModelFilter(lambda messages, schema: calls.append(messages) or ('{"keep": [], "held": true}', 1))
+    for judge in (model, MeaningFilter(embedder)):
+        verdict = judge.judge("Where does Alice live?", [])
+        assert verdict.keep == [] and verdict.held is False
+    assert calls == []

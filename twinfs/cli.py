@@ -108,20 +108,22 @@ def cmd_add(args) -> list[AddResult]:
                 bar.update(len(answers[-1].ids))
         if args.no_wait:
             return answers
-        _follow(memory, user, answers, "landed", PHASE_ORDER[1:], args.quiet)
+        _follow(memory, user, answers, Phase.landed, args.quiet)
         if args.read and memory.settings.reading:
-            _follow(memory, user, answers, "read", PHASE_ORDER[2:], args.quiet)
-            _follow(memory, user, answers, "folded", PHASE_ORDER[3:], args.quiet)
+            _follow(memory, user, answers, Phase.read, args.quiet)
+            _follow(memory, user, answers, Phase.folded, args.quiet)
         return answers
 
 
-def _follow(memory, user: EndUser, answers: list[AddResult], desc: str, reached: list[Phase], quiet: bool) -> None:
-    """A bar of the items that reached a phase, until all have or (past landing) the memory has nothing left it
-    can do for them now (reading waits on the budget, or a window keeps failing: the status notes say which)."""
+def _follow(memory, user: EndUser, answers: list[AddResult], phase: Phase, quiet: bool) -> None:
+    """A bar of the items that reached a phase, until all have or (past landing, which always comes) the memory
+    has nothing left it can do for them now (reading waits on the budget, or a window keeps failing: the status
+    notes say which)."""
     from tqdm import tqdm
 
+    reached = PHASE_ORDER[PHASE_ORDER.index(phase):]
     total = sum(len(a.ids) for a in answers)
-    with tqdm(total=total, desc=desc, unit="item", disable=quiet) as bar:
+    with tqdm(total=total, desc=phase.value, unit="item", disable=quiet) as bar:
         while True:
             for answer in answers:
                 answer.phases = memory.status(user, StatusRequest(ids=answer.ids)).phases
@@ -129,7 +131,7 @@ def _follow(memory, user: EndUser, answers: list[AddResult], desc: str, reached:
             bar.update(done - bar.n)
             if done == total:
                 return
-            if desc != "landed" and memory.idle(0.5) and memory.idle(0.5):
+            if phase is not Phase.landed and memory.idle(0.5) and memory.idle(0.5):
                 for answer in answers:  # idle twice over: nothing is due; what is not there yet waits
                     answer.phases = memory.status(user, StatusRequest(ids=answer.ids)).phases
                 bar.update(sum(p in reached for a in answers for p in a.phases.values()) - bar.n)

@@ -117,6 +117,8 @@ class ModelFilter:
 
     def judge(self, question: str, candidates: list[Candidate],
               embed: Callable[[list[str]], np.ndarray] | None = None) -> Judgement | None:
+        if not candidates:
+            return Judgement(keep=[], held=False)  # nothing found holds nothing: no model call for it
         lines = "\n".join(f"[{c.key}] {c.text[:self.snippet]}" for c in candidates)
         messages = [{"role": "system", "content": PROMPT},
                     {"role": "user", "content": f"Question: {question}\n\nCandidates:\n{lines}"}]

@@ -322,9 +322,7 @@ def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context
     context = context or Context()
     held = None
     filtered = False
-    if not req.fast and context.judge is not None and not (hits or facts):
-        held, filtered = False, True  # nothing found: the memory holds nothing to answer with
-    elif not req.fast and context.judge is not None:
+    if not req.fast and context.judge is not None:  # nothing found: every judge holds nothing, and says so
         candidates = [Candidate(f"F{i}", f.fact.text, (record_segment(f.record),))
                       for i, f in enumerate(found, 1)] + \
                      [Candidate(f"P{i}", h.text, tuple(segments_of(h.text))) for i, h in enumerate(hits, 1)]
