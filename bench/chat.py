@@ -1,9 +1,9 @@
 """Synthetic chat turns for the benchmarks that need many of them (not LoCoMo's)."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def messages(first: int, count: int, conversation: str, step: timedelta = timedelta(seconds=30)) -> list[dict]:
@@ -67,7 +67,7 @@ ASSISTANT = (
     "{job}.",
 )
 VERBS_PAST = ("finished", "started", "paid for", "complained about", "fixed", "cancelled", "booked", "tried")
-T_LIFE = datetime(2021, 1, 4, 8, 0, tzinfo=timezone.utc)
+T_LIFE = datetime(2021, 1, 4, 8, 0, tzinfo=UTC)
 
 
 def life(conversation: int, user: str = "u") -> list[dict]:

@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -34,11 +34,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from load import free_port, start_server  # noqa: E402
+
 from twinfs.keys import Keys  # noqa: E402
 
 USERS = ("crash-a", "crash-b", "crash-c")
 POINTS = ("commit", "words", "land", "read", "rewrite")
-T0 = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 SERVER_ENV = {"TWIN_QUIET_SECONDS": "0", "TWIN_FOLD_SECONDS": "0", "TWIN_WATCH": "1"}
 
 

@@ -11,7 +11,7 @@ import random
 import statistics
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +43,7 @@ def main() -> None:
     cpu = ", ".join(name for name, flag in (("AMX", "amx_bf16"), ("AVX-512", "avx512f"), ("AVX-512 BF16", "avx512_bf16"),
                                             ("AVX-512 VNNI", "avx512_vnni"), ("AVX-VNNI", "avx_vnni"), ("AVX2", "avx2"))
                     if flag in flags)
-    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {cpu}, load {os.getloadavg()[0]:.1f}; "
+    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {cpu}, load {os.getloadavg()[0]:.1f}; "
           f"{len(texts)} segments of {args.turns} turns ({len(texts) / args.turns * 100:.0f} a 100)\n")
     runtimes = {"onnxruntime fp32": Embedder(bf16=False, int8=False), "onnxruntime int8": Embedder(bf16=False, int8=True)}
     if "amx_bf16" in flags:

@@ -17,8 +17,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from chat import messages  # noqa: E402
 
-from twinfs import EndUser, Memory, Settings  # noqa: E402
-from twinfs import forgetting  # noqa: E402
+from twinfs import (  # noqa: E402
+    EndUser,
+    Memory,
+    Settings,
+    forgetting,  # noqa: E402
+)
 from twinfs.models import AddRequest, ForgetRequest  # noqa: E402
 from twinfs.vault import Vault  # noqa: E402
 

@@ -31,9 +31,7 @@ sys.path.insert(0, str(ROOT))
 from twinfs.client import nodelay_transport  # noqa: E402
 from twinfs.keys import Keys  # noqa: E402
 
-WORDS = ("Lisbon Porto Berlin river tram cat dog Miso train boat tour cellar flat light noise friend sister "
-         "birthday dinner recipe garden bike office meeting doctor flight hotel museum concert book film song "
-         "coffee market beach hiking rain winter summer school project deadline budget salary move rent").split()
+WORDS = ["Lisbon", "Porto", "Berlin", "river", "tram", "cat", "dog", "Miso", "train", "boat", "tour", "cellar", "flat", "light", "noise", "friend", "sister", "birthday", "dinner", "recipe", "garden", "bike", "office", "meeting", "doctor", "flight", "hotel", "museum", "concert", "book", "film", "song", "coffee", "market", "beach", "hiking", "rain", "winter", "summer", "school", "project", "deadline", "budget", "salary", "move", "rent"]
 POLL = 0.05  # seconds between /status polls for an end user's outstanding adds
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import dateparser
@@ -23,7 +23,7 @@ def session_date(text: str) -> datetime:
     parsed = dateparser.parse(text, settings={"TIMEZONE": "UTC", "RETURN_AS_TIMEZONE_AWARE": True})
     if parsed is None:
         raise ValueError(f"unreadable LoCoMo session date {text!r}")
-    return parsed.astimezone(timezone.utc)
+    return parsed.astimezone(UTC)
 
 
 def sessions(sample: dict) -> list[tuple[int, datetime, list[dict]]]:

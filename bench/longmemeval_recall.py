@@ -17,7 +17,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -52,7 +52,7 @@ def half_of(questions: list[dict]) -> dict[str, str]:
 
 def when(text: str) -> datetime:
     """LongMemEval's '2023/05/20 (Sat) 02:21' as UTC."""
-    return datetime.strptime(text, "%Y/%m/%d (%a) %H:%M").replace(tzinfo=timezone.utc)
+    return datetime.strptime(text, "%Y/%m/%d (%a) %H:%M").replace(tzinfo=UTC)
 
 
 def asked_at(q: dict) -> datetime:

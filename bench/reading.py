@@ -23,7 +23,7 @@ import re
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
@@ -63,7 +63,7 @@ class Run:
 
 
 def session_time(text: str) -> datetime:
-    return datetime.strptime(text, "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+    return datetime.strptime(text, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
 def load(limit: int | None) -> list[Session]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -22,7 +22,7 @@ def main() -> None:
     ap.add_argument("--locomo-home", type=Path, default=None, help="a LoCoMo home built before, used as it is")
     ap.add_argument("--lme-home", type=Path, default=None, help="a LongMemEval home built before, used as it is")
     args = ap.parse_args()
-    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f} at the start")
+    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f} at the start")
     lo = locomo_recall.run(brief=args.brief, folder=args.locomo_home)
     print(f"\nLoCoMo dev: {lo['conversations']} conversations, {lo['turns']} turns "
           f"(conversations 0-{locomo_recall.TUNE - 1} tune, {locomo_recall.TUNE}- report)\n")

@@ -29,6 +29,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from front import NGINX, start_front, stop_front  # noqa: E402
 from load import WORDS, pct  # noqa: E402
 from served import start_server, stop_server  # noqa: E402
+
 from twinfs.client import nodelay_transport  # noqa: E402
 from twinfs.keys import Keys  # noqa: E402
 

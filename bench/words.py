@@ -17,14 +17,13 @@ import shutil
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 from scale import cache_root, ms, questions  # noqa: E402
-
 from whoosh import query as Q  # noqa: E402
 from whoosh.scoring import BM25F  # noqa: E402
 
@@ -67,7 +66,7 @@ def main() -> None:
         folder = Path(tmp) / "whoosh"
         shutil.copytree(source, folder)
         words = WordIndex(folder, read_only=True)
-        mid = datetime(2025, 1, 1, tzinfo=timezone.utc)
+        mid = datetime(2025, 1, 1, tzinfo=UTC)
         for type in ("passage", "record"):
             with words.ix(type).searcher() as s:
                 print(f"{type}: {s.doc_count()} docs, {len(s.leaf_searchers())} segments")

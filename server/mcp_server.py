@@ -21,8 +21,8 @@ from twinfs import __version__
 from twinfs.client import owner_client
 from twinfs.errors import Invalid, TwinError
 from twinfs.memory import Memory
-from twinfs.owner import holder
 from twinfs.models import EndUser
+from twinfs.owner import holder
 from twinfs.settings import Settings
 
 from .routes import OPERATIONS, Operation, validated

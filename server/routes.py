@@ -15,13 +15,34 @@ from twinfs import __version__
 from twinfs.cli import describe
 from twinfs.errors import Invalid
 from twinfs.memory import Memory
-from twinfs.models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, ForgetRequest,
-                           ForgetResult, GrepRequest, GrepResult, HistoryRequest, HistoryResult, LineageRequest,
-                           LineageResult, OwnerSyncRequest, ReadRequest, ReadResult, SearchRequest, SearchResult,
-                           StatusRequest, StatusResult, SyncRequest, SyncResult)
+from twinfs.models import (
+    AddRequest,
+    AddResult,
+    CorrectRequest,
+    CorrectResult,
+    EndUser,
+    ForgetRequest,
+    ForgetResult,
+    GrepRequest,
+    GrepResult,
+    HistoryRequest,
+    HistoryResult,
+    LineageRequest,
+    LineageResult,
+    OwnerSyncRequest,
+    ReadRequest,
+    ReadResult,
+    SearchRequest,
+    SearchResult,
+    StatusRequest,
+    StatusResult,
+    SyncRequest,
+    SyncResult,
+)
 
 from .auth import end_user, owner
 from .body import parse_object, read_body
+
 
 @dataclass(frozen=True)
 class Operation:

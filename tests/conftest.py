@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -40,7 +40,7 @@ def alice():
     return EndUser(org="acme", project="app", account="alice")
 
 
-T0 = datetime(2026, 10, 1, 9, 30, tzinfo=timezone.utc)
+T0 = datetime(2026, 10, 1, 9, 30, tzinfo=UTC)
 # the seeds' running example: Alice moves to Lisbon; a Porto trip plan two days later
 MOVE = [
     ("msg-001", "user", "I just moved to Lisbon from Berlin, the flat is near the river."),

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-
 from served import ROOT, Server, free_port
 
 CONF = ROOT / "deploy" / "nginx" / "twinfs.conf"

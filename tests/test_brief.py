@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from twinfs import EndUser, Memory, Phase, Settings
-from twinfs.models import (AddRequest, CorrectRequest, HistoryRequest, Item, LineageRequest, SearchRequest,
-                           StatusRequest)
+from twinfs.models import AddRequest, CorrectRequest, HistoryRequest, Item, LineageRequest, SearchRequest, StatusRequest
 from twinfs.reading import Draft, Outcome, finish
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_vault.jsonl"
@@ -42,7 +41,7 @@ class Scripted:
         return Outcome(records=finish(window, drafts), tokens=5 * len(window.new))
 
 
-NOW = datetime(2026, 10, 5, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)
 USER = EndUser(org="acme", project="app", account="alice")
 
 

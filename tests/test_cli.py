@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import MOVE, PORTO, chat
 from test_server import start_server, stop_server
+
 from twinfs import EndUser, Memory, Phase, Settings
 from twinfs.cli import COMMANDS, main, parse, parser
 from twinfs.models import AddRequest, StatusRequest

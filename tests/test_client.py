@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import ValidationError
-
 from conftest import MOVE, PORTO, chat
+from pydantic import ValidationError
 from test_server import start_server, stop_server
+
 from twinfs import Forbidden, Invalid, NotFound, Phase, Unauthorized
 from twinfs.client import TwinClient
 

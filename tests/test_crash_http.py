@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from served import start_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

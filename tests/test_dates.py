@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -64,7 +64,7 @@ def test_phrases_that_name_no_day(phrase):
 
 
 def test_a_datetime_base_is_taken_as_its_utc_day():
-    late = datetime(2023, 5, 8, 23, 30, tzinfo=timezone.utc)
+    late = datetime(2023, 5, 8, 23, 30, tzinfo=UTC)
     assert resolve("yesterday", late) == date(2023, 5, 7)
 
 

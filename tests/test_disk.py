@@ -7,9 +7,9 @@ import subprocess
 import uuid
 
 import pytest
+from conftest import MOVE, chat
 from starlette.testclient import TestClient
 
-from conftest import MOVE, chat
 from server.app import create_app
 from twinfs import Memory, Phase, Settings
 from twinfs.keys import Keys

@@ -16,8 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 from pydantic import BaseModel
-
 from served import ROOT, start_server, stop_server
+
 from server.errors import ErrorBody
 from server.mcp_server import TOOLS
 from server.routes import OPERATIONS, OWNER_SYNC, Health, routes

@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from conftest import chat
+
 from twinfs import EndUser, Memory, Phase, Settings
 from twinfs.models import AddRequest, StatusRequest
 from twinfs.reading import Draft, Outcome, finish
@@ -39,7 +39,7 @@ class Clock:
 
 
 LINES = [(f"m{i:02d}", "user" if i % 2 == 0 else "assistant", f"line {i} about topic {i}") for i in range(30)]
-T0 = datetime(2026, 10, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
 
 
 def open_memory(home, embedder, reader, clock, **kw):
@@ -131,7 +131,7 @@ def test_an_item_edited_into_another_conversation_moves_with_its_records(tmp_pat
 
 
 def test_a_spent_budget_holds_reading_until_the_next_utc_day(tmp_path, embedder, user):
-    reader, clock = Scripted(tokens_per_turn=10), Clock(datetime(2026, 10, 1, 23, 0, tzinfo=timezone.utc))
+    reader, clock = Scripted(tokens_per_turn=10), Clock(datetime(2026, 10, 1, 23, 0, tzinfo=UTC))
     memory = open_memory(tmp_path, embedder, reader, clock, daily_read_tokens=150)
     try:
         memory.add(user, AddRequest(items=chat("c1", LINES[:24], start=T0), wait=True))
@@ -148,7 +148,7 @@ def test_a_spent_budget_holds_reading_until_the_next_utc_day(tmp_path, embedder,
         assert any("waiting on the daily budget" in n for n in brief.notes)
         assert brief.hits  # landing and search keep working while reading waits
         assert sorted(set(phases(memory, user, ["m00", "m23"]).values())) != [Phase.read]
-        clock.now = datetime(2026, 10, 2, 0, 1, tzinfo=timezone.utc)
+        clock.now = datetime(2026, 10, 2, 0, 1, tzinfo=UTC)
         assert not memory.reading.waiting("acme")
         memory.pipeline.wake(memory.space(user))
         memory.idle(30)

@@ -7,10 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from twinfs.folding import (fold, history, known_lines, relevant, render_page, resolve_attributes, resolve_subjects,
-                            slug)
-from twinfs.worked import conflicts, count_line, span_line
+from twinfs.folding import fold, history, known_lines, relevant, render_page, resolve_attributes, resolve_subjects, slug
 from twinfs.models import Record
+from twinfs.worked import conflicts, count_line, span_line
 
 TH1, TH2, TH3 = "th_8b5e5d4c8946d815", "th_a4c4bfb9e995f6bc", "th_0123456789abcdef"
 

@@ -5,6 +5,7 @@ import subprocess
 import threading
 
 from conftest import MOVE, PORTO, chat
+
 from twinfs.models import AddRequest, ForgetRequest, GrepRequest, SearchRequest, StatusRequest
 
 SECRET = "my bank PIN is 4471-zebra"

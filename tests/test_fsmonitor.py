@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import MOVE, chat
+
 from twinfs import Memory, Settings, fsmonitor
 from twinfs import vault as vaults
 from twinfs.models import AddRequest

@@ -2,9 +2,9 @@
 `twin serve` over loopback: about 2,000 cases here, 10,000 in bench/fuzz.py."""
 from __future__ import annotations
 
-from bench.fuzz import fuzz
-
 from test_server import start_server, stop_server
+
+from bench.fuzz import fuzz
 
 
 def test_2000_fuzzed_requests_break_nothing_and_every_202_lands():

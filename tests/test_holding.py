@@ -1,7 +1,7 @@
 """Held, judged by whose a statement is: a reply that echoes the other's news does not make it the replier's."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -11,7 +11,7 @@ from twinfs.index import Bounds
 from twinfs.models import AddRequest, SearchRequest
 from twinfs.search import UNHELD_PASSAGES, rank_facts, unnamed
 
-T0 = datetime(2024, 5, 6, 19, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 5, 6, 19, 0, tzinfo=UTC)
 PAIR = EndUser(org="acme", project="app", account="ines-and-tomas-echo")
 PEOPLE = frozenset({"Ines", "Tomas"})
 

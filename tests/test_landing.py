@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from twinfs import landing
 from twinfs.models import AddRequest
 from twinfs.passages import render
 
-T0 = datetime(2026, 10, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
 
 
 def turn(n: int, at: datetime, text: str) -> dict:

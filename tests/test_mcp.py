@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import anyio
+from conftest import MOVE, PORTO, chat
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from conftest import MOVE, PORTO, chat
 from server.mcp_server import TOOLS, make_server
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+from datetime import UTC
 
 import pytest
-
 from conftest import MOVE, PORTO, chat
+
 from twinfs import Invalid, NotFound, Phase
 from twinfs.models import AddRequest, GrepRequest, SearchRequest, StatusRequest
-
 
 
 def add(memory, user, items, wait=True):
@@ -68,9 +68,9 @@ def test_scope_after_and_before(memory, alice):
 
 
 def test_a_time_the_question_names_lifts_what_was_said_then(memory, alice):
-    from datetime import datetime, timezone
-    june = datetime(2023, 6, 10, 18, 0, tzinfo=timezone.utc)
-    march = datetime(2024, 3, 2, 18, 0, tzinfo=timezone.utc)
+    from datetime import datetime
+    june = datetime(2023, 6, 10, 18, 0, tzinfo=UTC)
+    march = datetime(2024, 3, 2, 18, 0, tzinfo=UTC)
     add(memory, alice, chat("spring", [("s1", "user", "We went hiking in the hills and the view was great.")], march)
         + chat("summer", [("j1", "user", "We went hiking by the lake, it rained all day.")], june))
     for question, turns in (("Where did we go hiking in June 2023?", ["j1"]),

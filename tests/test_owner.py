@@ -13,11 +13,11 @@ from pathlib import Path
 
 import anyio
 import pytest
+from conftest import MOVE, chat, until
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-
-from conftest import MOVE, chat, until
 from served import free_port, start_server, stop_server
+
 from twinfs import Memory, Settings
 from twinfs.models import AddRequest
 from twinfs.owner import HomeBusy, HomeLock, holder
@@ -65,9 +65,8 @@ def test_two_memories_on_one_home_cannot_both_write(tmp_path, embedder, alice):
         first.add(alice, AddRequest(items=chat("c1", MOVE), wait=True))
         with pytest.raises(HomeBusy):
             Memory(settings, embedder=embedder).start()
-        with Memory(settings, embedder=embedder, read_only=True) as reader:
-            with pytest.raises(HomeBusy):
-                reader.add(alice, AddRequest(items=chat("c2", MOVE)))
+        with Memory(settings, embedder=embedder, read_only=True) as reader, pytest.raises(HomeBusy):
+            reader.add(alice, AddRequest(items=chat("c2", MOVE)))
     with Memory(settings, embedder=embedder):
         pass  # released by close
 

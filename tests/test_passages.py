@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from twinfs.passages import MAX_CHARS, Turn, cut, parse, render, segments_of, split_text
 
-T0 = datetime(2026, 10, 1, 9, 30, tzinfo=timezone.utc)
+T0 = datetime(2026, 10, 1, 9, 30, tzinfo=UTC)
 
 
 def turns(n: int, size: int = 200, gap: int = 60) -> list[Turn]:

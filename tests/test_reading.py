@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -11,7 +11,7 @@ from twinfs.reading import Budget, Draft, Outcome, Window, finish, make_reader, 
 from twinfs.reading.prompts import ask, parse, schema
 from twinfs.reading.rules import RulesReader, third_person_verb
 
-T0 = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 THREAD = "th_0123456789abcdef"
 
 
@@ -91,10 +91,10 @@ def test_window_hash_covers_ids_texts_and_new():
 
 def window_for_finishing() -> Window:
     items = [
-        Turn("a1", "message", "I moved to Lisbon last week.", datetime(2026, 10, 1, 9, 30, tzinfo=timezone.utc),
+        Turn("a1", "message", "I moved to Lisbon last week.", datetime(2026, 10, 1, 9, 30, tzinfo=UTC),
              "user", "Alice Chen"),
-        Turn("a2", "message", "Lisbon is lovely.", datetime(2026, 10, 1, 9, 31, tzinfo=timezone.utc), "assistant"),
-        Turn("a3", "message", "I start my new job next Monday.", datetime(2026, 10, 3, 8, 0, tzinfo=timezone.utc),
+        Turn("a2", "message", "Lisbon is lovely.", datetime(2026, 10, 1, 9, 31, tzinfo=UTC), "assistant"),
+        Turn("a3", "message", "I start my new job next Monday.", datetime(2026, 10, 3, 8, 0, tzinfo=UTC),
              None, "Alice Chen"),
     ]
     return Window(THREAD, items, ["a1", "a2", "a3"], {t.id: f"passages/p_{t.id}.md" for t in items})
@@ -201,19 +201,19 @@ class Clock:
 
 
 def test_budget_waits_for_the_next_utc_day(tmp_path):
-    clock = Clock(datetime(2026, 10, 1, 22, 0, tzinfo=timezone.utc))
+    clock = Clock(datetime(2026, 10, 1, 22, 0, tzinfo=UTC))
     budget = Budget(tmp_path / "budget.json", 1000, clock)
     assert budget.allows("acme") and not budget.waiting("acme")
     budget.spend("acme", 600)
     assert budget.allows("acme")
     budget.spend("acme", 400)
     assert not budget.allows("acme") and budget.waiting("acme") and budget.allows("other")
-    assert budget.resumes_at("acme") == datetime(2026, 10, 2, tzinfo=timezone.utc)
+    assert budget.resumes_at("acme") == datetime(2026, 10, 2, tzinfo=UTC)
     # it is kept on disk
     assert Budget(tmp_path / "budget.json", 1000, clock).waiting("acme")
-    clock.now = datetime(2026, 10, 1, 23, 59, 59, tzinfo=timezone.utc)
+    clock.now = datetime(2026, 10, 1, 23, 59, 59, tzinfo=UTC)
     assert budget.waiting("acme")
-    clock.now = datetime(2026, 10, 2, 0, 0, 1, tzinfo=timezone.utc)
+    clock.now = datetime(2026, 10, 2, 0, 0, 1, tzinfo=UTC)
     assert budget.allows("acme") and budget.spent("acme") == 0
     assert budget.resumes_at("acme") == clock.now
 

@@ -12,10 +12,10 @@ import time
 from datetime import timedelta
 
 import pytest
-
 from conftest import chat
 from test_filing import LINES, T0, Clock, Scripted, open_memory, phases
 from test_reading_llm import SMALL, window
+
 from twinfs import EndUser, Phase
 from twinfs.errors import Unavailable
 from twinfs.filing import FIRST_RETRY

@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -19,12 +19,12 @@ import pytest
 from twinfs.passages import Turn
 from twinfs.reading import Window, make_reader
 from twinfs.reading.llama import LlamaReader, gbnf, grammar
-from twinfs.reading.shipped import smollm2 as shipped_gguf
 from twinfs.reading.openai import OpenAIReader, chat_url
 from twinfs.reading.prompts import Answer, messages, schema
+from twinfs.reading.shipped import smollm2 as shipped_gguf
 
 THREAD = "th_00000000000000aa"
-T0 = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 KINDS = {"state", "preference", "event", "plan", "relation", "opinion"}
 SMALL = {"n_ctx": 2048, "max_tokens": 300, "max_records": 1}  # one record always fits in 300 tokens
 

@@ -7,8 +7,8 @@ import sys
 import threading
 
 import pytest
-
 from test_reading_llm import KINDS, THREAD, window
+
 from twinfs.errors import Invalid
 from twinfs.reading import make_reader
 from twinfs.reading.shipped import QWEN, Split, assemble, installed, model_path

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import MOVE, chat
+
 from twinfs import EndUser, Memory, Phase, Settings
 from twinfs.errors import Unavailable
 from twinfs.models import AddRequest, ForgetRequest, SearchRequest, StatusRequest

@@ -5,13 +5,12 @@ from __future__ import annotations
 import subprocess
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-
 from conftest import MOVE, chat, until
-from twinfs import EndUser, Memory, Settings
-from twinfs import jobs
+
+from twinfs import EndUser, Memory, Settings, jobs
 from twinfs.models import AddRequest, Phase, SearchRequest, StatusRequest
 from twinfs.watching import Watcher
 
@@ -34,7 +33,7 @@ def is_open(memory: Memory, user: EndUser) -> bool:
 
 def now_chat(conversation: str) -> list[dict]:
     """MOVE said just now: its newest window is read only after the quiet spell."""
-    return chat(conversation, MOVE, start=datetime.now(timezone.utc), step=1)
+    return chat(conversation, MOVE, start=datetime.now(UTC), step=1)
 
 
 def test_an_end_user_closed_with_an_add_waiting_lands_it_when_reopened(tmp_home, embedder, alice, monkeypatch):
@@ -306,7 +305,7 @@ def test_passages_and_records_each_have_an_index_of_their_own(tmp_path, embedder
     search for records scans no passage and needs no deep list to find records among passages. A lane written
     when both kinds shared one IVF file drops it and builds each kind's at its next open."""
     import json
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     import faiss
 
@@ -316,7 +315,7 @@ def test_passages_and_records_each_have_an_index_of_their_own(tmp_path, embedder
     monkeypatch.setattr(vectors, "NLIST_MIN", 4)
     monkeypatch.setattr(vectors, "NLIST_MAX", 4)
     monkeypatch.setattr(vectors, "NPROBE_MIN", 4)  # every list: answers as exact as a flat scan
-    at = datetime(2026, 5, 1, tzinfo=timezone.utc)
+    at = datetime(2026, 5, 1, tzinfo=UTC)
     topics = ["sailing a small boat", "baking sourdough bread", "repairing a bicycle", "learning the cello",
               "growing tomatoes", "hiking in the Alps", "painting with watercolours", "training a puppy"]
     passages = [Doc(id=f"p{i}", path=f"passages/p{i}.md", thread="th", type="passage", text=f"turn {i}", start=at,

@@ -1,7 +1,7 @@
 """Search on small conversations written for the test: held, and what the lanes find in long chats."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -11,7 +11,7 @@ from twinfs.models import AddRequest, SearchRequest
 from twinfs.passages import parse
 from twinfs.search import CHAT_WORDS_WEIGHT, MEANING_FLOOR, WORDS_WEIGHT, meaning_lane, side_asked, words_weight
 
-T0 = datetime(2024, 3, 4, 18, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 3, 4, 18, 0, tzinfo=UTC)
 FRIENDS = EndUser(org="acme", project="app", account="ines-and-tomas")
 
 # two named people; each speaks of their own life, and thanks the other by name
@@ -69,7 +69,7 @@ def test_someone_the_memory_never_heard_of_is_not_held(friends):
 
 
 CHATTER = EndUser(org="acme", project="app", account="chatter")
-DAY = datetime(2024, 5, 6, 9, 0, tzinfo=timezone.utc)
+DAY = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 GEAR = ("When you pack for a long hike, start with the big three: the pack, the shelter and the sleep system. "
         "A pack of 40 to 50 litres is enough for a weekend if you keep each item light. ")
 # the answer is one sentence of the last paragraph, among others about walking

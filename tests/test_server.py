@@ -8,10 +8,9 @@ import time
 
 import httpx
 import pytest
-
-from conftest import chat
-from conftest import MOVE, PORTO
+from conftest import MOVE, PORTO, chat
 from served import Server, start_server, stop_server
+
 from twinfs.models import AddRequest, GrepRequest, ReadRequest, SearchRequest, StatusRequest
 
 HIT_KEYS = {"id", "path", "thread", "text", "content", "roles", "turns"}
@@ -63,7 +62,7 @@ def test_the_seed_brief_where_does_alice_live(server, seeded):
     assert body["found"] == len(body["hits"]) >= 1
     assert isinstance(body.get("filtered"), bool)
     for hit in body["hits"]:
-        assert HIT_KEYS <= set(hit)
+        assert set(hit) >= HIT_KEYS
         m = PASSAGE.match(hit["path"])
         assert m and hit["thread"] == m[2] and hit["id"] == f"{m[2]}/p_{m[3]}"
         assert hit["content"] == "stored" and set(hit["roles"]) <= {"user", "assistant"}

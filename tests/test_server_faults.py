@@ -4,9 +4,9 @@ from __future__ import annotations
 import logging
 
 import pytest
+from conftest import chat
 from starlette.testclient import TestClient
 
-from conftest import chat
 from server.app import create_app
 from twinfs.keys import Keys
 from twinfs.models import AddRequest

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from front import NGINX, start_front, stop_front
 from served import ROOT, start_server, stop_server
+
 from twinfs.keys import Keys
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed: .ci/run installs Debian's nginx "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import subprocess
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,7 @@ from twinfs.errors import Invalid, NotFound
 from twinfs.models import AddRequest, CorrectRequest, ForgetRequest, SearchRequest, StatusRequest
 from twinfs.sync import Refused
 
-T0 = datetime(2026, 10, 1, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
 USER = EndUser(org="acme", project="app", account="alice")
 
 

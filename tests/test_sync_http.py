@@ -8,9 +8,9 @@ import sys
 import time
 
 import pytest
-
 from served import ROOT, start_server, stop_server
 from test_sync import USER, say
+
 from twinfs import Memory, Settings
 from twinfs.client import TwinClient
 from twinfs.errors import Unavailable

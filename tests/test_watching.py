@@ -6,8 +6,8 @@ import subprocess
 import time
 
 import pytest
-
 from conftest import MOVE, PORTO, chat, until
+
 from twinfs import Memory, Settings
 from twinfs.models import AddRequest, SearchRequest, StatusRequest
 

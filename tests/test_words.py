@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from whoosh import query as Q
 
 from twinfs.index import Bounds, Doc
-from twinfs.index.bm25 import Scorer, postings_blocks
 from twinfs.index import words as words_module
+from twinfs.index.bm25 import Scorer, postings_blocks
 from twinfs.index.words import WordIndex
 
-VOCAB = ("walk dog park rain coffee sister moved berlin guitar lesson paint garden trip paris bake bread "
-         "cat vet bill rent job interview run marathon book club movie night friend birthday cake beach "
-         "swim lake hike mountain snow ski car repair bike ride train work office meeting").split()
-T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
+VOCAB = ["walk", "dog", "park", "rain", "coffee", "sister", "moved", "berlin", "guitar", "lesson", "paint", "garden", "trip", "paris", "bake", "bread", "cat", "vet", "bill", "rent", "job", "interview", "run", "marathon", "book", "club", "movie", "night", "friend", "birthday", "cake", "beach", "swim", "lake", "hike", "mountain", "snow", "ski", "car", "repair", "bike", "ride", "train", "work", "office", "meeting"]
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
 
 
 def text(rng: random.Random) -> str:

@@ -1,11 +1,22 @@
 """twinfs: local-first memory for LLM apps. One git vault of plain files per end user."""
 from __future__ import annotations
 
-from .errors import (BadRequest, Forbidden, Invalid, NotFound, TooLarge, TwinError, Unauthorized,
-                     Unavailable)
+from .errors import BadRequest, Forbidden, Invalid, NotFound, TooLarge, TwinError, Unauthorized, Unavailable
 from .memory import Memory
-from .models import (AddRequest, AddResult, EndUser, Fact, GrepRequest, Hit, Item, Phase, Record,
-                     SearchRequest, SearchResult, StatusRequest)
+from .models import (
+                     AddRequest,
+                     AddResult,
+                     EndUser,
+                     Fact,
+                     GrepRequest,
+                     Hit,
+                     Item,
+                     Phase,
+                     Record,
+                     SearchRequest,
+                     SearchResult,
+                     StatusRequest,
+)
 from .settings import Settings
 
 __all__ = ["Memory", "Settings", "EndUser", "Item", "Record", "Phase", "Hit", "Fact", "AddRequest", "AddResult",

@@ -17,10 +17,10 @@ from datetime import datetime
 
 from . import folding, worked
 from . import search as searching
+from .filing import Reading
 from .filtering import Filter
 from .ledger import all_records
 from .models import Record, SearchRequest
-from .filing import Reading
 from .space import Space
 
 DAYS_KEPT = 8  # folds as of a day (`before`) kept per end user

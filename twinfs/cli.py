@@ -23,8 +23,22 @@ from pydantic import BaseModel, ValidationError
 
 from . import terminal
 from .errors import Invalid, TwinError
-from .models import (PHASE_ORDER, AddRequest, AddResult, CorrectRequest, EndUser, ForgetRequest, GrepRequest,
-                     HistoryRequest, Item, LineageRequest, Phase, ReadRequest, SearchRequest, StatusRequest)
+from .models import (
+    PHASE_ORDER,
+    AddRequest,
+    AddResult,
+    CorrectRequest,
+    EndUser,
+    ForgetRequest,
+    GrepRequest,
+    HistoryRequest,
+    Item,
+    LineageRequest,
+    Phase,
+    ReadRequest,
+    SearchRequest,
+    StatusRequest,
+)
 from .settings import Settings
 
 BATCH = 500
@@ -328,7 +342,7 @@ class Command:
     args: tuple[Arg, ...] = ()
     account: bool | None = True  # --account: required, optional (False) or not taken (None)
     show: Callable[[Any], str] | None = None  # the answer for a person; None: printed as JSON
-    sub: tuple["Command", ...] = ()
+    sub: tuple[Command, ...] = ()
 
 
 COMMANDS: tuple[Command, ...] = (

@@ -14,10 +14,31 @@ import httpx
 from pydantic import BaseModel
 
 from .errors import BadRequest, Forbidden, Invalid, NotFound, TooLarge, TwinError, Unauthorized, Unavailable
-from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, ForgetRequest, ForgetResult,
-                     GrepRequest, GrepResult, HistoryRequest, HistoryResult, LineageRequest, LineageResult,
-                     OwnerSyncRequest, ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest,
-                     StatusResult, SyncRequest, SyncResult)
+from .models import (
+    AddRequest,
+    AddResult,
+    CorrectRequest,
+    CorrectResult,
+    EndUser,
+    ForgetRequest,
+    ForgetResult,
+    GrepRequest,
+    GrepResult,
+    HistoryRequest,
+    HistoryResult,
+    LineageRequest,
+    LineageResult,
+    OwnerSyncRequest,
+    ReadRequest,
+    ReadResult,
+    SearchRequest,
+    SearchResult,
+    StatusRequest,
+    StatusResult,
+    SyncRequest,
+    SyncResult,
+)
+
 
 def nodelay_transport() -> httpx.HTTPTransport:
     """httpx leaves Nagle on: a small POST body then waits for the server's delayed ACK, ~20 ms a request on
@@ -37,7 +58,7 @@ class TwinClient:
                                   transport=transport or nodelay_transport(),
                                   headers={"Authorization": f"Bearer {key}", **(headers or {})})
 
-    def __enter__(self) -> "TwinClient":
+    def __enter__(self) -> TwinClient:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -7,7 +7,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from . import faults
 from .background import backoff
@@ -39,7 +39,7 @@ def record_docs(thread: str, records: list[Record]) -> list[Doc]:
     for n, r in enumerate(records, 1):
         if r.retracted:
             continue
-        said = datetime.fromisoformat(r.said).replace(tzinfo=timezone.utc)
+        said = datetime.fromisoformat(r.said).replace(tzinfo=UTC)
         text = r.render()
         docs.append(Doc(id=r.id, path=f"{records_path(thread)}#{n}", thread=thread, type="record", text=text,
                         start=said, end=said, hash=content_hash(f"{n}\x00{text}"),
@@ -101,14 +101,14 @@ class Reading:
     says so meanwhile. A reader that is down (Unavailable) pauses all reading for as long."""
 
     def __init__(self, reader: Reader, budget: Budget, quiet_seconds: int,
-                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)):
         self.reader = reader
         self.budget = budget
         self.quiet_seconds = quiet_seconds
         self.clock = clock
         self._lock = threading.Lock()
         self._retry: dict[tuple[str, str, int], tuple[int, datetime]] = {}  # window -> (failures, not before)
-        self._paused: tuple[int, datetime] = (0, datetime.min.replace(tzinfo=timezone.utc))
+        self._paused: tuple[int, datetime] = (0, datetime.min.replace(tzinfo=UTC))
         self.stopping = threading.Event()  # the owner is closing: the pass ends after the thread under way
         self.landing: Callable[[], bool] = lambda: False  # whether any end user's landing is under way (Pipeline)
 

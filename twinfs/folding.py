@@ -9,9 +9,10 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 

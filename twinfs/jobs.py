@@ -14,7 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .background import LAND_NICE, LATER_NICE, backoff, lower_priority
 from .landing import land_event
@@ -203,7 +203,7 @@ class Pipeline:
         with self._lock:
             trouble = self.troubles.get(key)
             if trouble is None or trouble.what.split()[0] != what.split()[0]:
-                trouble = self.troubles[key] = Trouble(what, datetime.now(timezone.utc))
+                trouble = self.troubles[key] = Trouble(what, datetime.now(UTC))
             trouble.what = what
             trouble.tries += 1
             trouble.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]

@@ -7,7 +7,7 @@ import json
 import secrets
 import threading
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -64,7 +64,7 @@ class Keys:
             raise Invalid(f"--role '{role}' must be read or write", "role")
         token = f"tm_{secrets.token_urlsafe(32)}"
         key = Key(id=f"key_{secrets.token_hex(6)}", org=org, project=project, role=role,  # type: ignore[arg-type]
-                  sha256=_digest(token), created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                  sha256=_digest(token), created=datetime.now(UTC).isoformat(timespec="seconds"))
         with self._lock:
             keys = [*self.all(), key]
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .errors import Invalid, NotFound
 from .models import THREAD_ID, Record
@@ -78,7 +78,7 @@ def correct(space: Space, record_id: str, reason: str, value: str | None,
     old = records[i]
     if old.retracted:
         raise Invalid(f"record '{record_id}' is already retracted", "id")
-    at = (now or datetime.now(timezone.utc)).isoformat(timespec="seconds").replace("+00:00", "Z")
+    at = (now or datetime.now(UTC)).isoformat(timespec="seconds").replace("+00:00", "Z")
     replacement = None
     if value is not None:
         if not old.attribute:

@@ -9,25 +9,47 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import git
 
 from . import browse, folding, forgetting, landing, ledger, mending, repair, sync, syncing, tombstones
 from . import search as searching
+from .briefing import Briefing
 from .clock import Clock
 from .errors import Invalid, NotFound, Unavailable
 from .filing import ADDS_QUIET, YIELD_MAX, Reading, index_records
-from .briefing import Briefing
 from .filtering import Filter, make_filter
 from .index import Bounds
 from .index.embedder import Embedder, shared_embedder
 from .jobs import Pipeline
-from .models import (AddRequest, AddResult, CorrectRequest, CorrectResult, EndUser, ForgetRequest, ForgetResult,
-                     GrepRequest, GrepResult, HistoryRequest, HistoryResult, HistoryValue, LineageRequest,
-                     LineageResult, Phase, ReadRequest, ReadResult, SearchRequest, SearchResult, StatusRequest,
-                     StatusResult, SyncRequest, SyncResult, parse_day)
+from .models import (
+    AddRequest,
+    AddResult,
+    CorrectRequest,
+    CorrectResult,
+    EndUser,
+    ForgetRequest,
+    ForgetResult,
+    GrepRequest,
+    GrepResult,
+    HistoryRequest,
+    HistoryResult,
+    HistoryValue,
+    LineageRequest,
+    LineageResult,
+    Phase,
+    ReadRequest,
+    ReadResult,
+    SearchRequest,
+    SearchResult,
+    StatusRequest,
+    StatusResult,
+    SyncRequest,
+    SyncResult,
+    parse_day,
+)
 from .owner import HomeBusy, HomeLock, holder
 from .owning import Owning, _user_of
 from .pages import Folding
@@ -82,7 +104,7 @@ class Memory(Owning):
         self.owner = owner  # what this process is, for the message a second writer gets
         self.stamps = stamps or Clock(settings.machine)  # which edit of an item came later, across machines
         self.embedder = embedder or shared_embedder()
-        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.clock = clock or (lambda: datetime.now(UTC))
         self.spaces = Spaces(self._make, settings.open_users, on_close=self._closed)
         self.pending = Marks(self.home / "pending")  # vaults with work to do (pending.py)
         self.remotes = Marks(self.home / "synced")  # vaults with a git remote
@@ -112,7 +134,7 @@ class Memory(Owning):
         self._hooks = syncing.Hooks(land=self._land_now, mend=self._mend, fold=self._fold, clock=self.stamps,
                                     forget=lambda space, ids, stones: self._forget_held(space, ids, stones))
 
-    def __enter__(self) -> "Memory":
+    def __enter__(self) -> Memory:
         return self.start()
 
     def __exit__(self, *exc) -> None:

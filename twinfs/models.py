@@ -5,7 +5,7 @@ They validate at the edge (HTTP, CLI, MCP, library calls) and are the single sou
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 from enum import Enum
 from typing import Annotated, Any, Literal
 
@@ -168,7 +168,7 @@ class EndUser(BaseModel):
     account: str
 
     @model_validator(mode="after")
-    def _check(self) -> "EndUser":
+    def _check(self) -> EndUser:
         for label, value in (("organisation", self.org), ("project", self.project)):
             if not NAME_PART.match(value):
                 raise BadRequest(f"{label} '{value}' is not a usable id: letters, digits, '_' and '-', "
@@ -186,7 +186,7 @@ class EndUser(BaseModel):
         return f"{self.org}.{self.project}.{self.account}"
 
     @classmethod
-    def parse(cls, org: str, project: str, account: str | None) -> "EndUser":
+    def parse(cls, org: str, project: str, account: str | None) -> EndUser:
         if not account:
             raise BadRequest("X-Twin-Account is missing: name the end user whose memory this is")
         return cls(org=org, project=project, account=account)
@@ -195,8 +195,8 @@ class EndUser(BaseModel):
 def as_utc(value: datetime) -> datetime:
     """A naive time is taken as UTC; every stored time is UTC."""
     if value.tzinfo is None:
-        return value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
 
 
 def iso(value: datetime) -> str:
@@ -228,7 +228,7 @@ class AddRequest(Strict):
     wait: bool = Field(False, description="hold the answer until the items have landed, at most 10 seconds")
 
     @model_validator(mode="after")
-    def _later_wins(self) -> "AddRequest":
+    def _later_wins(self) -> AddRequest:
         last = {item.id: n for n, item in enumerate(self.items)}
         if len(last) < len(self.items):  # as if the later item were added after the earlier: it is the edit
             self.items = [item for n, item in enumerate(self.items) if last[item.id] == n]
@@ -256,7 +256,7 @@ def parse_moment(text: str) -> datetime | None:
     if not MOMENT_RE.fullmatch(text):
         return None
     if len(text) == 10:
-        return datetime.combine(date.fromisoformat(text), time(), tzinfo=timezone.utc)
+        return datetime.combine(date.fromisoformat(text), time(), tzinfo=UTC)
     return as_utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
 
 
@@ -265,7 +265,7 @@ def parse_day(value: str | date | datetime | None, field: str) -> datetime | Non
     if value is None or isinstance(value, datetime):
         return None if value is None else as_utc(value)
     if isinstance(value, date):
-        return datetime.combine(value, time(), tzinfo=timezone.utc)
+        return datetime.combine(value, time(), tzinfo=UTC)
     moment = parse_moment(value)
     if moment is None:
         raise ValueError(f"{field} '{value}' is not a real day: use {MOMENT_SAYS}")
@@ -345,7 +345,7 @@ class GrepRequest(Window):
     regex: bool = False
 
     @model_validator(mode="after")
-    def _compiles(self) -> "GrepRequest":
+    def _compiles(self) -> GrepRequest:
         if self.regex:
             try:
                 re.compile(self.pattern)
@@ -473,7 +473,7 @@ class OwnerSyncRequest(Strict):
     stay: bool = Field(False, description="serve it here again (cancel a leave), after the sync")
 
     @model_validator(mode="after")
-    def _one_way(self) -> "OwnerSyncRequest":
+    def _one_way(self) -> OwnerSyncRequest:
         if self.leave and self.stay:
             raise ValueError("leave and stay: give one of them")
         return self

@@ -13,7 +13,7 @@ import json
 import os
 import secrets
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .errors import TwinError
@@ -52,7 +52,7 @@ class HomeLock:
     def held(self) -> bool:
         return self._fd is not None
 
-    def acquire(self, command: str) -> "HomeLock":
+    def acquire(self, command: str) -> HomeLock:
         if self._fd is not None:
             return self
         self.home.mkdir(parents=True, exist_ok=True)
@@ -70,7 +70,7 @@ class HomeLock:
                 raise HomeBusy(self.home, owner or {}) from None
         self._fd = fd
         self.info = {"pid": os.getpid(), "command": command, "port": None,
-                     "since": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                     "since": datetime.now(UTC).isoformat(timespec="seconds"),
                      "token": LOCAL_TOKEN + secrets.token_urlsafe(24)}
         self._write()
         return self

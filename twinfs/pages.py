@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from .folding import render_page
 from .ledger import records_path
@@ -31,7 +31,7 @@ class Folding:
     them made when it takes the writer (0.5 s at 22,733 records that an add waited for)."""
 
     def __init__(self, fold_seconds: int, folded: Callable[[Space], tuple[list, list]],
-                 clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)):
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)):
         self.fold_seconds = fold_seconds
         self.folded = folded
         self.clock = clock

@@ -14,7 +14,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "sample_vault.jsonl"
 FOLDER = ROOT / "sample_vault"
 USER = EndUser(org="demo", project="app", account="alice")  # thread ids hash the vault's folder name: keep it
-NOW = datetime(2026, 10, 5, 12, 0, tzinfo=timezone.utc)  # two days after the last item: every window is quiet
+NOW = datetime(2026, 10, 5, 12, 0, tzinfo=UTC)  # two days after the last item: every window is quiet
 README = """# A sample twinfs vault
 
 The memory of one end user, Alice, as twinfs keeps it: plain files, made by `./run sample` from

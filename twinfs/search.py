@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import PurePosixPath
 
@@ -187,8 +187,8 @@ def dated_lanes(space: Space, query: str, bounds: Bounds, times: list[Window]) -
     for w in times:
         if w.every_year:
             continue  # "in June" of any year is no one range
-        after = datetime.combine(w.first, time(), tzinfo=timezone.utc)
-        before = datetime.combine(w.last + timedelta(days=1), time(), tzinfo=timezone.utc)
+        after = datetime.combine(w.first, time(), tzinfo=UTC)
+        before = datetime.combine(w.last + timedelta(days=1), time(), tzinfo=UTC)
         after, before = max(after, bounds.after or after), min(before, bounds.before or before)
         if after < before:
             inside = lanes(space, query, Bounds(bounds.scope, before, after, bounds.type))
@@ -215,7 +215,7 @@ def dated(space: Space, ranked: list[tuple[str, str, float]], times: list[Window
 
 def question_times(query: str, bounds: Bounds) -> list[Window]:
     """The times a question names, relative ones ("last week") as of its `before` day or now."""
-    return windows(query, bounds.before or datetime.now(timezone.utc))
+    return windows(query, bounds.before or datetime.now(UTC))
 
 
 def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
@@ -368,6 +368,6 @@ def notes(space: Space, found: list[FoundFact], hits: list[Hit], context: Contex
     else:
         out += [f"{h.id} is newer than every fact (not read yet): take what it says from its words." for h in fresh]
     if context.reading_waits_until is not None:
-        until = context.reading_waits_until.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        until = context.reading_waits_until.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
         out.append(f"Reading is waiting on the daily budget until {until}: the newest turns are in hits only.")
     return out

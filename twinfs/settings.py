@@ -62,7 +62,7 @@ class Settings:
         object.__setattr__(self, "home", Path(self.home))
 
     @classmethod
-    def from_env(cls, home: str | Path | None = None, **overrides) -> "Settings":
+    def from_env(cls, home: str | Path | None = None, **overrides) -> Settings:
         base = cls(
             home=Path(home or os.environ.get("TWIN_HOME") or "twin-home"),
             quiet_seconds=_int("TWIN_QUIET_SECONDS", 600),

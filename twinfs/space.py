@@ -69,7 +69,7 @@ class Writer:
         self._gone: set[int] = set()  # tickets whose holder stopped waiting (an interrupt): skipped
         self.stopped_midway = False  # a step failed while holding: its leftovers are a repair's, not a person's
 
-    def __enter__(self) -> "Writer":
+    def __enter__(self) -> Writer:
         self.take_turn()
         try:
             if self.on_enter:

@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
@@ -509,7 +509,7 @@ def stones_of(vault: Vault, commit: str | None) -> list[dict]:
 
 
 def when() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 Progress = Callable[[int, int], None]

@@ -5,8 +5,17 @@ from __future__ import annotations
 import sys
 import textwrap
 
-from .models import (AddResult, CorrectResult, ForgetResult, GrepResult, HistoryResult, LineageResult, ReadResult,
-                     SearchResult, StatusResult)
+from .models import (
+    AddResult,
+    CorrectResult,
+    ForgetResult,
+    GrepResult,
+    HistoryResult,
+    LineageResult,
+    ReadResult,
+    SearchResult,
+    StatusResult,
+)
 
 HIT_LINES = 12  # a passage shown in a brief; the rest is a `twin read` away
 INDENT = "  "

@@ -46,7 +46,7 @@ def system_limit() -> int:
 class _Folder:
     """The watch of one folder: its events, with the folder's path (inotify gives only the name)."""
 
-    def __init__(self, watcher: "Watcher", path: Path):
+    def __init__(self, watcher: Watcher, path: Path):
         self.watcher, self.path = watcher, path
 
     def on_event(self, event: InotifyEvent) -> None:
@@ -94,7 +94,7 @@ class Watcher:
         with self._lock:
             return sorted(self._polled)
 
-    def start(self, wait: bool = False) -> "Watcher":
+    def start(self, wait: bool = False) -> Watcher:
         """Watch $TWIN_HOME/users now, and every vault's folders from the watcher's own thread (a home of
         10,000 end users has ~100,000 to walk: start-up does not wait for them, unless `wait`). An edit made
         before its folder is watched is found when the vault is first opened (Memory._prepare)."""

@@ -9,10 +9,9 @@ import re
 from collections import defaultdict
 from datetime import date
 
-from .folding import Page, concept_of, canonical_subject, live_records, names_in, newer_first, resolve_subjects
+from .folding import Page, canonical_subject, concept_of, live_records, names_in, newer_first, resolve_subjects
 from .models import Record
 from .text import IRREGULAR, LIGHT_VERBS, norm, stem, stems_of, words_of
-
 
 ONE_AT_A_TIME = {"home", "job", "employer", "diet", "partner", "age"}  # a newer value replaces the older
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..state import read_only_db, transaction
 from . import Bounds, Doc
 from .embedder import Embedder
-from ..state import read_only_db, transaction
 from .vectors import KEY, Vectors, key
 
 

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
-
 from whoosh import index as whoosh_index
 from whoosh import query as Q
 from whoosh.analysis import StemmingAnalyzer
@@ -377,8 +376,8 @@ class WordIndex:
             for doc_id in ids:
                 fields = s.document(id=doc_id)
                 if fields and fields.get("start", FAR_PAST) != FAR_PAST:
-                    out[doc_id] = (datetime.fromtimestamp(fields["start"], timezone.utc),
-                                   datetime.fromtimestamp(fields.get("end", fields["start"]), timezone.utc))
+                    out[doc_id] = (datetime.fromtimestamp(fields["start"], UTC),
+                                   datetime.fromtimestamp(fields.get("end", fields["start"]), UTC))
         return out
 
     def count(self) -> int:

@@ -8,7 +8,8 @@ speaker's own words, cut at the clause. `text` is the sentence's tokens joined b
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -39,7 +40,7 @@ JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counse
         "actor", "actress", "dancer", "singer", "filmmaker", "screenwriter", "author", "editor", "streamer",
         "gamer", "vet", "veterinarian", "surgeon", "paramedic", "owner", "founder", "ceo", "tutor",
         "guard", "model", "blogger", "youtuber", "influencer", "producer", "director", "worker", "assistant",
-        "specialist", "technician", "administrator", "officer", "agent", "broker", "realtor", "caregiver"}
+        "specialist", "technician", "administrator", "agent", "broker", "realtor", "caregiver"}
 BUSINESS = r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm)"
 DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "lactose intolerant",
          "kosher", "halal", "flexitarian", "plant-based"}

@@ -5,13 +5,13 @@ import json
 import os
 import tempfile
 import threading
-from datetime import date, datetime, time, timedelta, timezone
+from collections.abc import Callable
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
-from typing import Callable
 
 
 def _utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Budget:
@@ -46,7 +46,7 @@ class Budget:
 
     def _today(self) -> date:
         now = self.clock()
-        now = now.replace(tzinfo=timezone.utc) if now.tzinfo is None else now.astimezone(timezone.utc)
+        now = now.replace(tzinfo=UTC) if now.tzinfo is None else now.astimezone(UTC)
         return now.date()
 
     def spent(self, org: str) -> int:
@@ -74,4 +74,4 @@ class Budget:
         """When reading may go on: now if the budget allows, else the start of the next UTC day."""
         if self.allows(org):
             return self.clock()
-        return datetime.combine(self._today() + timedelta(days=1), time(), tzinfo=timezone.utc)
+        return datetime.combine(self._today() + timedelta(days=1), time(), tzinfo=UTC)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 
 Prefer = Literal["past", "future"]
@@ -77,7 +77,7 @@ def _dateparser():
 def as_day(value: date | datetime) -> date:
     if isinstance(value, datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(timezone.utc)
+            value = value.astimezone(UTC)
         return value.date()
     return value
 

@@ -28,7 +28,7 @@ RETRY_AFTER = 60  # seconds before a window whose reader died or hung is tried a
 EXTRA = 'pip install "twinfs[llama]"'
 
 _lock = threading.Lock()
-_children: dict[tuple[str, int, int], "Child"] = {}
+_children: dict[tuple[str, int, int], Child] = {}
 
 
 @atexit.register

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from pydantic import BaseModel, Field, ValidationError
 

@@ -26,7 +26,7 @@ GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lot
                  "something", "difference", "impact", "hand", "vibe", "vibes", "mood", "step", "steps", "chance",
                  "best", "thanks", "ok", "okay", "cheers", "work", "goal", "goals", "skill", "skills", "change",
                  "changes", "balance", "hang", "setback", "effort", "efforts", "success", "challenge", "challenges",
-                 "dream", "dreams", "future", "motivation", "positivity", "support", "advice", "bit", "much"}
+                 "dream", "dreams", "future", "motivation", "positivity", "support", "advice", "much"}
 LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
                "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
                "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
