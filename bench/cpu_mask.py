@@ -18,10 +18,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+from twinfs.index.embedder import cpu_flags
 
-from twinfs.index.embedder import cpu_flags  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 SOURCE = HERE / "cpu_mask.c"
 MASKED = ("avx512", "amx", "vnni", "avx10")  # /proc/cpuinfo flags containing these are what the mask clears

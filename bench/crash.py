@@ -29,13 +29,10 @@ from pathlib import Path
 
 import httpx
 
+from bench.load import free_port, start_server
+from twinfs.keys import Keys
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from load import free_port, start_server  # noqa: E402
-
-from twinfs.keys import Keys  # noqa: E402
 
 USERS = ("crash-a", "crash-b", "crash-c")
 POINTS = ("commit", "words", "land", "read", "rewrite")

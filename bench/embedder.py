@@ -9,18 +9,14 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import load  # noqa: E402
-
-from twinfs.index.embedder import Embedder, cpu_flags  # noqa: E402
-from twinfs.passages import segments_of  # noqa: E402
+from bench import load
+from twinfs.index.embedder import Embedder, cpu_flags
+from twinfs.passages import segments_of
 
 
 def segments(turns: int) -> list[str]:

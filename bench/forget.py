@@ -8,23 +8,19 @@ item is forgotten. Prints the time of each part the forget goes through and the 
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from chat import messages  # noqa: E402
-
-from twinfs import (  # noqa: E402
+from bench.chat import messages
+from twinfs import (
     EndUser,
     Memory,
     Settings,
-    forgetting,  # noqa: E402
+    forgetting,
 )
-from twinfs.models import AddRequest, ForgetRequest  # noqa: E402
-from twinfs.vault import Vault  # noqa: E402
+from twinfs.models import AddRequest, ForgetRequest
+from twinfs.vault import Vault
 
 
 def main() -> None:

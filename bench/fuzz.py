@@ -29,11 +29,10 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.load import free_port, start_server
+from twinfs.keys import Keys
 
-from bench.load import free_port, start_server  # noqa: E402
-from twinfs.keys import Keys  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 LANDED = {"landed", "read", "folded"}
 SLOWEST = 20  # seconds an answer may take: an add with wait holds up to 10 s, and the fuzzer loads 2 cores

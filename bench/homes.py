@@ -112,13 +112,13 @@ class KeptEmbedder(Embedder):
                 for h, blob in self._db.execute(
                         f"SELECT thash, vec FROM vectors WHERE thash IN ({','.join('?' * len(chunk))})", chunk):
                     found[h] = np.frombuffer(blob, dtype="float32")
-        todo = {h: t for h, t in zip(hashes, texts) if h not in found}
+        todo = {h: t for h, t in zip(hashes, texts, strict=False) if h not in found}
         if todo:
             fresh = super().encode(list(todo.values()))
             with self._db_lock:
                 self._db.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)",
-                                     [(h, v.astype("float32").tobytes()) for h, v in zip(todo, fresh)])
-            found.update(zip(todo, fresh))
+                                     [(h, v.astype("float32").tobytes()) for h, v in zip(todo, fresh, strict=False)])
+            found.update(zip(todo, fresh, strict=False))
         self.embedded += len(todo)
         self.reused += len(set(hashes)) - len(todo)
         return np.vstack([found[h] for h in hashes])

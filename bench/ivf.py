@@ -18,13 +18,11 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-from scale import cache_root, questions  # noqa: E402
+from bench.scale import cache_root, questions
+from twinfs.index.embedder import shared_embedder
+from twinfs.index.vectors import TRAIN_PER_LIST, lists
 
-from twinfs.index.embedder import shared_embedder  # noqa: E402
-from twinfs.index.vectors import TRAIN_PER_LIST, lists  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SEGMENTS = 80  # what the meaning lane asks its index for, for 10 passages
 
@@ -45,7 +43,7 @@ def top_passages(index, queries: np.ndarray, doc: dict[int, str]) -> tuple[list[
     for query in queries:
         scores, sids = index.search(query[None, :], SEGMENTS)
         best: dict[str, float] = {}
-        for sid, score in zip(sids[0], scores[0]):
+        for sid, score in zip(sids[0], scores[0], strict=False):
             if sid >= 0 and score > best.get(doc[int(sid)], -2.0):
                 best[doc[int(sid)]] = float(score)
         out.append([d for d, _ in sorted(best.items(), key=lambda kv: -kv[1])[:10]])
@@ -71,7 +69,7 @@ def main() -> None:
 
     def report(name: str, index) -> None:
         got, took = top_passages(index, queries, doc)
-        shared = np.mean([len(set(a) & set(b)) / max(1, len(a)) for a, b in zip(truth, got)])
+        shared = np.mean([len(set(a) & set(b)) / max(1, len(a)) for a, b in zip(truth, got, strict=False)])
         print(f"{name}: top-10 overlap {shared:.3f}, {took:.2f} ms a question", flush=True)
 
     nlist = lists(n)

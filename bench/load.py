@@ -25,11 +25,10 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from twinfs.client import nodelay_transport
+from twinfs.keys import Keys
 
-from twinfs.client import nodelay_transport  # noqa: E402
-from twinfs.keys import Keys  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 WORDS = ["Lisbon", "Porto", "Berlin", "river", "tram", "cat", "dog", "Miso", "train", "boat", "tour", "cellar", "flat", "light", "noise", "friend", "sister", "birthday", "dinner", "recipe", "garden", "bike", "office", "meeting", "doctor", "flight", "hotel", "museum", "concert", "book", "film", "song", "coffee", "market", "beach", "hiking", "rain", "winter", "summer", "school", "project", "deadline", "budget", "salary", "move", "rent"]
 POLL = 0.05  # seconds between /status polls for an end user's outstanding adds

@@ -13,20 +13,16 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import homes  # noqa: E402
-import locomo  # noqa: E402
-
-from twinfs import EndUser, Memory, Settings  # noqa: E402
-from twinfs.index import Bounds  # noqa: E402
-from twinfs.index.embedder import Embedder  # noqa: E402
-from twinfs.ledger import all_records  # noqa: E402
-from twinfs.models import AddRequest, SearchRequest  # noqa: E402
-from twinfs.search import meaning_lane  # noqa: E402
+from bench import homes, locomo
+from twinfs import EndUser, Memory, Settings
+from twinfs.index import Bounds
+from twinfs.index.embedder import Embedder
+from twinfs.ledger import all_records
+from twinfs.models import AddRequest, SearchRequest
+from twinfs.search import meaning_lane
 
 KS = (1, 3, 5, 10)
 TUNE = 3  # conversations 0-2 tune, the rest report

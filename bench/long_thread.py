@@ -10,22 +10,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from chat import messages  # noqa: E402
-
-from twinfs import (  # noqa: E402
+from bench.chat import messages
+from twinfs import (
     EndUser,
     Memory,
     Settings,
-    landing,  # noqa: E402
+    landing,
 )
-from twinfs.models import AddRequest  # noqa: E402
+from twinfs.models import AddRequest
 
 
 def main() -> None:

@@ -20,13 +20,11 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import homes  # noqa: E402
-
-from twinfs import EndUser, Memory, Settings  # noqa: E402
-from twinfs.index import Bounds  # noqa: E402
-from twinfs.models import AddRequest, SearchRequest  # noqa: E402
-from twinfs.search import meaning_lane  # noqa: E402
+from bench import homes
+from twinfs import EndUser, Memory, Settings
+from twinfs.index import Bounds
+from twinfs.models import AddRequest, SearchRequest
+from twinfs.search import meaning_lane
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "bench" / "longmemeval" / "dev.json"
 KS = (1, 3, 5, 10)
@@ -69,7 +67,7 @@ def user_of(q: dict) -> EndUser:
 def items(q: dict) -> list[list[dict]]:
     """One add a session: its turns as messages of one conversation, ids `<session id>:<turn number>`."""
     out = []
-    for sid, day, turns in zip(q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"]):
+    for sid, day, turns in zip(q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"], strict=False):
         at = when(day)
         session = [{"id": f"{sid}:{i}", "kind": "message", "conversation": sid, "role": t["role"],
                     "text": t["content"], "at": (at + timedelta(seconds=30 * i)).isoformat()}
@@ -80,7 +78,7 @@ def items(q: dict) -> list[list[dict]]:
 
 
 def evidence_turns(q: dict) -> set[str]:
-    return {f"{sid}:{i}" for sid, turns in zip(q["haystack_session_ids"], q["haystack_sessions"])
+    return {f"{sid}:{i}" for sid, turns in zip(q["haystack_session_ids"], q["haystack_sessions"], strict=False)
             for i, t in enumerate(turns) if t.get("has_answer")}
 
 

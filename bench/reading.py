@@ -26,13 +26,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-HERE = Path(__file__).resolve()
-sys.path.insert(0, str(HERE.parents[1]))
+from twinfs.models import Record
+from twinfs.passages import Turn
+from twinfs.reading import Outcome, Reader, Window, make_reader, plan_windows
+from twinfs.reading.records import Draft, finish
 
-from twinfs.models import Record  # noqa: E402
-from twinfs.passages import Turn  # noqa: E402
-from twinfs.reading import Outcome, Reader, Window, make_reader, plan_windows  # noqa: E402
-from twinfs.reading.records import Draft, finish  # noqa: E402
+HERE = Path(__file__).resolve()
 
 DATA = HERE.parents[2] / "shared/bench/locomo/dev.json"
 DAYS = 3

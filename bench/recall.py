@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import locomo_recall  # noqa: E402
-import longmemeval_recall  # noqa: E402
+from bench import locomo_recall, longmemeval_recall
 
 
 def main() -> None:

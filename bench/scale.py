@@ -35,14 +35,12 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-from chat import life  # noqa: E402
+from bench.chat import life
+from twinfs import EndUser, Memory, Settings, fsmonitor
+from twinfs.keys import Keys
+from twinfs.models import AddRequest
 
-from twinfs import EndUser, Memory, Settings, fsmonitor  # noqa: E402
-from twinfs.keys import Keys  # noqa: E402
-from twinfs.models import AddRequest  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 BIG = EndUser(org="bench", project="scale", account="big")
 TEMPLATE = EndUser(org="bench", project="scale", account="template")

@@ -22,16 +22,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+from front import NGINX, start_front, stop_front
+from served import start_server, stop_server
+
+from bench.load import WORDS, pct
+from twinfs.client import nodelay_transport
+from twinfs.keys import Keys
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-
-from front import NGINX, start_front, stop_front  # noqa: E402
-from load import WORDS, pct  # noqa: E402
-from served import start_server, stop_server  # noqa: E402
-
-from twinfs.client import nodelay_transport  # noqa: E402
-from twinfs.keys import Keys  # noqa: E402
 
 ROUNDS = 4
 

@@ -12,18 +12,14 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import sys
 import tempfile
 import time
 from datetime import date
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from chat import varied  # noqa: E402
-
-from twinfs import EndUser, Memory, Settings  # noqa: E402
-from twinfs.models import AddRequest, SearchRequest, StatusRequest  # noqa: E402
+from bench.chat import varied
+from twinfs import EndUser, Memory, Settings
+from twinfs.models import AddRequest, SearchRequest, StatusRequest
 
 USER = EndUser(org="bench", project="sync", account="alice")
 

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from served import start_server
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-import crash  # noqa: E402
+from bench import crash
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed,point", [(11, None), (12, "commit"), (13, "words"), (14, "rewrite")])
 def test_a_killed_server_loses_nothing_accepted_and_starts_clean(tmp_path, seed, point):
     result = crash.trial(tmp_path, seed, point)

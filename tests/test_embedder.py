@@ -48,6 +48,7 @@ def test_batches_match_fp32_in_either_precision(embedder, fp32):
 MIXED = TEXTS + [f"turn {i}: " + "a few words " * (i % 9) for i in range(70)]  # several batches, lengths mixed
 
 
+@pytest.mark.slow
 def test_batches_run_in_onnx_runtime_on_a_cpu_without_amx_and_match_torch(fp32):
     onnx = Embedder(bf16=False, int8=False)
     assert onnx.batch_runtime == "onnxruntime" and fp32.batch_runtime == "torch" and onnx.variant == "fp32"
@@ -57,6 +58,7 @@ def test_batches_run_in_onnx_runtime_on_a_cpu_without_amx_and_match_torch(fp32):
     assert float((ours * theirs).sum(axis=1).min()) > 0.9999  # each row is its own text's, whatever the order
 
 
+@pytest.mark.slow
 def test_int8_batches_keep_each_text_nearest_its_own_fp32_vector(fp32):
     int8 = Embedder(bf16=False, int8=True)  # on any CPU: where it is not the default, it must still work
     assert int8.batch_runtime == "onnxruntime-int8" and int8.variant == QUANTISED
@@ -102,6 +104,7 @@ def test_short_texts_are_embedded_once(monkeypatch):
     assert np.allclose(again[0], first[1]) and np.allclose(again[1], first[0])
 
 
+@pytest.mark.slow
 def test_batches_shared_out_among_threads_give_each_text_its_own_vector(monkeypatch):
     monkeypatch.setenv("TWIN_EMBED_THREADS", "1")
     one = Embedder(bf16=False, int8=False)
@@ -142,7 +145,7 @@ def test_the_cpu_mask_shows_libraries_a_cpu_without_avx512_amx_or_vnni(tmp_path)
              "e = Embedder(); v = e.encode(['Alice moved to Lisbon.', 'The cat is called Miso.']); "
              "print(json.dumps({'numpy': sorted(k for k, x in f.items() if x), 'torch_child': child, "
              "'flags': sorted(cpu_flags()), 'runtime': e.batch_runtime, 'vectors': v.tolist()}))")
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "cpu_mask.py"), sys.executable, "-c", probe],
+    out = subprocess.run([sys.executable, "-m", "bench.cpu_mask", sys.executable, "-c", probe],
                          capture_output=True, text=True, env={**os.environ, "TWIN_BENCH_CACHE": str(tmp_path)},
                          timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
