@@ -12,8 +12,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from twinfs import __version__
-from twinfs.cli import describe
-from twinfs.errors import Invalid
+from twinfs.errors import Invalid, describe
 from twinfs.memory import Memory
 from twinfs.models import (
     AddRequest,

@@ -59,6 +59,7 @@ def memory(tmp_path, embedder):
         yield m
 
 
+@pytest.mark.slow
 def test_items_go_through_every_phase(memory):
     phases = memory.status(USER, StatusRequest(ids=["msg-001", "msg-104", "doc-porto"])).phases
     assert phases == {"msg-001": Phase.folded, "msg-104": Phase.folded, "doc-porto": Phase.folded}
@@ -188,8 +189,7 @@ def test_records_file_is_plain_json_with_stable_ids(memory):
 def test_answers_of_a_read_memory_are_what_the_openapi_document_says(memory):
     """Facts, known, notes, history, lineage and a correction: the answers a fuzzer without reading never sees."""
     from jsonschema import Draft202012Validator
-
-    from server.openapi import document
+    from twinfs.server.openapi import document
 
     components = document()["components"]
 

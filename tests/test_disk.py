@@ -9,8 +9,8 @@ import uuid
 import pytest
 from conftest import MOVE, chat
 from starlette.testclient import TestClient
+from twinfs.server.app import create_app
 
-from server.app import create_app
 from twinfs import Memory, Phase, Settings
 from twinfs.keys import Keys
 from twinfs.models import SearchRequest, StatusRequest

@@ -17,10 +17,10 @@ import httpx
 import pytest
 from pydantic import BaseModel
 from served import ROOT, start_server, stop_server
+from twinfs.server.errors import ErrorBody
+from twinfs.server.mcp_server import TOOLS
+from twinfs.server.routes import OPERATIONS, OWNER_SYNC, Health, routes
 
-from server.errors import ErrorBody
-from server.mcp_server import TOOLS
-from server.routes import OPERATIONS, OWNER_SYNC, Health, routes
 from twinfs.cli import COMMANDS, Command
 from twinfs.keys import Keys
 from twinfs.memory import Memory

@@ -10,8 +10,7 @@ import anyio
 from conftest import MOVE, PORTO, chat
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-
-from server.mcp_server import TOOLS, make_server
+from twinfs.server.mcp_server import TOOLS, make_server
 
 ROOT = Path(__file__).resolve().parents[1]
 

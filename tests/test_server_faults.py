@@ -6,8 +6,8 @@ import logging
 import pytest
 from conftest import chat
 from starlette.testclient import TestClient
+from twinfs.server.app import create_app
 
-from server.app import create_app
 from twinfs.keys import Keys
 from twinfs.models import AddRequest
 

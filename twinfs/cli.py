@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from . import terminal
-from .errors import Invalid, TwinError
+from .errors import Invalid, TwinError, describe
 from .models import (
     PHASE_ORDER,
     AddRequest,
@@ -45,19 +45,6 @@ BATCH = 500
 DEFAULT_ORG, DEFAULT_PROJECT = "local", "default"
 # the global options, each command's own defaults: what was not given anywhere
 GLOBALS = {"home": None, "org": None, "project": None, "json": False}
-
-
-def describe(exc: ValidationError, prefix: str = "") -> str:
-    """A pydantic error as one line that names the field: `items[3].at: Input should be …`."""
-    parts = []
-    for err in exc.errors()[:3]:
-        loc = ""
-        for part in err["loc"]:
-            loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
-        msg = err["msg"].removeprefix("Value error, ")
-        parts.append(f"{prefix}{loc}: {msg}" if loc else f"{prefix}{msg}")
-    more = len(exc.errors()) - 3
-    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
 
 def _home(args) -> Path:
@@ -199,12 +186,11 @@ def cmd_reindex(args) -> list[dict]:
     """One end user with --account; else every end user, of --org and --project when given."""
     from tqdm import tqdm
 
-    from .memory import _user_of
 
     answers = []
     with _memory(args) as memory:
         users = [_user(args)] if args.account else [
-            u for u in map(_user_of, memory.users())
+            u for u in map(EndUser.of_folder, memory.users())
             if (args.org is None or u.org == args.org) and (args.project is None or u.project == args.project)]
         for user in users:
             with tqdm(desc=f"reindex {user.dirname}", unit="passage", disable=args.quiet) as bar:
@@ -244,7 +230,7 @@ def cmd_keys_revoke(args) -> dict:
 
 
 def cmd_serve(args) -> None:
-    from server.app import serve
+    from twinfs.server.app import serve
 
     serve(Settings.from_env(home=args.home), host=args.host, port=args.port)
 
@@ -286,12 +272,11 @@ def _sync_each(args, names: list[str], one: Callable[[EndUser, Callable[[int, in
     """Each vault synced by `one`, with progress bars; with --all a vault that fails does not stop the others."""
     from tqdm import tqdm
 
-    from .memory import _user_of
 
     answers: list[dict] = []
     failed = 0
     with tqdm(total=len(names), desc="sync", unit="vault", disable=args.quiet or len(names) < 2) as bar:
-        for user in map(_user_of, names):
+        for user in map(EndUser.of_folder, names):
             with tqdm(desc=f"index {user.account}", unit="passage", disable=args.quiet, leave=False) as inner:
                 def progress(done: int, total: int) -> None:
                     inner.total = total
@@ -313,7 +298,7 @@ def _sync_each(args, names: list[str], one: Callable[[EndUser, Callable[[int, in
 
 
 def cmd_mcp(args) -> None:
-    from server.mcp_server import serve
+    from twinfs.server.mcp_server import serve
 
     serve(Settings.from_env(home=args.home), _user(args))
 

@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import uvicorn
 
-    from server.app import create_app
+    from twinfs.server.app import create_app
 
     settings = Settings.from_env(home=args.home)
     user = USER

@@ -1,6 +1,11 @@
 """One family of domain errors. Front ends translate them (HTTP status, CLI exit line, MCP error)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
 
 class TwinError(Exception):
     """Base of every error the library raises on purpose. `status` is the HTTP status it maps to."""
@@ -54,3 +59,16 @@ class Unavailable(TwinError):
     def __init__(self, message: str, retry_after: int = 1):
         super().__init__(message)
         self.retry_after = retry_after
+
+
+def describe(exc: ValidationError, prefix: str = "") -> str:
+    """A pydantic error as one line that names the field: `items[3].at: Input should be …`."""
+    parts = []
+    for err in exc.errors()[:3]:
+        loc = ""
+        for part in err["loc"]:
+            loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
+        msg = err["msg"].removeprefix("Value error, ")
+        parts.append(f"{prefix}{loc}: {msg}" if loc else f"{prefix}{msg}")
+    more = len(exc.errors()) - 3
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")

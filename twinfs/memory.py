@@ -51,7 +51,7 @@ from .models import (
     parse_day,
 )
 from .owner import HomeBusy, HomeLock, holder
-from .owning import Owning, _user_of
+from .owning import Owning
 from .pages import Folding
 from .pending import Marks
 from .reading import Budget, Reader, make_reader
@@ -193,7 +193,7 @@ class Memory(Owning):
     @contextmanager
     def _held_by_name(self, dirname: str) -> Iterator[Space | None]:
         """For the pipeline: the vault of this folder name under a lease, or None when there is none."""
-        with self._held(_user_of(dirname)) as space:
+        with self._held(EndUser.of_folder(dirname)) as space:
             yield space if space.exists else None
 
     @contextmanager
@@ -277,7 +277,7 @@ class Memory(Owning):
 
     def _edited_by_hand(self, dirname: str) -> None:
         self.pending.mark(dirname)
-        with self._held(_user_of(dirname)) as space:
+        with self._held(EndUser.of_folder(dirname)) as space:
             if space.exists:
                 space.hand_edited = True  # kept open until the pipeline has mended it (Space.idle)
                 self.pipeline.wake(space.user.dirname)

@@ -186,6 +186,12 @@ class EndUser(BaseModel):
         return f"{self.org}.{self.project}.{self.account}"
 
     @classmethod
+    def of_folder(cls, dirname: str) -> EndUser:
+        """`<org>.<project>.<account>`, a vault's folder name, as the end user it belongs to."""
+        org, project, account = dirname.split(".", 2)
+        return cls(org=org, project=project, account=account)
+
+    @classmethod
     def parse(cls, org: str, project: str, account: str | None) -> EndUser:
         if not account:
             raise BadRequest("X-Twin-Account is missing: name the end user whose memory this is")

@@ -25,12 +25,6 @@ from .watching import Watcher
 log = logging.getLogger("twinfs")
 
 
-def _user_of(dirname: str) -> EndUser:
-    """`<org>.<project>.<account>`, a vault's folder name, as the end user it belongs to."""
-    org, project, account = dirname.split(".", 2)
-    return EndUser(org=org, project=project, account=account)
-
-
 class Owning:
     """The life cycle of the Memory that owns a home (start() to close()); see Memory for the state it uses."""
 
@@ -122,7 +116,7 @@ class Owning:
                 now = time.monotonic()
                 if due.get(dirname, 0.0) > now:
                     continue
-                with self._held(_user_of(dirname)) as space:
+                with self._held(EndUser.of_folder(dirname)) as space:
                     if space.broken or space.left or not space.exists or now - space.last_add < quiet:
                         continue
                     try:
