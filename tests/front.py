@@ -60,7 +60,7 @@ def render(ports: list[int], listen: int, moved: Path) -> str:
     """The shipped file with this run's ports and paths: nothing else of it changes."""
     text = CONF.read_text()
     assert len(ports) == len(SHIPPED_PORTS), "the shipped file lists three servers"
-    for shipped, port in zip(SHIPPED_PORTS, ports):
+    for shipped, port in zip(SHIPPED_PORTS, ports, strict=False):
         text = text.replace(f"127.0.0.1:{shipped};", f"127.0.0.1:{port};").replace(
             f"127.0.0.1:{shipped} ", f"127.0.0.1:{port} ")
     text = text.replace(f"listen {SHIPPED_LISTEN};", f"listen 127.0.0.1:{listen};")

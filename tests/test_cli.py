@@ -137,7 +137,7 @@ def test_a_command_answers_for_people_and_with_json_as_the_http_api(home, twin):
     server = start_server(home, TWIN_READING="0")
     try:
         with server.client(server.read, account="alice") as client:
-            for (route, _, body), answer in zip(asks, answers):
+            for (route, _, body), answer in zip(asks, answers, strict=False):
                 r = client.post(f"/v1/memory/{route}", json=body)
                 assert r.status_code == 200, r.text
                 assert r.json() == answer, route

@@ -56,6 +56,7 @@ def phases(memory, user, ids):
     return memory.status(user, StatusRequest(ids=ids)).phases
 
 
+@pytest.mark.slow
 def test_full_windows_are_read_at_once_and_the_newest_part_after_a_quiet_spell(tmp_path, embedder, user):
     reader, clock = Scripted(), Clock(T0 + timedelta(minutes=21))  # the last turn was said at 09:19:20
     memory = open_memory(tmp_path, embedder, reader, clock)
@@ -226,6 +227,7 @@ def test_the_same_end_user_lands_an_add_while_a_window_is_read_and_a_window_chan
         memory.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gives_way_for", [60.0, 0.5])
 def test_reading_gives_way_to_adds_still_coming_in_but_not_for_ever(tmp_path, embedder, user, monkeypatch,
                                                                      gives_way_for):

@@ -2,11 +2,13 @@
 `twin serve` over loopback: about 2,000 cases here, 10,000 in bench/fuzz.py."""
 from __future__ import annotations
 
+import pytest
 from test_server import start_server, stop_server
 
 from bench.fuzz import fuzz
 
 
+@pytest.mark.slow
 def test_2000_fuzzed_requests_break_nothing_and_every_202_lands():
     figures = fuzz(examples=100, seed=1)
     assert figures.cases >= 2000, figures.summary()

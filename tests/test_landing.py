@@ -4,6 +4,8 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from twinfs import landing
 from twinfs.models import AddRequest
 from twinfs.passages import render
@@ -25,6 +27,7 @@ def on_disk(space) -> dict[str, str]:
             for f in space.root.glob("passages/**/*.md")}
 
 
+@pytest.mark.slow
 def test_adds_at_the_end_cut_only_the_tail_into_the_passages_a_whole_cut_makes(memory, alice, monkeypatch):
     rng = random.Random(7)
     rendered = []

@@ -80,6 +80,7 @@ def snapshot(home: Path) -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow
 def test_beside_a_running_server_writers_refuse_and_readers_read_without_writing(tmp_path):
     home = tmp_path / "home"
     srv = start_server(home, TWIN_READING="0")
@@ -120,6 +121,7 @@ def test_beside_a_running_server_writers_refuse_and_readers_read_without_writing
     assert (home / "owner.lock").read_text() == ""  # … by closing its memory (SIGTERM), not by dying
 
 
+@pytest.mark.slow
 def test_twin_mcp_beside_a_running_server_works_through_it(tmp_path):
     home = tmp_path / "home"
     srv = start_server(home, TWIN_READING="0")

@@ -531,6 +531,7 @@ def test_a_day_told_of_a_question_s_any_and_thinking_about_how():
     assert not any("paintings" in t or "few more" in t for t in by_text)
 
 
+@pytest.mark.slow
 def test_the_rules_reader_keeps_torch_out_of_a_process_that_does_not_use_it():
     """spaCy's thinc imports torch when it is installed (~250 MB resident) though the small English pipeline never
     calls it; the reader loads spaCy with torch hidden, and torch still imports for the code that uses it."""

@@ -90,6 +90,7 @@ def test_a_failed_window_is_read_again_after_a_back_off_and_status_says_so(tmp_p
         memory.close()
 
 
+@pytest.mark.slow
 def test_a_reader_child_that_is_killed_is_started_again(tmp_path):
     reader = LlamaReader("smollm2", **SMALL, timeout=300)
     reader.child.load()
@@ -151,6 +152,7 @@ def silent_endpoint():
     server.close()
 
 
+@pytest.mark.slow
 def test_an_endpoint_that_never_answers_times_out_and_its_window_waits(tmp_path, embedder, user, silent_endpoint):
     reader = OpenAIReader(silent_endpoint, model="m", timeout=1.0)
     started = time.monotonic()
@@ -215,6 +217,7 @@ def test_closing_ends_a_reading_pass_after_the_conversation_under_way(tmp_path, 
         again.close()
 
 
+@pytest.mark.slow
 def test_a_forget_waits_for_the_conversation_being_read_not_for_the_whole_backlog(tmp_path, embedder, user):
     """Reading takes the end user's writer one conversation at a time: a forget (or a correct, or a first open)
     asked while a backlog is read runs after the conversation under way."""

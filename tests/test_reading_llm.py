@@ -56,6 +56,7 @@ def gguf() -> str:
     return str(shipped_gguf())
 
 
+@pytest.mark.slow
 def test_llama_reader_reads_with_the_shipped_gguf(gguf):
     reader = make_reader(model="smollm2", **SMALL)
     assert isinstance(reader, LlamaReader) and reader.path == shipped_gguf()
@@ -107,6 +108,7 @@ def server(gguf):
             proc.wait()
 
 
+@pytest.mark.slow
 def test_openai_reader_reads_from_llama_cpp_server(server):
     reader = make_reader(url=server, max_tokens=300, max_records=1)
     assert isinstance(reader, OpenAIReader) and reader.url == f"{server}/v1/chat/completions"

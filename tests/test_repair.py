@@ -175,6 +175,7 @@ def run_child(home: Path, step: str, crash_at: str) -> None:
     assert child.returncode == -signal.SIGKILL, (child.returncode, child.stderr[-2000:])
 
 
+@pytest.mark.slow
 def test_a_read_killed_before_its_commit_is_committed_as_a_repair_not_a_hand_edit(tmp_path, embedder):
     home = tmp_path / "home"
     run_child(home, "read", "read:1")
@@ -262,6 +263,7 @@ def test_a_vault_in_the_old_format_gets_portable_item_names_with_its_history(tmp
     assert git(vault, "status", "--porcelain").stdout == ""
 
 
+@pytest.mark.slow
 def test_landing_that_keeps_failing_is_retried_with_back_off_and_said_in_status(tmp_path, embedder, alice):
     with Memory(Settings(home=tmp_path / "home", reading=False), embedder=embedder) as memory:
         memory.add(alice, AddRequest(items=chat("c1", MOVE[:1]), wait=True))
@@ -308,6 +310,7 @@ def test_a_vault_that_cannot_be_repaired_is_reported_and_the_others_go_on(tmp_pa
         assert memory.status(alice, StatusRequest(ids=["msg-002"])).phases["msg-002"] == Phase.landed
 
 
+@pytest.mark.slow
 def test_a_long_inbox_does_not_keep_a_correction_waiting_behind_all_of_it(tmp_path, embedder, alice):
     """The pipeline takes the writer one landing at a time, and the writer serves in turn: a hand-edit mend (as a
     correct or a sync would) runs while most of the inbox still waits."""

@@ -84,6 +84,7 @@ def test_adopted_into_a_home_it_answers_and_reads_to_the_same_files(tmp_path, em
             assert (root / rel).read_text() == (FOLDER / rel).read_text(), f"reading again changed {rel}"
 
 
+@pytest.mark.slow
 def test_run_demo_adopts_the_sample_serves_it_and_searches(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-m", "twinfs.demo", "--home", str(tmp_path / "demo")], env=env,

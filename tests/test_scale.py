@@ -68,6 +68,7 @@ def test_an_end_user_closed_with_an_add_waiting_lands_it_when_reopened(tmp_home,
     assert not list((tmp_home / "pending").iterdir())  # nothing left to do anywhere
 
 
+@pytest.mark.slow
 def test_an_end_user_closed_with_turns_to_read_is_read_by_the_ticker(tmp_home, embedder, alice):
     """The newest window waits for quiet; alice is closed meanwhile; the ticker finds her in the pending index,
     opens her again and reads it."""
@@ -85,6 +86,7 @@ def test_an_end_user_closed_with_turns_to_read_is_read_by_the_ticker(tmp_home, e
     assert not (tmp_home / "pending" / alice.dirname).exists()
 
 
+@pytest.mark.slow
 def test_start_up_opens_no_vault_with_nothing_to_do(tmp_home, embedder, alice, monkeypatch):
     settings = Settings(home=tmp_home, reading=True, quiet_seconds=4, fold_seconds=0)
     with Memory(settings, embedder=embedder) as m:
@@ -273,6 +275,7 @@ def test_an_ivf_index_is_trained_again_when_it_outgrows_or_loses_what_it_was_tra
     assert again.search(np.vstack([rng.normal(size=384)]).astype("float32"), 5, None)[1][0][0] > 600
 
 
+@pytest.mark.slow
 def test_the_ticker_gives_memory_back_after_end_users_were_closed(tmp_home, embedder, alice, monkeypatch):
     """Closing an end user frees its indexes' memory but the allocator keeps it resident; the ticker hands it
     back once after closes (never on a request's time), and not while nothing was closed."""
@@ -495,7 +498,7 @@ def test_the_meaning_lane_keeps_each_doc_s_best_segment_and_the_order_found_amon
         floor, limit = rng.choice([0.0, 0.3]), rng.choice([1, 5, 50, 500])
         favour, lift = rng.choice([(frozenset(), 0.0), (frozenset({"ann"}), -0.2)])
         best: dict[str, float] = {}  # the dict it replaced
-        for sid, score in zip(ids.tolist(), scores.tolist()):
+        for sid, score in zip(ids.tolist(), scores.tolist(), strict=False):
             if sid < 0:
                 continue
             if favour and table.speakers[table.who[sid]] in favour if table.who[sid] >= 0 else False:

@@ -61,6 +61,7 @@ def items(account: str, ids: list[str]) -> list[dict]:
              "text": f"Note {i} for codeword{account.replace('-', '')}", "at": "2026-10-01T09:30:00Z"} for i in ids]
 
 
+@pytest.mark.slow
 def test_every_end_user_reaches_one_server_always(shards):
     root, token, servers, front = shards
     seen: dict[str, set[str]] = defaultdict(set)
@@ -142,6 +143,7 @@ def twin(home: Path, *args: str) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow
 def test_an_end_user_moves_to_another_server_with_twin_sync(shards):
     """The procedure of docs/beyond-one-machine.md, step by step, while the end user and a neighbour add."""
     root, token, servers, front = shards

@@ -56,6 +56,7 @@ def git(memory: Memory, *args: str) -> str:
                           text=True, check=True).stdout
 
 
+@pytest.mark.slow
 def test_two_machines_that_added_apart_converge_with_the_same_files_and_answers(machines):
     machine, remote = machines
     a, b = machine("laptop-a"), machine("laptop-b", watch=True)
@@ -195,6 +196,7 @@ def test_a_correction_on_one_machine_survives_the_merge_and_the_re_reads(machine
         assert next(r for r in records if r["id"] == fact.id)["retracted"]["reason"] == "it was Porto"
 
 
+@pytest.mark.slow
 def test_a_record_file_edited_by_hand_on_both_keeps_both_versions_visibly(machines):
     machine, remote = machines
     a, b = machine("laptop-a"), machine("laptop-b")
@@ -238,6 +240,7 @@ def all_objects(memory_home: Path) -> bytes:
                           capture_output=True, check=True).stdout
 
 
+@pytest.mark.slow
 def test_a_forget_on_one_machine_forgets_everywhere_history_and_remote_included(machines, tmp_path):
     machine, remote = machines
     a, b = machine("laptop-a"), machine("laptop-b")
@@ -335,6 +338,7 @@ def test_a_sync_killed_midway_leaves_a_clean_vault_at_the_next_start_and_loses_n
     assert len(vault_files(a, "items")) == 17
 
 
+@pytest.mark.slow
 def test_random_work_on_three_machines_converges_to_the_oracle(machines):
     """Seeded: adds, edits, corrections, hand edits and forgets on three machines, syncs in random order; then
     every machine holds the same files, and the items are exactly what an independent oracle says."""

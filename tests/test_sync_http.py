@@ -17,6 +17,7 @@ from twinfs.errors import Unavailable
 from twinfs.models import AddRequest, StatusRequest
 
 
+@pytest.mark.slow
 def test_the_server_syncs_on_request_and_every_few_seconds(tmp_path, embedder):
     remote = str(tmp_path / "remote" / "{vault}.git")
     peer = Memory(Settings(home=tmp_path / "peer", reading=False, machine="peer"), embedder=embedder).start()
@@ -71,6 +72,7 @@ def twin(home, *args: str) -> subprocess.CompletedProcess:
                           text=True, env=env, cwd=ROOT, timeout=300)
 
 
+@pytest.mark.slow
 def test_twin_sync_beside_a_running_server_goes_through_it(tmp_path, embedder):
     """The operator's `twin sync` while `twin serve` owns the home: sent through it with the owner's token,
     which no key replaces; --leave makes the server answer 503 for the end user, --stay undoes it."""

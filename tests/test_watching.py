@@ -23,6 +23,7 @@ def watched(tmp_home, embedder):
         yield m
 
 
+@pytest.mark.slow
 def test_the_watcher_commits_and_indexes_hand_edits(watched, alice):
     watched.add(alice, AddRequest(items=chat("c1", MOVE) + [PORTO], wait=True))
     space = watched.space(alice)

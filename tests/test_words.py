@@ -77,6 +77,7 @@ def bounds(rng: random.Random) -> Bounds:
                   type=rng.choice((None, "passage", "record")))
 
 
+@pytest.mark.slow
 def test_the_numpy_scorer_ranks_and_scores_as_whoosh_does(words):
     rng = random.Random(7)
     seen = exact = 0
@@ -84,8 +85,8 @@ def test_the_numpy_scorer_ranks_and_scores_as_whoosh_does(words):
         q, b, limit = question(rng), bounds(rng), rng.choice((1, 3, 10, 50, 1000))
         fast, slow = words.search(q, b, limit), words.search_whoosh(q, b, limit)
         assert [h[:2] for h in fast] == [h[:2] for h in slow], (q, b, limit)
-        assert all(abs(f[2] - s[2]) <= 1e-5 for f, s in zip(fast, slow)), (q, b, limit)
-        exact += sum(f[2] == s[2] for f, s in zip(fast, slow))
+        assert all(abs(f[2] - s[2]) <= 1e-5 for f, s in zip(fast, slow, strict=False)), (q, b, limit)
+        exact += sum(f[2] == s[2] for f, s in zip(fast, slow, strict=False))
         seen += len(fast)
     assert seen > 3000  # the questions matched plenty
     assert exact == seen  # to the bit: the same operations in the same order
@@ -117,7 +118,7 @@ def test_postings_read_a_block_at_a_time_match_the_matchers_own_walk(words):
                     walk.next()
                 m = reader.postings("text", term)
                 m = getattr(m, "child", m)  # a segment with deletions wraps it in a FilterMatcher
-                got = [(int(i), float(w)) for ids, ws in postings_blocks(m) for i, w in zip(ids, ws)]
+                got = [(int(i), float(w)) for ids, ws in postings_blocks(m) for i, w in zip(ids, ws, strict=False)]
                 # the walk skips deleted docs; the blocks hold them (the scorer drops them after)
                 assert [g for g in got if not reader.is_deleted(g[0])] == expected
 

@@ -72,7 +72,7 @@ class MeaningFilter:
                 owner.append(i)
         sims = (embed or self.embedder.encode)(texts) @ self.embedder.query(question)[0]
         scores = np.full(len(candidates), -1.0)
-        for i, sim in zip(owner, sims):
+        for i, sim in zip(owner, sims, strict=False):
             scores[i] = max(scores[i], float(sim))
         best = float(np.max(scores))
         passage = [c.key.startswith("P") for c in candidates]

@@ -434,7 +434,7 @@ def _nearness(embedder: Any, question: str, attributes: list[str]) -> dict[str, 
     query = embedder.query(question) if hasattr(embedder, "query") else embedder.encode([question])
     vectors = embedder.encode([_human(a) for a in attributes])
     scores = vectors @ query[0]
-    return {a: round(float(s), 6) for a, s in zip(attributes, scores)}
+    return {a: round(float(s), 6) for a, s in zip(attributes, scores, strict=False)}
 
 
 def _canonical_attribute(name: str, attributes: dict[str, str], embedder: Any) -> str:

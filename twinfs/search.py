@@ -192,7 +192,7 @@ def dated_lanes(space: Space, query: str, bounds: Bounds, times: list[Window]) -
         after, before = max(after, bounds.after or after), min(before, bounds.before or before)
         if after < before:
             inside = lanes(space, query, Bounds(bounds.scope, before, after, bounds.type))
-            found = [lane + extra for lane, extra in zip(found, inside)]
+            found = [lane + extra for lane, extra in zip(found, inside, strict=False)]
     if not times:
         return found
     return [sorted({doc: (doc, path, score) for doc, path, score in sorted(lane, key=lambda r: r[2])}.values(),

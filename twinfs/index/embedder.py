@@ -165,7 +165,7 @@ class Embedder:
         unique = list(dict.fromkeys(texts))
         known = self._short.get([t for t in unique if len(t) <= SHORT])
         todo = [t for t in unique if t not in known]
-        fresh = dict(zip(todo, self._encode(todo))) if todo else {}
+        fresh = dict(zip(todo, self._encode(todo), strict=False)) if todo else {}
         self._short.put({t: v for t, v in fresh.items() if len(t) <= SHORT})
         return np.vstack([known[t] if t in known else fresh[t] for t in texts])
 

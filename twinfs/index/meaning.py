@@ -125,7 +125,7 @@ class Segments:
         """Live segments of each kind of doc."""
         numbers, counts = np.unique(self.doc[self.doc >= 0], return_counts=True)
         out: Counter = Counter()
-        for n, count in zip(numbers.tolist(), counts.tolist()):
+        for n, count in zip(numbers.tolist(), counts.tolist(), strict=False):
             out[kind_of.get(self.docs[n])] += count
         return out
 
@@ -286,7 +286,7 @@ class MeaningIndex:
                     f"SELECT thash, vec FROM vectors WHERE thash IN ({','.join('?' * len(chunk))})", chunk):
                 found[h] = np.frombuffer(blob, dtype="float32")
         missing = [h for h in hashes if h not in found]
-        found.update(zip(missing, self.embedder.encode([texts[h] for h in missing])))
+        found.update(zip(missing, self.embedder.encode([texts[h] for h in missing]), strict=False))
         return found, missing
 
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -294,7 +294,7 @@ class MeaningIndex:
         if not texts:
             return np.zeros((0, self.embedder.dim), dtype="float32")
         hashes = [_text_hash(t) for t in texts]
-        found, _ = self._vectors(dict(zip(hashes, texts)))
+        found, _ = self._vectors(dict(zip(hashes, texts, strict=False)))
         return np.vstack([found[h] for h in hashes])
 
     def _allowed(self, bounds: Bounds) -> np.ndarray | None:
