@@ -19,6 +19,7 @@ import os
 import secrets
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import faiss
 import numpy as np
@@ -70,7 +71,8 @@ class Vectors:
         if count is None:
             count = self._count()
         saved = self._saved()
-        self.index = None
+        # faiss's SWIG classes carry no types: an IndexIDMap2 over a flat index, or an IVF index, or none yet
+        self.index: Any = None
         if count > FLAT_UP_TO and saved:
             try:
                 self.index = faiss.read_index(str(folder / saved["file"]))
