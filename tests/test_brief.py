@@ -233,7 +233,7 @@ def test_records_are_parsed_once_per_version_of_their_file(memory):
 
 
 def test_a_passage_read_is_not_called_unread_when_no_fact_matches(memory):
-    from twinfs.search import Context, notes
+    from twinfs.brief import Context, notes
     brief = memory.search(USER, SearchRequest(query="Where does Alice live?", fast=True))
     assert brief.hits and not any("not read yet" in n for n in brief.notes or [])
     # read, and no fact of them found for this question: they are read all the same

@@ -280,16 +280,16 @@ def test_a_window_waits_while_another_end_user_lands_but_not_for_ever(tmp_path, 
 def test_the_fold_step_folds_before_it_takes_the_writer(tmp_path, embedder, user, monkeypatch):
     """Folding every record takes seconds in a big vault: done beforehand (kept for the brief too), so under the
     writer only the pages are written — unless a record file changed in between, when it folds again."""
-    from twinfs import briefing
+    from twinfs import brief
 
     held: list[bool] = []
-    fold = briefing.folding.fold
+    fold = brief.folding.fold
 
     def watched(records, embedder):
         held.append(space.writer.locked())
         return fold(records, embedder)
 
-    monkeypatch.setattr(briefing.folding, "fold", watched)
+    monkeypatch.setattr(brief.folding, "fold", watched)
     memory = open_memory(tmp_path, embedder, Scripted(), Clock(T0 + timedelta(hours=1)))
     try:
         space = memory.space(user, create=True)

@@ -6,10 +6,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from twinfs import EndUser, Memory, Settings
+from twinfs.brief import UNHELD_PASSAGES
 from twinfs.holding import holds, recorded, sentences_of
 from twinfs.index import Bounds
 from twinfs.models import AddRequest, SearchRequest
-from twinfs.search import UNHELD_PASSAGES, rank_facts, unnamed
+from twinfs.search import rank_facts, unnamed
 
 T0 = datetime(2024, 5, 6, 19, 0, tzinfo=UTC)
 PAIR = EndUser(org="acme", project="app", account="ines-and-tomas-echo")

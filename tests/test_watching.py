@@ -112,11 +112,11 @@ def _records_by_hand(memory, user, city: str):
 
 def test_the_brief_sees_a_record_edited_by_hand_without_looking_at_each_file_where_the_watcher_sees_it(
         watched, alice, monkeypatch):
-    import twinfs.briefing as briefing
+    import twinfs.brief as brief
     records, thread = _records_by_hand(watched, alice, "Lisbon")
     assert until(lambda: watched._watcher.sees(alice.dirname, "records"))
     looked = []
-    monkeypatch.setattr(briefing, "_stamps", lambda space: looked.append(space) or {})
+    monkeypatch.setattr(brief, "_stamps", lambda space: looked.append(space) or {})
     assert until(lambda: "Lisbon" in _known(watched, alice)), _known(watched, alice)
     records.write_text(_lives_in("Porto", thread))  # in place: the folder's own stamp does not move
     assert until(lambda: "Porto" in _known(watched, alice)), _known(watched, alice)

@@ -16,7 +16,7 @@ import git
 
 from . import browse, folding, forgetting, landing, ledger, mending, repair, sync, syncing, tombstones
 from . import search as searching
-from .briefing import Briefing
+from .brief import Briefs
 from .clock import Clock
 from .errors import Invalid, NotFound, Unavailable
 from .filing import ADDS_QUIET, YIELD_MAX, Reading, index_records
@@ -115,13 +115,13 @@ class Memory(Owning):
         self.reading: Reading | None = None
         self.folding: Folding | None = None
         # the brief's folded records, per open end user
-        self.briefing = Briefing(self.embedder, self.clock, self._records_seen)
+        self.briefs = Briefs(self.embedder, self.clock, self._records_seen)
         if settings.reading:
             reader = reader or make_reader(model=settings.reader_model, url=settings.reader_url)
             budget = Budget(self.home / "budget.json", settings.daily_read_tokens, clock=self.clock)
             self.reading = Reading(reader, budget, settings.quiet_seconds, clock=self.clock)
             self.reading.landing = self.pipeline.landing
-            self.folding = Folding(settings.fold_seconds, self.briefing.folded, clock=self.clock)
+            self.folding = Folding(settings.fold_seconds, self.briefs.folded, clock=self.clock)
             self.pipeline.steps += [self.reading, self._fold_when_due]  # each takes the writer for its turns
         self.pipeline.steps += [self._tidy, self._warm]
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
@@ -179,7 +179,7 @@ class Memory(Owning):
         return space
 
     def _closed(self, space: Space) -> None:
-        self.briefing.forget(space.user.dirname)
+        self.briefs.forget(space.user.dirname)
 
     @contextmanager
     def _held(self, user: EndUser, create: bool = False) -> Iterator[Space]:
@@ -235,7 +235,7 @@ class Memory(Owning):
     def _fold_when_due(self, space: Space) -> None:
         if not self.folding.due(space):
             return
-        self.briefing.folded(space)  # folded without the writer; under it, again only if a record file changed
+        self.briefs.folded(space)  # folded without the writer; under it, again only if a record file changed
         with space.writer:
             self.folding(space)
 
@@ -421,12 +421,11 @@ class Memory(Owning):
         with self._existing(user) as space:
             if space.rebuilding:
                 raise Unavailable(f"end user '{user.account}' is being rebuilt; try again shortly", retry_after=5)
-            return searching.search(space, request, limit,
-                                    self.briefing.context(space, request, self.judge, self.reading))
+            return self.briefs.answer(space, request, self.judge, self.reading, limit)
 
     def history(self, user: EndUser, request: HistoryRequest) -> HistoryResult:
         with self._existing(user) as space:
-            records = self.briefing.folded(space)[0]
+            records = self.briefs.folded(space)[0]
         rows = folding.history(records, request.subject, request.attribute, self.embedder)
         return HistoryResult(subject=request.subject, attribute=request.attribute,
                              values=[HistoryValue(**row) for row in rows])
@@ -484,7 +483,7 @@ class Memory(Owning):
             space.vault.purge_later(forgetting.history_paths(space, threads), threads)
         forgetting.purge(space)  # also what an earlier forget noted and did not finish
         repair.end_forget(space)
-        self.briefing.forget(space.user.dirname)
+        self.briefs.forget(space.user.dirname)
         self.embedder.forget()
         return ForgetResult(forgotten=forgotten, unknown=unknown, commit=space.vault.head() if forgotten else None)
 
@@ -497,7 +496,7 @@ class Memory(Owning):
 
     def _fold(self, space: Space) -> None:
         """Fold the pages now: with the reading's folding, or once where pages exist although reading is off."""
-        folding_ = self.folding or (Folding(0, self.briefing.folded) if (space.root / "pages").is_dir() else None)
+        folding_ = self.folding or (Folding(0, self.briefs.folded) if (space.root / "pages").is_dir() else None)
         if folding_:
             folding_(space, force=True)
 
@@ -570,7 +569,7 @@ class Memory(Owning):
 
     def _sync(self, space: Space, url: str) -> SyncResult:
         out = syncing.run(space, url, self._hooks)
-        self.briefing.forget(space.user.dirname)
+        self.briefs.forget(space.user.dirname)
         self.pipeline.wake(space.user.dirname)  # what came in is read, and the pages folded
         return self._result(out)
 

@@ -1,19 +1,17 @@
-"""Search: the two lanes, fused; the brief (known, facts, hits, worked_out, notes, held) and the ranked list."""
+"""Ranking: the two lanes (words, meaning), fused, lifted by the times and people a question names; the passages
+and the facts best first. The brief built from them is brief.py's."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from .filing import record_segment
-from .filtering import Candidate, Filter
-from .holding import holds
 from .index import Bounds
 from .ledger import kept_records, records_path
-from .models import Fact, Hit, Phase, Record, SearchRequest, SearchResult, iso
-from .passages import MAX_CHARS, parse, segments_of
+from .models import Fact, Hit, Record, iso
+from .passages import MAX_CHARS, parse
 from .reading.dates import Window, as_day, windows
 from .space import Space
 
@@ -25,9 +23,6 @@ HITS = 10  # passages in an unfiltered answer
 FACTS = 30  # facts in an answer: short and dated, 30 cost about what two passages do, and a question whose
 # answer is spread over many sessions finds it in them (LoCoMo brief recall 0.816 with 15 -> 0.857 with 30)
 DATE_BOOST = 0.2  # how much being said (or having happened) inside a time the question names lifts a doc
-UNHELD_PASSAGES, UNHELD_FACTS = 2, 10  # what a brief holding nothing shows: the nearest, to say what is there;
-# an answerable question held false by mistake keeps more (LoCoMo brief recall tune / report: 1 passage 0.858 / 0.849,
-# 2 passages 0.862 / 0.857), and still fewer than a held brief's 3
 SPEAKER_LIFT = 0.05  # how much a turn said by someone the question names gains in the meaning lane
 CHAT_WORDS_WEIGHT = 0.1  # the same share in a chat with the assistant
 PER_THREAD = 2  # in a question that gathers (GATHERS), passages of one thread before those of others
@@ -299,75 +294,3 @@ def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
         if len(found) >= limit and not times:
             break  # best first already: nothing below can move up
     return sorted(found, key=lambda f: -f.score)[:limit]
-
-
-@dataclass
-class Context:
-    """What the brief needs from outside the lanes: the judge, the budget, the pages."""
-
-    judge: Filter | None = None
-    reading_waits_until: datetime | None = None
-    known: list[str] = field(default_factory=list)
-    worked_out: list[str] = field(default_factory=list)
-
-
-def search(space: Space, req: SearchRequest, limit: int = HITS, context: Context | None = None) -> SearchResult:
-    bounds = Bounds(scope=req.scope or None, before=req.before_at, after=req.after_at)
-    times = question_times(req.query, bounds)
-    found = rank_facts(space, req.query, bounds, times=times)
-    facts = [f.fact for f in found]
-    hits = rank_passages(space, req.query, bounds, limit, times=times)
-    if req.ranked:
-        return SearchResult(query=req.query, found=len(hits), hits=hits, facts=facts or None)
-    context = context or Context()
-    held = None
-    filtered = False
-    if not req.fast and context.judge is not None:  # nothing found: every judge holds nothing, and says so
-        candidates = [Candidate(f"F{i}", f.fact.text, (record_segment(f.record),))
-                      for i, f in enumerate(found, 1)] + \
-                     [Candidate(f"P{i}", h.text, tuple(segments_of(h.text))) for i, h in enumerate(hits, 1)]
-        verdict = context.judge.judge(req.query, candidates, embed=space.meaning.embed)
-        if verdict is not None:
-            speakers = tuple(space.speakers())
-            named = first_person(req.query, speakers)[1]
-            records = []  # found for the question with its names left out: only where they can change a verdict
-            if verdict.held and len(named) == 1:
-                records = [(f.record.subject, f.score) for f in rank_facts(space, unnamed(req.query, speakers), bounds,
-                                                                            times=times)]
-            held = verdict.held and holds(space, req.query, named, frozenset(speakers) - ROLE_NAMES, records)
-            keep = set(verdict.keep)
-            found = [f for i, f in enumerate(found, 1) if f"F{i}" in keep][:None if held else UNHELD_FACTS]
-            facts = [f.fact for f in found]
-            hits = [h for i, h in enumerate(hits, 1) if f"P{i}" in keep][:None if held else UNHELD_PASSAGES]
-            filtered = True
-    return SearchResult(query=req.query, found=len(hits), known=context.known or None, facts=facts or None,
-                        hits=hits, worked_out=context.worked_out or None,
-                        notes=notes(space, found, hits, context), held=held, filtered=filtered)
-
-
-UNREAD = frozenset({Phase.accepted, Phase.landed})
-
-
-def unread(space: Space, hits: list[Hit]) -> list[Hit]:
-    """The hits holding a turn the reader has not read yet (landed, waiting for a quiet spell or the budget)."""
-    phases = space.state.phases(sorted({t for h in hits for t in h.turns}))
-    return [h for h in hits if any(phases.get(t) in UNREAD for t in h.turns)]
-
-
-def notes(space: Space, found: list[FoundFact], hits: list[Hit], context: Context) -> list[str]:
-    """How to read the facts: whose words they are, what is not read yet, what waits on the budget. A passage
-    is not read yet when one of its turns is not (its phase says so); one read that made no facts is read."""
-    out = []
-    suggested = [f.record.id for f in found if f.record.by == "assistant"]
-    if suggested:
-        out.append(f"{', '.join(suggested)} {'is' if len(suggested) == 1 else 'are'} the assistant's suggestion"
-                   f"{'' if len(suggested) == 1 else 's'}, not the user's words.")
-    fresh = unread(space, hits) if hits else []
-    if fresh and len(fresh) == len(hits) and not found:
-        out.append("No facts were read from these passages yet: take what they say from their words.")
-    else:
-        out += [f"{h.id} is newer than every fact (not read yet): take what it says from its words." for h in fresh]
-    if context.reading_waits_until is not None:
-        until = context.reading_waits_until.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        out.append(f"Reading is waiting on the daily budget until {until}: the newest turns are in hits only.")
-    return out
