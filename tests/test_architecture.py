@@ -4,6 +4,7 @@ they may not pass, so the list can only shrink)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -146,3 +147,12 @@ def test_the_library_never_imports_the_server_or_the_command_line():
     upward = [f"{module} imports {target}" for module, targets in graph().items() for target in targets
               if target.startswith(fronts) and not module.startswith(fronts)]
     assert upward == []
+
+
+def test_the_architecture_page_names_every_module_and_only_modules_that_exist():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"\b((?:twinfs|server)/[\w/]+\.py)\b", page))
+    files = {p.relative_to(ROOT).as_posix() for folder in PACKAGES.values() for p in folder.rglob("*.py")
+             if p.name != "__init__.py"}
+    assert sorted(named - files) == [], "named in docs/architecture.md but not in the code"
+    assert sorted(files - named) == [], "modules docs/architecture.md does not place"
