@@ -34,7 +34,7 @@ READ_THREADS = 32
 WRITE_THREADS = 64
 
 
-class State(TypedDict):
+class AppState(TypedDict):
     memory: Memory
     keys: Keys
     local_token: str | None
@@ -80,13 +80,13 @@ def create_app(settings: Settings, memory: Memory | None = None, owns: bool = Fa
     is made. The app closes what it owns at shutdown: uvicorn raises SIGTERM again once it has stopped, which
     ends the process before any code after `uvicorn.run` (a landing cut short, the writer's mark left)."""
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[State]:
+    async def lifespan(app: Starlette) -> AsyncIterator[AppState]:
         own = memory is None or owns
         mem = memory or await to_thread.run_sync(lambda: Memory(settings, owner="twin serve").start())
         try:
             # load the embedder now, so the first search does not pay for it
             await to_thread.run_sync(mem.warm)
-            yield State(memory=mem, keys=Keys(settings.home), local_token=mem.lock.info.get("token"),
+            yield AppState(memory=mem, keys=Keys(settings.home), local_token=mem.lock.info.get("token"),
                         readers=anyio.CapacityLimiter(READ_THREADS), writers=anyio.CapacityLimiter(WRITE_THREADS))
         finally:
             if own:

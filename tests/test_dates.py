@@ -4,7 +4,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from twinfs.reading.dates import find, phrases, resolve, windows
+from twinfs.reading.dates import find, phrases, resolve, time_spans
 
 MONDAY = date(2023, 5, 8)  # LoCoMo's first session: "1:56 pm on 8 May, 2023", a Monday
 
@@ -90,20 +90,20 @@ NOW = date(2026, 11, 30)
     ("Where was I yesterday?", date(2026, 11, 28), date(2026, 11, 30), False),
 ])
 def test_a_question_names_the_days_it_asks_about(question, first, last, every_year):
-    (window,) = windows(question, NOW)
+    (window,) = time_spans(question, NOW)
     assert (window.first, window.last, window.every_year) == (first, last, every_year)
 
 
 def test_questions_that_name_no_time():
-    assert windows("Where does Alice live?", NOW) == []
-    assert windows("Has she lived there for five years?", NOW) == []
-    assert windows("What did she do recently?", NOW) == []
+    assert time_spans("Where does Alice live?", NOW) == []
+    assert time_spans("Has she lived there for five years?", NOW) == []
+    assert time_spans("What did she do recently?", NOW) == []
 
 
 def test_a_window_without_a_year_holds_in_every_year():
-    (june,) = windows("What did we do in June?", NOW)
+    (june,) = time_spans("What did we do in June?", NOW)
     assert june.holds(date(2019, 6, 15)) and not june.holds(date(2019, 7, 1))
-    (may,) = windows("What happened in May 2023?", NOW)
+    (may,) = time_spans("What happened in May 2023?", NOW)
     assert may.meets(date(2023, 4, 30), date(2023, 5, 1)) and not may.meets(date(2024, 5, 3), date(2024, 5, 3))
     assert may.meets(date(2023, 4, 1), date(2023, 6, 1))  # said over a span that holds the whole month
 

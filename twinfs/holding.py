@@ -36,7 +36,7 @@ CALENDAR = frozenset(w.casefold() for w in [*calendar.month_name, *calendar.day_
 
 
 @dataclass(frozen=True)
-class Said:
+class Statement:
     about: str | None  # whom the sentence is about, when its speaker is a person
     stems: frozenset[str]
 
@@ -54,7 +54,7 @@ def unheard(space: Space, question: str) -> list[str]:
     return [n for n in names if not heard[n]]
 
 
-def sentences_of(body: str, people: frozenset[str]) -> list[Said]:
+def sentences_of(body: str, people: frozenset[str]) -> list[Statement]:
     """A passage's sentences, each with whom it is about (None when no person said it); questions left out.
     A word the turn before stated is an echo ("That charity race sounds great!" after "I ran a charity race"):
     it stays about whom that turn said it of, so a reply does not make the other's news its speaker's."""
@@ -78,8 +78,8 @@ def sentences_of(body: str, people: frozenset[str]) -> list[Said]:
             stems = frozenset(stems_of(sentence))
             echoed = {t for t in stems if t in before and before[t] != about} if about else set()
             for owner in {before[t] for t in echoed}:
-                out.append(Said(owner, frozenset(t for t in echoed if before[t] == owner)))
-            out.append(Said(about, stems - echoed))
+                out.append(Statement(owner, frozenset(t for t in echoed if before[t] == owner)))
+            out.append(Statement(about, stems - echoed))
             now.update({t: before[t] if t in echoed else about for t in stems})
     return out
 
@@ -98,7 +98,7 @@ def owned(space: Space, question: str, named: frozenset[str], people: frozenset[
     weight = {t: math.log((total + 1) / (docs[w] + 0.5)) for t, w in asked.items()}
     terms = set(asked)
     found = space.words.search(" ".join(asked.values()), Bounds(type="passage"), DEPTH)
-    said: list[Said] = []
+    said: list[Statement] = []
     for _, path, _ in found:
         try:
             said += sentences_of(parse(space.vault.read(path)).body, people)

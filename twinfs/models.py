@@ -278,7 +278,7 @@ def parse_day(value: str | date | datetime | None, field: str) -> datetime | Non
     return moment
 
 
-class Window(Strict):
+class Bounded(Strict):
     """The date and path bounds shared by search and grep."""
 
     before: DayText | None = Field(None, description=f"only memory said before this day: {MOMENT_SAYS}")
@@ -296,7 +296,7 @@ class Window(Strict):
         return parse_day(self.after, "after")
 
 
-class SearchRequest(Window):
+class SearchRequest(Bounded):
     query: NotBlank = Field(min_length=1, max_length=MAX_QUERY)
     fast: bool = Field(False, description="skip the model filter")
     k: Any = Field(None, description="ignored, whatever it holds: the filter decides how many passages the question "
@@ -340,7 +340,7 @@ class SearchResult(BaseModel):
     filtered: bool | None = None
 
 
-class GrepRequest(Window):
+class GrepRequest(Bounded):
     """With `regex`, the pattern is a regular expression (Python's syntax, matched case-insensitively)."""
 
     model_config = ConfigDict(json_schema_extra={

@@ -12,7 +12,7 @@ from .index import Bounds
 from .ledger import kept_records, records_path
 from .models import Fact, Hit, Record, iso
 from .passages import MAX_CHARS, parse
-from .reading.dates import Window, as_day, windows
+from .reading.dates import TimeSpan, as_day, time_spans
 from .space import Space
 
 RRF_K = 60  # reciprocal-rank fusion's damping constant (Cormack et al.), kept for comparison in the bench
@@ -175,7 +175,7 @@ def _pronoun(word: str, then: str | None) -> str:
     return FIRST_PERSON[word] + (then or "")
 
 
-def dated_lanes(space: Space, query: str, bounds: Bounds, times: list[Window]) -> list[list[tuple[str, str, float]]]:
+def dated_lanes(space: Space, query: str, bounds: Bounds, times: list[TimeSpan]) -> list[list[tuple[str, str, float]]]:
     """The lanes, and each lane again inside every dated window the question names, so a passage (or a fact)
     said then is a candidate even when the whole memory holds fifty closer ones."""
     found = lanes(space, query, bounds)
@@ -194,7 +194,7 @@ def dated_lanes(space: Space, query: str, bounds: Bounds, times: list[Window]) -
                    key=lambda r: -r[2]) for lane in found]
 
 
-def dated(space: Space, ranked: list[tuple[str, str, float]], times: list[Window]) -> list[tuple[str, str, float]]:
+def dated(space: Space, ranked: list[tuple[str, str, float]], times: list[TimeSpan]) -> list[tuple[str, str, float]]:
     """Passages said inside a time the question names ("in June 2023", "last week") move up by DATE_BOOST."""
     if not times or not ranked:
         return ranked
@@ -208,13 +208,13 @@ def dated(space: Space, ranked: list[tuple[str, str, float]], times: list[Window
     return sorted(out, key=lambda r: -r[2])
 
 
-def question_times(query: str, bounds: Bounds) -> list[Window]:
+def question_times(query: str, bounds: Bounds) -> list[TimeSpan]:
     """The times a question names, relative ones ("last week") as of its `before` day or now."""
-    return windows(query, bounds.before or datetime.now(UTC))
+    return time_spans(query, bounds.before or datetime.now(UTC))
 
 
 def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
-                  times: list[Window] | None = None) -> list[Hit]:
+                  times: list[TimeSpan] | None = None) -> list[Hit]:
     """Passages by both lanes, lifted when said inside a time the question names. Found facts no longer lift the
     passages they were read from: with the meaning lane in the speakers' first person, a lift of 0.1 x the
     fact's score cost LoCoMo fast recall@5 0.852 -> 0.837 and the brief's recall 0.876 -> 0.871."""
@@ -268,7 +268,7 @@ def _days(*values: str | None) -> list[date]:
 
 
 def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
-               times: list[Window] | None = None) -> list[FoundFact]:
+               times: list[TimeSpan] | None = None) -> list[FoundFact]:
     """Records by both lanes over their text, lifted when said or happened inside a time the question names."""
     if times is None:
         times = question_times(query, bounds)

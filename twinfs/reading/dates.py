@@ -192,7 +192,7 @@ def phrases(text: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Window:
+class TimeSpan:
     """The days a time phrase in a question covers: "on 3 June 2023" (that day, a day either side for time
     zones), "in June 2023" (the month), "last week", "in 2023". A phrase without a year that names no
     relative time ("in June", "on 3 June") holds in every year."""
@@ -240,7 +240,7 @@ def _period(text: str) -> str | None:
         return None
 
 
-def windows(text: str, now: date | datetime) -> list[Window]:
+def time_spans(text: str, now: date | datetime) -> list[TimeSpan]:
     """The time windows a question names. Relative phrases resolve against the first day the question names
     outright ("last weekend, as said on 10 April 2023"), or else against `now`."""
     found = phrases(text)
@@ -270,5 +270,5 @@ def windows(text: str, now: date | datetime) -> list[Window]:
             first, last = date(day.year, 1, 1), date(day.year, 12, 31)
         else:
             continue
-        out.append(Window(phrase, first, last, every_year))
+        out.append(TimeSpan(phrase, first, last, every_year))
     return out
