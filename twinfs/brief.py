@@ -86,7 +86,7 @@ class Briefs:
             return context
         org = space.user.org
         waiting = reading is not None and reading.waiting(org)
-        if waiting:
+        if reading is not None and waiting:
             context.reading_waits_until = reading.budget.resumes_at(org)
         if not request.fast and not (waiting and judge.name == "model"):
             context.judge = judge  # an LLM judge spends the budget; spent, the brief goes unfiltered

@@ -94,7 +94,7 @@ class TwinClient:
         return self._http.get("/v1/health").json()
 
     def add(self, items: list[dict], wait: bool = False, account: str | None = None) -> AddResult:
-        return self._post("add", AddRequest(items=items, wait=wait), AddResult, account)
+        return self._post("add", AddRequest.model_validate({"items": items, "wait": wait}), AddResult, account)
 
     def status(self, ids: list[str], account: str | None = None) -> StatusResult:
         return self._post("status", StatusRequest(ids=ids), StatusResult, account)

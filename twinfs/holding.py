@@ -17,6 +17,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .index import Bounds
@@ -127,7 +128,7 @@ def recorded(records: list[tuple[str, float]], person: str, people: frozenset[st
 
 
 def holds(space: Space, question: str, named: frozenset[str], people: frozenset[str],
-          records: list[tuple[str, float]] = ()) -> bool:
+          records: Sequence[tuple[str, float]] = ()) -> bool:
     """False when the question names someone the memory never heard of (and no one it knows: "Would Melanie
     enjoy Vivaldi?" is still about Melanie), or what it asks was said about others: in the sentences (`owned`)
     and in the records the reader filed, whose subject says whom each is about (`recorded`)."""

@@ -82,6 +82,7 @@ class HomeLock:
 
     def _write(self) -> None:
         raw = json.dumps(self.info).encode()
+        assert self._fd is not None, "written only while the lock is held"
         os.ftruncate(self._fd, 0)
         os.pwrite(self._fd, raw, 0)
 

@@ -65,13 +65,13 @@ class Settings:
     def from_env(cls, home: str | Path | None = None, **overrides) -> Settings:
         base = cls(
             home=Path(home or os.environ.get("TWIN_HOME") or "twin-home"),
-            quiet_seconds=_int("TWIN_QUIET_SECONDS", 600),
-            fold_seconds=_int("TWIN_FOLD_SECONDS", 1800),
+            quiet_seconds=_int("TWIN_QUIET_SECONDS", 600) or 0,
+            fold_seconds=_int("TWIN_FOLD_SECONDS", 1800) or 0,
             daily_read_tokens=_int("TWIN_DAILY_READ_TOKENS", None),
             reader_model=os.environ.get("TWIN_READER_MODEL") or None,
             reader_url=os.environ.get("TWIN_READER_URL") or None,
             reading=_yes("TWIN_READING", True),
-            max_pending=_int("TWIN_MAX_PENDING", 2000),
+            max_pending=_int("TWIN_MAX_PENDING", 2000) or 0,
             workers=_int("TWIN_WORKERS", 2) or 1,
             watch=_yes("TWIN_WATCH", True),
             machine=machine_name(os.environ.get("TWIN_MACHINE") or socket.gethostname()),

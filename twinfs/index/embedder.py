@@ -27,6 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -126,7 +127,7 @@ class Embedder:
         self._model = None
         self._session = None  # ONNX Runtime, for questions; False once it proved unavailable
         self._batches = None  # ONNX Runtime, for batches: the question's session, or its int8 twin
-        self._tokenizer = None
+        self._tokenizer: Any = None  # a tokenizers.Tokenizer once the ONNX session is loaded
         self._load_lock = threading.Lock()
         self._batch_lock = threading.Lock()  # torch's batches, one at a time
         self._slots_total = batch_threads()

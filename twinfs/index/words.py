@@ -5,6 +5,7 @@ import threading
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from whoosh import index as whoosh_index
@@ -96,7 +97,7 @@ class WordIndex:
     def __init__(self, folder: Path, read_only: bool = False):
         self.folder = folder
         self.read_only = read_only  # beside another owner: open what exists, never create or write
-        self._ix: dict[str, object] = {}
+        self._ix: dict[str, Any] = {}  # type -> Whoosh FileIndex (untyped)
         self._lock = threading.Lock()
         self._analyzer = SCHEMA["text"].analyzer
         self._scorers = {type: Scorer("text") for type in TYPES}  # each keeps its live segments' field lengths
