@@ -15,13 +15,9 @@ import time
 from pathlib import Path
 
 from bench.chat import messages
-from twinfs import (
-    EndUser,
-    Memory,
-    Settings,
-    landing,
-)
+from twinfs import EndUser, Memory, Settings
 from twinfs.models import AddRequest
+from twinfs.steps import land
 
 
 def main() -> None:
@@ -45,8 +41,8 @@ def main() -> None:
                 space = memory.space(user)
                 thread = space.threads()[0]
                 t0 = time.perf_counter()
-                for p in landing.cut_thread(thread, space.thread_items(thread)):
-                    landing.render(p)
+                for p in land.cut_thread(thread, space.thread_items(thread)):
+                    land.render(p)
                 whole.append(time.perf_counter() - t0)
                 ms = sorted(t * 1000 for t in times)
                 print(f"{n + args.batch - stretch + 1:>5}-{n + args.batch:<6} {statistics.median(ms):>15.1f} ms "

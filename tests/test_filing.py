@@ -232,11 +232,11 @@ def test_the_same_end_user_lands_an_add_while_a_window_is_read_and_a_window_chan
 def test_reading_gives_way_to_adds_still_coming_in_but_not_for_ever(tmp_path, embedder, user, monkeypatch,
                                                                      gives_way_for):
     """A read beside a landing slows it (both Python under one GIL): reading waits until the end user's adds
-    pause (filing.ADDS_QUIET), and reads anyway once it has waited YIELD_MAX."""
-    from twinfs import filing
+    pause (read.ADDS_QUIET), and reads anyway once it has waited YIELD_MAX."""
+    from twinfs.steps import read
 
-    monkeypatch.setattr(filing, "ADDS_QUIET", 3.0)
-    monkeypatch.setattr(filing, "YIELD_MAX", gives_way_for)
+    monkeypatch.setattr(read, "ADDS_QUIET", 3.0)
+    monkeypatch.setattr(read, "YIELD_MAX", gives_way_for)
     reader = Scripted()
     memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(hours=1)))
     try:
@@ -256,10 +256,10 @@ def test_reading_gives_way_to_adds_still_coming_in_but_not_for_ever(tmp_path, em
 @pytest.mark.parametrize("wait_at_most", [60.0, 0.3])
 def test_a_window_waits_while_another_end_user_lands_but_not_for_ever(tmp_path, embedder, user, monkeypatch,
                                                                       wait_at_most):
-    from twinfs import filing
+    from twinfs.steps import read
 
-    monkeypatch.setattr(filing, "ADDS_QUIET", 0.0)
-    monkeypatch.setattr(filing, "LANDING_WAIT", wait_at_most)
+    monkeypatch.setattr(read, "ADDS_QUIET", 0.0)
+    monkeypatch.setattr(read, "LANDING_WAIT", wait_at_most)
     landing = threading.Event()
     reader = Scripted()
     memory = open_memory(tmp_path, embedder, reader, Clock(T0 + timedelta(hours=1)))

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from twinfs import landing
 from twinfs.models import AddRequest
 from twinfs.passages import render
+from twinfs.steps import land
 
 T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
 
@@ -19,7 +19,7 @@ def turn(n: int, at: datetime, text: str) -> dict:
 
 
 def whole_cut(space, thread: str) -> dict[str, str]:
-    return {p.path: render(p) for p in landing.cut_thread(thread, space.thread_items(thread))}
+    return {p.path: render(p) for p in land.cut_thread(thread, space.thread_items(thread))}
 
 
 def on_disk(space) -> dict[str, str]:
@@ -31,7 +31,7 @@ def on_disk(space) -> dict[str, str]:
 def test_adds_at_the_end_cut_only_the_tail_into_the_passages_a_whole_cut_makes(memory, alice, monkeypatch):
     rng = random.Random(7)
     rendered = []
-    monkeypatch.setattr(landing, "render", lambda p: rendered.append(p.number) or render(p))
+    monkeypatch.setattr(land, "render", lambda p: rendered.append(p.number) or render(p))
     at, n = T0, 0
     for batch in range(40):
         items = []
@@ -67,7 +67,7 @@ def test_after_a_restart_the_first_landing_cuts_whole_then_the_tail_again(settin
         m.add(alice, AddRequest(items=[turn(i, T0 + timedelta(seconds=30 * i), "word " * 60) for i in range(40)],
                                 wait=True))
     rendered = []
-    monkeypatch.setattr(landing, "render", lambda p: rendered.append(p.number) or render(p))
+    monkeypatch.setattr(land, "render", lambda p: rendered.append(p.number) or render(p))
     with Memory(settings, embedder=embedder) as m:
         space = m.space(alice)
         total = len(space.state.cuts(space.threads()[0]))

@@ -297,7 +297,7 @@ def test_merges_a_stopped_process_left_undone_are_done_after_the_vaults_first_op
     from twinfs import Memory
     from twinfs.index import Bounds
     from twinfs.index import words as words_module
-    from twinfs.landing import passage_doc
+    from twinfs.steps.land import passage_doc
 
     with Memory(settings, embedder=embedder) as memory:
         for i in range(10):

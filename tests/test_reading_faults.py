@@ -18,11 +18,11 @@ from test_reading_llm import SMALL, window
 
 from twinfs import EndUser, Phase
 from twinfs.errors import Unavailable
-from twinfs.filing import FIRST_RETRY
 from twinfs.models import AddRequest, ForgetRequest, SearchRequest, StatusRequest
 from twinfs.reading import Outcome
 from twinfs.reading.llama import LlamaReader
 from twinfs.reading.openai import OpenAIReader
+from twinfs.steps.read import FIRST_RETRY
 
 
 @pytest.fixture

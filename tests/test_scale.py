@@ -161,14 +161,14 @@ def test_past_its_watch_limit_the_watcher_polls(tmp_path):
 
 
 def test_a_reindex_stopped_midway_goes_on_where_it_stopped_and_shows_progress(memory, alice, monkeypatch):
-    from twinfs import landing
     from twinfs.index.meaning import MeaningIndex
+    from twinfs.steps import land
 
     for n in range(6):
         memory.add(alice, AddRequest(items=chat(f"c{n}", [(f"m{n}-{i}", r, t) for i, r, t in MOVE]), wait=True))
     space = memory.space(alice)
     space.meaning.apply([], list(space.meaning.hashes()))  # the meaning lane as if .twin/meaning were new
-    monkeypatch.setattr(landing, "CHUNK", 2)
+    monkeypatch.setattr(land, "CHUNK", 2)
     real, indexed = MeaningIndex.apply, []
 
     def apply(self, upserts, deletes):

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from . import folding, worked
-from .filing import Reading, record_segment
 from .filtering import Candidate, Filter
 from .holding import holds
 from .index import Bounds
@@ -36,6 +35,7 @@ from .search import (
     unnamed,
 )
 from .space import Space
+from .steps.read import Reading, record_segment
 
 DAYS_KEPT = 8  # folds as of a day (`before`) kept per end user
 UNHELD_PASSAGES, UNHELD_FACTS = 2, 10  # what a brief holding nothing shows: the nearest, to say what is there;

@@ -14,10 +14,10 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from .filing import drop_records, index_records
-from .landing import land_event, recut_all
 from .ledger import dump_records, load_records, records_path
 from .space import Space
+from .steps.land import land_event, recut_all
+from .steps.read import drop_records, index_records
 
 THREAD = re.compile(r"^th_[0-9a-f]{16}$")
 

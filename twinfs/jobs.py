@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from .background import LAND_NICE, LATER_NICE, backoff, lower_priority
-from .landing import land_event
 from .space import Space
+from .steps.land import land_event
 
 log = logging.getLogger("twinfs.jobs")
 Step = Callable[[Space], object]

@@ -14,12 +14,11 @@ from pathlib import Path
 
 import git
 
-from . import browse, folding, forgetting, landing, ledger, mending, repair, sync, syncing, tombstones
+from . import browse, folding, forgetting, ledger, repair, sync, syncing, tombstones
 from . import search as searching
 from .brief import Briefs
 from .clock import Clock
 from .errors import Invalid, NotFound, Unavailable
-from .filing import ADDS_QUIET, YIELD_MAX, Reading, index_records
 from .filtering import Filter, make_filter
 from .index import Bounds
 from .index.embedder import Embedder, shared_embedder
@@ -52,12 +51,14 @@ from .models import (
 )
 from .owner import HomeBusy, HomeLock, holder
 from .owning import Owning
-from .pages import Folding
 from .pending import Marks
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
 from .spaces import Spaces
+from .steps import land, tidy
+from .steps.fold import Folding
+from .steps.read import ADDS_QUIET, YIELD_MAX, Reading, index_records
 from .vault import Vault
 from .watching import Watcher
 
@@ -227,7 +228,7 @@ class Memory(Owning):
             return changed
 
     def _mend(self, space: Space) -> list[str]:
-        changed = mending.mend(space)
+        changed = tidy.mend(space)
         if self.folding and any(rel.startswith(("items/", "records/")) for rel in changed):
             self.folding(space, force=True)
         return changed
@@ -490,7 +491,7 @@ class Memory(Owning):
     def _land_now(self, space: Space) -> None:
         """As the writer: the inbox lands now, in order (before a merge takes the vault further)."""
         for event in space.pending():
-            landing.land_event(space, event)
+            land.land_event(space, event)
         with space.landed:
             space.landed.notify_all()
 
@@ -608,7 +609,7 @@ class Memory(Owning):
             space.rebuilding = True
             try:
                 repair.begin_reindex(space)
-                stats = landing.reindex(space, progress)
+                stats = land.reindex(space, progress)
                 repair.end_reindex(space)
             finally:
                 space.rebuilding = False

@@ -9,11 +9,12 @@ import shutil
 import subprocess
 from collections.abc import Callable
 
-from . import faults, landing, sync, tombstones
+from . import faults, sync, tombstones
 from .clock import Clock
 from .errors import NotFound, TwinError, Unavailable
-from .mending import settle
 from .space import Space
+from .steps import land
+from .steps.tidy import settle
 from .sync import Outcome, Refused
 
 ATTEMPTS = 4  # fetch -> merge -> push, again while the remote keeps moving
@@ -155,7 +156,7 @@ def clone(space: Space, url: str, progress: sync.Progress | None = None) -> Outc
     vault.forget_repo()
     space.inbox.mkdir(exist_ok=True)
     with space.writer:
-        landing.reindex(space, progress)
+        land.reindex(space, progress)
     out = Outcome(remote=sync.shown(url), kind="cloned", head=vault.head(),
                   received=[e["id"] for e in _all_items(space)], conflicts=sync.conflict_copies(vault))
     sync.note(vault, remote_head=theirs, synced_at=sync.when(), error=None, conflicts=out.conflicts)

@@ -10,15 +10,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import faults
-from .background import side
-from .filing import drop_records, record_docs
-from .index import Doc
-from .ledger import load_records
-from .models import Phase
-from .passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
-from .space import Space, said_order, stored_hash, turns_of
-from .vault import read_exact
+from .. import faults
+from ..background import side
+from ..index import Doc
+from ..ledger import load_records
+from ..models import Phase
+from ..passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
+from ..space import Space, said_order, stored_hash, turns_of
+from ..vault import read_exact
+from .read import drop_records, record_docs
 
 Progress = Callable[[int, int], None]
 CHUNK = 512  # docs a reindex indexes (and keeps) at a time

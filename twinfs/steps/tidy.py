@@ -12,12 +12,12 @@ import logging
 
 from pydantic import ValidationError
 
-from .filing import drop_records, index_records
-from .landing import index_docs, passage_doc, recut_all
-from .ledger import load_records, records_path
-from .passages import passage_id
-from .space import Space, said_order, stored_hash
-from .vault import read_exact
+from ..ledger import load_records, records_path
+from ..passages import passage_id
+from ..space import Space, said_order, stored_hash
+from ..vault import read_exact
+from .land import index_docs, passage_doc, recut_all
+from .read import drop_records, index_records
 
 log = logging.getLogger("twinfs.mending")
 SHOWN = 3  # paths named in the commit message
@@ -81,7 +81,7 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
 
 def _added_from(space: Space, thread: str, known: set[str] | None, changed: list[str]) -> tuple | None:
     """Where the turns that came into a thread begin, when every changed file of it is a new turn (a merge that
-    brought a peer's new messages): its tail alone is cut again (landing.recut). None: cut it whole (and when
+    brought a peer's new messages): its tail alone is cut again (land.recut). None: cut it whole (and when
     the writer did not hold the thread before, so what is new cannot be told)."""
     if known is None:
         return None

@@ -9,15 +9,15 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from . import faults
-from .background import backoff
-from .errors import Unavailable
-from .index import Doc
-from .ledger import dump_records, load_records, records_path
-from .models import Phase, Record
-from .passages import content_hash, parse
-from .reading import Budget, Reader, Window, plan_windows
-from .space import Space, turns_of
+from .. import faults
+from ..background import backoff
+from ..errors import Unavailable
+from ..index import Doc
+from ..ledger import dump_records, load_records, records_path
+from ..models import Phase, Record
+from ..passages import content_hash, parse
+from ..reading import Budget, Reader, Window, plan_windows
+from ..space import Space, turns_of
 
 log = logging.getLogger("twinfs.reading")
 FIRST_RETRY, LAST_RETRY = 30, 3600  # seconds before a window that failed to read is tried again, doubling
