@@ -45,7 +45,7 @@ def end_user(request: Request, keys: Keys, write: bool) -> EndUser:
     """401 for an unknown bearer, 403 for a read key writing, 400 for a missing or unusable account.
 
     The org and project come from the key, never from the request, so a key reaches only its own end users.
-    The one exception is the owner's loopback token (owner.py), which only a process that can read the home's
+    The one exception is the owner's loopback token (home_lock.py), which only a process that can read the home's
     files holds: it names them in X-Twin-Org and X-Twin-Project (`twin mcp` beside a running server).
     """
     user = _owner(request)

@@ -20,9 +20,9 @@ from mcp.server.stdio import stdio_server
 from twinfs import __version__
 from twinfs.client import owner_client
 from twinfs.errors import Invalid, TwinError
+from twinfs.home_lock import holder
 from twinfs.memory import Memory
 from twinfs.models import EndUser
-from twinfs.owner import holder
 from twinfs.settings import Settings
 
 from .routes import OPERATIONS, Operation, validated
@@ -86,7 +86,7 @@ def make_server(memory: Memory, user: EndUser) -> Server:
 
 class Through:
     """The tools' Memory when a server owns the home (an MCP client often starts `twin mcp` while `twin serve`
-    runs): the same operations, sent to that server over loopback with the owner's token (owner.py)."""
+    runs): the same operations, sent to that server over loopback with the owner's token (home_lock.py)."""
 
     def __init__(self, owner: dict, user: EndUser):
         self.client = owner_client(owner, user)

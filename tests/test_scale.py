@@ -279,10 +279,10 @@ def test_an_ivf_index_is_trained_again_when_it_outgrows_or_loses_what_it_was_tra
 def test_the_ticker_gives_memory_back_after_end_users_were_closed(tmp_home, embedder, alice, monkeypatch):
     """Closing an end user frees its indexes' memory but the allocator keeps it resident; the ticker hands it
     back once after closes (never on a request's time), and not while nothing was closed."""
-    from twinfs import owning
+    from twinfs import lifecycle
 
     calls: list[int] = []
-    monkeypatch.setattr(owning, "give_back_memory", lambda: calls.append(1) or True)
+    monkeypatch.setattr(lifecycle, "give_back_memory", lambda: calls.append(1) or True)
     settings = Settings(home=tmp_home, reading=False, quiet_seconds=4, open_users=1)  # a tick a second
     with Memory(settings, embedder=embedder) as m:
         m.add(alice, AddRequest(items=chat("a", MOVE), wait=True))

@@ -20,9 +20,11 @@ from .brief import Briefs
 from .clock import Clock
 from .errors import Invalid, NotFound, Unavailable
 from .filtering import Filter, make_filter
+from .home_lock import HomeBusy, HomeLock, holder
 from .index import Bounds
 from .index.embedder import Embedder, shared_embedder
 from .jobs import Pipeline
+from .lifecycle import Lifecycle
 from .models import (
     AddRequest,
     AddResult,
@@ -49,8 +51,6 @@ from .models import (
     SyncResult,
     parse_day,
 )
-from .owner import HomeBusy, HomeLock, holder
-from .owning import Owning
 from .pending import Marks
 from .reading import Budget, Reader, make_reader
 from .settings import Settings
@@ -91,8 +91,8 @@ def unwritable(exc: Exception, what: str) -> Unavailable:
                        retry_after=10)
 
 
-class Memory(Owning):
-    """`read_only=True`: beside another process that owns the home (see owner.py), answer reading operations
+class Memory(Lifecycle):
+    """`read_only=True`: beside another process that owns the home (see home_lock.py), answer reading operations
     from what it wrote, and never write. Otherwise this Memory owns the home from start() to close()."""
 
     def __init__(self, settings: Settings, embedder: Embedder | None = None, reader: Reader | None = None,
@@ -128,7 +128,7 @@ class Memory(Owning):
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
         self._every = max(1.0, min(30.0, settings.quiet_seconds / 4))  # how often the ticker looks
         self._ticker: threading.Thread | None = None
-        self.trims = 0  # times the ticker gave freed memory back after end users were closed (owning._tick)
+        self.trims = 0  # times the ticker gave freed memory back after end users were closed (lifecycle._tick)
         self._watcher: Watcher | None = None
         self._syncer: threading.Thread | None = None
         self._stop = threading.Event()

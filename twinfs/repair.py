@@ -1,6 +1,6 @@
 """Start clean after any crash: what a dead process left in a vault is repaired when the home's owner opens it.
 
-Once this process holds the home lock (owner.py), no other twin process writes the vault, so a lock or temp
+Once this process holds the home lock (home_lock.py), no other twin process writes the vault, so a lock or temp
 file found in it is stale by construction: git's locks (left by a commit that was killed; a git child still
 finishing is waited for; an upkeep's gc still running is stopped), temp files of atomic writes, a merge or
 rebase left midway. Steps that stopped midway are finished by what runs next: an add still in the inbox lands

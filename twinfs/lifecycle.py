@@ -25,7 +25,7 @@ from .watching import Watcher
 log = logging.getLogger("twinfs")
 
 
-class Owning:
+class Lifecycle:
     """The life cycle of the Memory that owns a home (start() to close()); see Memory for the state it uses."""
 
     def start(self):

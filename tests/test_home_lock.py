@@ -19,8 +19,8 @@ from mcp.client.stdio import StdioServerParameters
 from served import free_port, start_server, stop_server
 
 from twinfs import Memory, Settings
+from twinfs.home_lock import HomeBusy, HomeLock, holder
 from twinfs.models import AddRequest
-from twinfs.owner import HomeBusy, HomeLock, holder
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TWIN_READING": "0"}
@@ -45,7 +45,7 @@ def test_a_home_has_one_owner_and_a_dead_owner_holds_nothing(tmp_path):
 
     child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import time
-        from twinfs.owner import HomeLock
+        from twinfs.home_lock import HomeLock
         HomeLock({str(home)!r}).acquire("twin serve")
         print("held", flush=True)
         time.sleep(60)""")], stdout=subprocess.PIPE, text=True, env=ENV)
