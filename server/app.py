@@ -82,7 +82,8 @@ def create_app(settings: Settings, memory: Memory | None = None, owns: bool = Fa
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[AppState]:
         own = memory is None or owns
-        mem = memory or await to_thread.run_sync(lambda: Memory(settings, owner="twin serve").start())
+        mem = memory if memory is not None else await to_thread.run_sync(
+            lambda: Memory(settings, owner="twin serve").start())
         try:
             # load the embedder now, so the first search does not pay for it
             await to_thread.run_sync(mem.warm)

@@ -9,7 +9,11 @@ import sqlite3
 import subprocess
 import threading
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import git
 
@@ -22,11 +26,48 @@ from .pending import next_due
 from .space import Space
 from .watching import Watcher
 
+if TYPE_CHECKING:
+    from .home_lock import HomeLock
+    from .jobs import Pipeline
+    from .pending import Marks
+    from .settings import Settings
+    from .spaces import Spaces
+    from .steps.fold import Folding
+    from .steps.read import Reading
+
 log = logging.getLogger("twinfs")
 
 
 class Lifecycle:
     """The life cycle of the Memory that owns a home (start() to close()); see Memory for the state it uses."""
+
+    # what it uses of the Memory it is part of (made in Memory.__init__; the methods are Memory's)
+    settings: Settings
+    home: Path
+    read_only: bool
+    lock: HomeLock
+    owner: str
+    clock: Callable[[], datetime]
+    spaces: Spaces
+    pending: Marks
+    remotes: Marks
+    pipeline: Pipeline
+    reading: Reading | None
+    folding: Folding | None
+    trims: int
+    _every: float
+    _stop: threading.Event
+    _hooks: syncing.Hooks
+    _ticker: threading.Thread | None
+    _watcher: Watcher | None
+    _syncer: threading.Thread | None
+    _held: Callable[..., AbstractContextManager[Space]]
+    _forget: Callable[..., object]
+    _sync: Callable[[Space, str], object]
+    _reindex: Callable[..., object]
+    _wrote: Callable[[str, str], bool]
+    _edited_by_hand: Callable[[str], None]
+    synced: Callable[[], list[str]]
 
     def start(self):
         """Own the home (or refuse, naming its owner), then pick up what a crash or stop left: each vault is

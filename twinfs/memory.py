@@ -59,6 +59,7 @@ from .spaces import Spaces
 from .steps import land, tidy
 from .steps.fold import Folding
 from .steps.read import ADDS_QUIET, YIELD_MAX, Reading, index_records
+from .sync import Outcome as SyncOutcome
 from .vault import Vault
 from .watching import Watcher
 
@@ -234,7 +235,7 @@ class Memory(Lifecycle):
         return changed
 
     def _fold_when_due(self, space: Space) -> None:
-        if not self.folding.due(space):
+        if self.folding is None or not self.folding.due(space):
             return
         self.briefs.folded(space)  # folded without the writer; under it, again only if a record file changed
         with space.writer:
@@ -562,11 +563,11 @@ class Memory(Lifecycle):
                 with space.accept_lock:  # adds accepted before this are in the inbox, and the sync lands them
                     space.left = sync.when()
                     sync.note(space.vault, left=space.left)
-            out = self._sync(space, url)
+            synced = self._sync(space, url)
             if stay:
                 sync.note(space.vault, left=None)
                 space.left = None
-            return out
+            return synced
 
     def _sync(self, space: Space, url: str) -> SyncResult:
         out = syncing.run(space, url, self._hooks)
@@ -575,7 +576,7 @@ class Memory(Lifecycle):
         return self._result(out)
 
     @staticmethod
-    def _result(out: sync.Outcome) -> SyncResult:
+    def _result(out: SyncOutcome) -> SyncResult:
         hosted = not (out.remote.startswith("/") or out.remote.startswith("file://"))
         note = ("The remote is a hosted git service: a forget rewrote the history pushed there, but the host keeps "
                 "the unreachable objects until its own garbage collection.") if out.forgotten and hosted else None

@@ -24,7 +24,7 @@ class Hooks:
     """What a sync needs of the Memory: land the inbox, forget ids (history included), fold the pages."""
 
     def __init__(self, land: Callable[[Space], None], mend: Callable[[Space], object],
-                 forget: Callable[[Space, list[str], list[dict]], None], fold: Callable[[Space], None], clock: Clock):
+                 forget: Callable[[Space, list[str], list[dict]], object], fold: Callable[[Space], None], clock: Clock):
         self.land, self.mend, self.forget, self.fold, self.clock = land, mend, forget, fold, clock
 
 
@@ -104,7 +104,7 @@ def _merge(space: Space, theirs: str | None, hooks: Hooks, out: Outcome, rewritt
         out.kept += merged.kept
         out.conflicts += merged.conflicts
     changed = sync.move_to(space, target)
-    items = sorted({_id_of(space, p) for p in changed if p.startswith("items/")} - {None})
+    items = sorted(i for i in {_id_of(space, p) for p in changed if p.startswith("items/")} if i is not None)
     out.received += merged.received if merged else items
     out.kind = kind
     _settle(space, changed, merged.gone if merged else [], hooks)

@@ -98,7 +98,7 @@ class Scorer:
             return False
         return all(isinstance(ss.reader(), SegmentReader) for ss, _ in searcher.leaf_searchers())
 
-    def _segment(self, reader: SegmentReader, what: str, read):
+    def _segment(self, reader: SegmentReader, what: str | tuple[str, tuple[str, ...]], read):
         key = reader.segment().segment_id()
         with self._lock:
             value = self._segments.get(key, {}).get(what)
@@ -143,8 +143,8 @@ class Scorer:
         live = {ss.reader().segment().segment_id() for ss, _ in searcher.leaf_searchers()}
         self.budget = max(POSTINGS_KEPT, KEPT_PER_DOC * searcher.doc_count_all())
         with self._lock:
-            for key in set(self._segments) - live:
-                del self._segments[key]
+            for segment in set(self._segments) - live:
+                del self._segments[segment]
             for key in [key for key in self._postings if key[0] not in live]:
                 ids, weights = self._postings.pop(key)
                 self._kept -= ids.nbytes + weights.nbytes

@@ -158,11 +158,11 @@ class Vectors:
         vecs = flat.index.reconstruct_n(0, n)
         ids = faiss.vector_to_array(flat.id_map).copy()
         nlist = lists(n)
-        ivf = faiss.index_factory(self.dim, f"IVF{nlist},SQfp16", faiss.METRIC_INNER_PRODUCT)
+        ivf: Any = faiss.index_factory(self.dim, f"IVF{nlist},SQfp16", faiss.METRIC_INNER_PRODUCT)
         sample = vecs[np.random.default_rng(0).permutation(n)[:TRAIN_PER_LIST * nlist]]
         faiss.extract_index_ivf(ivf).cp.niter = 10
         ivf.train(sample)
-        ivf.set_direct_map_type(faiss.DirectMap.Hashtable)
+        ivf.set_direct_map_type(faiss.DirectMap.Hashtable)  # type: ignore[attr-defined]  # SWIG-made, not in the stubs
         ivf.nprobe = probes(nlist)
         ivf.add_with_ids(vecs, ids)
         self.index, self.trained, self.changed = ivf, n, n
@@ -218,7 +218,8 @@ class Vectors:
             scores = vecs @ query[0]
             top = np.argsort(-scores)[:k]
             return scores[top][None, :].astype("float32"), allowed[top][None, :]
-        params = faiss.SearchParametersIVF(sel=faiss.IDSelectorBatch(allowed), nprobe=min(
-            self.index.nlist, self.index.nprobe * max(1, self.index.ntotal // max(1, len(allowed))))) if self.ivf else \
-            faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed))
+        # faiss's SWIG parameter objects take their fields as keywords, which its stubs do not say
+        params: Any = (faiss.SearchParametersIVF(sel=faiss.IDSelectorBatch(allowed), nprobe=min(  # type: ignore[call-arg]
+            self.index.nlist, self.index.nprobe * max(1, self.index.ntotal // max(1, len(allowed)))))
+            if self.ivf else faiss.SearchParameters(sel=faiss.IDSelectorBatch(allowed)))  # type: ignore[call-arg]
         return self.index.search(query, k, params=params)
