@@ -26,7 +26,13 @@ def grep(space: Space, req: GrepRequest) -> GrepResult:
         pattern = regex.compile(req.pattern if req.regex else regex.escape(req.pattern), regex.IGNORECASE)
     except regex.error as exc:
         raise Invalid(f"pattern is not a valid regular expression: {exc}", "pattern") from None
-    before, after = req.before_at, req.after_at
+    with space.passages_lock.shared():  # one state of the passages for the whole walk, never half a cut
+        lines, truncated = _walk(space, scope, pattern, req.before_at, req.after_at)
+    return GrepResult(pattern=req.pattern, found=len(lines), lines=lines, truncated=truncated)
+
+
+def _walk(space: Space, scope: str, pattern: regex.Pattern, before: datetime | None, after: datetime | None
+          ) -> tuple[list[GrepLine], bool]:
     top = space.root / scope.split("/")[0]
     lines: list[GrepLine] = []
     truncated = False
@@ -34,7 +40,10 @@ def grep(space: Space, req: GrepRequest) -> GrepResult:
         rel = f.relative_to(space.root).as_posix()
         if not f.is_file() or not rel.startswith(scope.rstrip("/")) or f.name.startswith("."):
             continue
-        text = _as_stored(f)
+        try:
+            text = _as_stored(f)
+        except FileNotFoundError:
+            continue  # deleted by hand (or by git) since the listing: it is not in memory any more
         if rel.startswith("passages/") and (before or after):
             p = parse(text)
             if (before and p.end and p.end >= before) or (after and p.end and p.end < after):
@@ -52,7 +61,7 @@ def grep(space: Space, req: GrepRequest) -> GrepResult:
                 lines.append(GrepLine(path=rel, line=n, text=line[:2000]))
         if truncated:
             break
-    return GrepResult(pattern=req.pattern, found=len(lines), lines=lines, truncated=truncated)
+    return lines, truncated
 
 
 def read(space: Space, path: str, before: datetime | None = None) -> ReadResult:
@@ -70,10 +79,11 @@ def read(space: Space, path: str, before: datetime | None = None) -> ReadResult:
         content = space.vault.show(rel, rev) if rev else None
         if content is None:
             raise NotFound(f"no file at '{rel}' in this memory before {before.date().isoformat()}")
-    elif not _is_file(target):
-        raise NotFound(f"no file at '{rel}' in this memory")
     else:
-        content = _as_stored(target)
+        with space.passages_lock.shared():  # a passage as one cut left it, never midway through the next
+            content = _stored_or_none(target)
+        if content is None:
+            raise NotFound(f"no file at '{rel}' in this memory")
     if not fragment:
         return ReadResult(path=rel, content=content)
     if not rel.startswith("records/") or not fragment.isdigit():
@@ -93,6 +103,16 @@ def _is_file(path: Path) -> bool:
         if exc.errno == errno.ENAMETOOLONG:
             return False
         raise
+
+
+def _stored_or_none(path: Path) -> str | None:
+    """The file's text, or None where no file is (or the name is one no file system can hold)."""
+    if not _is_file(path):
+        return None
+    try:
+        return _as_stored(path)
+    except (FileNotFoundError, IsADirectoryError):
+        return None
 
 
 def _as_stored(path: Path) -> str:

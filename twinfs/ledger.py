@@ -117,7 +117,8 @@ def lineage(space: Space, record_id: str) -> dict:
     turns = [{"id": t, "role": items[t].get("role"), "name": items[t].get("name"), "at": items[t].get("at"),
               "text": items[t].get("text")} if t in items else {"id": t, "text": None} for t in record.turns]
     try:
-        source = space.vault.read(record.source)
+        with space.passages_lock.shared():  # the passage as one cut left it
+            source = space.vault.read(record.source)
     except (FileNotFoundError, IsADirectoryError):
         source = None
     commits = []

@@ -15,6 +15,7 @@ from .index.embedder import Embedder
 from .index.meaning import MeaningIndex
 from .index.words import WordIndex
 from .models import EndUser, Item, as_utc, iso
+from .passage_lock import PassageLock
 from .passages import TURN_LINE, Turn
 from .paths import item_filename, thread_id
 from .state import State
@@ -143,6 +144,7 @@ class Space:
         self._meaning: MeaningIndex | None = None
         self.accept_lock = threading.Lock()  # adds of this end user take turns writing the inbox
         self.writer = Writer(self.root / ".git" / WRITING)  # the one writer of files, git and indexes
+        self.passages_lock = PassageLock(self.root / ".twin")  # readers see a cut whole, never half-written
         self.leases = 0  # requests and work using this Space now (Memory's, under its lock): it stays open
         self.opening = threading.Lock()
         self.syncing = threading.Lock()  # two syncs of one vault take turns

@@ -462,13 +462,14 @@ def _apply(space: Space, start: str, target: str) -> list[str]:
     after = changes(vault, start, target)
     changed = sorted(after)
     contents = blobs(vault, sorted({sha for sha in after.values() if sha}))
-    for n, p in enumerate(changed):
-        if after[p]:
-            vault.write(p, contents[after[p]].decode("utf-8"), durable=False)
-        else:
-            vault.delete(p)
-        if n == len(changed) // 2:
-            faults.point("merging")
+    with space.passages_lock.exclusive():  # readers see the merge whole: before it or after it
+        for n, p in enumerate(changed):
+            if after[p]:
+                vault.write(p, contents[after[p]].decode("utf-8"), durable=False)
+            else:
+                vault.delete(p)
+            if n == len(changed) // 2:
+                faults.point("merging")
     vault.git("update-ref", "-m", "sync", f"refs/heads/{BRANCH}", target)
     vault.git("read-tree", target)
     vault.forget_repo()

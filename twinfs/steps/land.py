@@ -142,7 +142,8 @@ def recut_all(space: Space, threads: dict[str, tuple | None], meanwhile: Callabl
               ) -> dict[str, Cut]:
     """Cut these threads anew (each from where its new turns begin, when known: see recut), index what changed
     in both lanes, and keep the cuts."""
-    cuts = {thread: recut(space, thread, added_from) for thread, added_from in threads.items()}
+    with space.passages_lock.exclusive():  # readers see each cut whole: before it or after it
+        cuts = {thread: recut(space, thread, added_from) for thread, added_from in threads.items()}
     index_docs(space, [d for c in cuts.values() for d in c.docs], [i for c in cuts.values() for i in c.drops],
                meanwhile)
     for thread, done in cuts.items():
