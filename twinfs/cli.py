@@ -140,6 +140,24 @@ def _follow(memory, user: EndUser, answers: list[AddResult], phase: Phase, quiet
             time.sleep(0.2)
 
 
+def cmd_import(args) -> dict:
+    from tqdm import tqdm
+
+    from .importers.run import import_file
+
+    user = _user(args)
+    with _memory(args) as memory:
+        with tqdm(desc="accepted", unit="turn", disable=args.quiet) as bar:
+            summary = import_file(memory, user, args.format, Path(args.file),
+                                  lambda _, turns: bar.update(turns - bar.n))
+        landed = None
+        if summary.answers and not args.no_wait:
+            _follow(memory, user, summary.answers, Phase.landed, args.quiet)
+            landed = sum(p != Phase.accepted for a in summary.answers for p in a.phases.values())
+    return {"format": args.format, "file": args.file, "conversations": summary.conversations, "turns": summary.turns,
+            "added": summary.added, "landed": landed, "skipped": summary.skipped}
+
+
 def cmd_search(args):
     req = SearchRequest(query=args.query, fast=args.fast, scope=args.scope, before=args.before, after=args.after)
     with _memory(args, write=False) as memory:
@@ -339,6 +357,12 @@ COMMANDS: tuple[Command, ...] = (
              arg("--read", action="store_true", help="also read and fold what was added before returning (the "
                  "newest turns too; without it a running `twin serve` or `twin mcp` reads them)"),
              QUIET), show=terminal.added),
+    Command("import", "bring past chats into one end user's memory: a ChatGPT or Claude data export "
+            "(conversations.json, or the export's zip) or a JSONL file of add items; a second import adds nothing",
+            "twin import chatgpt --account alice ~/Downloads/chatgpt-export.zip", cmd_import,
+            (arg("format", choices=["chatgpt", "claude", "jsonl"], help="whose export the file is"), arg("file"),
+             arg("--no-wait", action="store_true", help="return once accepted, without waiting to land"), QUIET),
+            show=terminal.imported),
     Command("search", "ask one end user's memory a question: the brief (known, facts, hits), or ranked hits with "
             "--scope or --after", 'twin search --account alice "Where does Alice live?"', cmd_search,
             (arg("query"), arg("--fast", action="store_true", help="skip the model filter"), *WINDOW),

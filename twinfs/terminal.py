@@ -174,3 +174,16 @@ def synced(answers: list[dict]) -> str:
         if a.get("note"):
             lines.append(f"  {a['note']}")
     return "\n".join(lines)
+
+
+def imported(answer: dict) -> str:
+    """The closing summary of an import: conversations, turns, what was new, and what was left out and why."""
+    conversations = f"{answer['conversations']:,} conversation{'s' if answer['conversations'] != 1 else ''}, " \
+        if answer["format"] != "jsonl" else ""
+    lines = [f"imported {answer['file']}: {conversations}{answer['turns']:,} turns "
+             f"({answer['added']:,} new, {answer['turns'] - answer['added']:,} already there)"]
+    if answer.get("landed") is not None:
+        lines.append(f"{answer['landed']:,} searchable now")
+    for why, n in sorted(answer["skipped"].items(), key=lambda kv: -kv[1]):
+        lines.append(f"left out: {n:,} {why}")
+    return "\n".join(lines)
