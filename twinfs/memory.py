@@ -14,11 +14,11 @@ from pathlib import Path
 
 import git
 
-from . import browse, folding, forgetting, ledger, repair, sync, syncing, tombstones
+from . import browse, encrypted_remote, folding, forgetting, ledger, repair, sync, syncing, tombstones
 from . import search as searching
 from .brief import Briefs
 from .clock import Clock
-from .errors import Invalid, NotFound, Unavailable
+from .errors import Invalid, NotFound, TwinError, Unavailable
 from .filtering import Filter, make_filter
 from .home_lock import HomeBusy, HomeLock, holder
 from .index import Bounds
@@ -59,7 +59,6 @@ from .spaces import Spaces
 from .steps import land, tidy
 from .steps.fold import Folding
 from .steps.read import ADDS_QUIET, YIELD_MAX, Reading, index_records
-from .sync import Outcome as SyncOutcome
 from .vault import Vault
 from .watching import Watcher
 
@@ -134,6 +133,7 @@ class Memory(Lifecycle):
         self._syncer: threading.Thread | None = None
         self._stop = threading.Event()
         self._hooks = syncing.Hooks(land=self._land_now, mend=self._mend, fold=self._fold, clock=self.stamps,
+                                    gpg_keys=settings.sync_gpg_keys,
                                     forget=lambda space, ids, stones: self._forget_held(space, ids, stones))
 
     def __enter__(self) -> Memory:
@@ -544,26 +544,37 @@ class Memory(Lifecycle):
                 if url is None:
                     raise NotFound(f"no memory for end user '{user.account}' here: give --remote to fetch it")
                 try:
-                    out = syncing.clone(space, url, progress)
+                    out = syncing.clone(space, url, progress, self.settings.sync_gpg_keys)
                 finally:
                     space.close()
                 space.repaired = []
                 self.spaces.prepared(space)  # opened from now on as a vault this owner has prepared
                 self.remotes.mark(user.dirname)
                 self.pipeline.wake(user.dirname)  # read here what was read there, and fold
-                return self._result(out)
+                return syncing.result(out)
             self._usable(space)
+            kept = sync.configured(space.vault)
+            if url is not None and url != kept:
+                encrypted_remote.refuse_switch(kept, url)
+                if encrypted_remote.encrypted(url):  # a missing tool or key stops it before anything changes
+                    encrypted_remote.tools()
+                    encrypted_remote.recipients(list(self.settings.sync_gpg_keys))
             if url is not None:
                 sync.configure(space.vault, url)
                 self.remotes.mark(user.dirname)
-            url = url or sync.configured(space.vault)
+            url = url or kept
             if url is None:
                 raise NotFound(f"no remote is kept for end user '{user.account}' yet: give --remote URL")
             if leave:
                 with space.accept_lock:  # adds accepted before this are in the inbox, and the sync lands them
                     space.left = sync.when()
                     sync.note(space.vault, left=space.left)
-            synced = self._sync(space, url)
+            try:
+                synced = self._sync(space, url)
+            except TwinError:
+                if kept != url:  # a new remote that failed at once (encrypted to another key, unreachable) is
+                    sync.configure_back(space.vault, kept)  # not kept: the vault is as it was
+                raise
             if stay:
                 sync.note(space.vault, left=None)
                 space.left = None
@@ -573,16 +584,7 @@ class Memory(Lifecycle):
         out = syncing.run(space, url, self._hooks)
         self.briefs.forget(space.user.dirname)
         self.pipeline.wake(space.user.dirname)  # what came in is read, and the pages folded
-        return self._result(out)
-
-    @staticmethod
-    def _result(out: SyncOutcome) -> SyncResult:
-        hosted = not (out.remote.startswith("/") or out.remote.startswith("file://"))
-        note = ("The remote is a hosted git service: a forget rewrote the history pushed there, but the host keeps "
-                "the unreachable objects until its own garbage collection.") if out.forgotten and hosted else None
-        return SyncResult(remote=out.remote, kind=out.kind, received=len(out.received), sent=out.sent,
-                          forgotten=len(out.forgotten), kept=out.kept, conflicts=out.conflicts, head=out.head,
-                          note=note)
+        return syncing.result(out)
 
     def synced(self) -> list[str]:
         """The end users whose vaults have a remote, by folder name."""

@@ -496,6 +496,8 @@ class SyncResult(BaseModel):
                                  "both machines, until a person deletes them")
     head: str = Field(description="the commit the vault is at now")
     note: str | None = Field(None, description="for a hosted remote after a forget: what it may still keep")
+    encrypted_to: list[str] | None = Field(None, description="an encrypted remote (gcrypt::): the GnuPG keys it is "
+                                           "encrypted to, as fingerprint (user id)")
 
 
 class LineageRequest(Strict):

@@ -55,6 +55,7 @@ class Settings:
     watch: bool = False  # commit and index files edited by hand in the vaults (the server and MCP do)
     machine: str = "localhost"  # names this machine in commits and conflict copies (TWIN_MACHINE, the hostname)
     sync_seconds: int | None = None  # the server syncs every vault with a remote this often (TWIN_SYNC_SECONDS)
+    sync_gpg_keys: tuple[str, ...] = ()  # the GnuPG keys an encrypted remote is sealed to (TWIN_SYNC_GPG_KEYS)
     open_users: int = 64  # end users kept open at once, the least recently used closed first (TWIN_OPEN_USERS)
     watch_limit: int | None = None  # inotify watches the watcher may take; None: half of the system's limit
 
@@ -76,6 +77,7 @@ class Settings:
             watch=_yes("TWIN_WATCH", True),
             machine=machine_name(os.environ.get("TWIN_MACHINE") or socket.gethostname()),
             sync_seconds=_int("TWIN_SYNC_SECONDS", None) or None,
+            sync_gpg_keys=tuple(k for k in os.environ.get("TWIN_SYNC_GPG_KEYS", "").replace(",", " ").split() if k),
             open_users=_int("TWIN_OPEN_USERS", 64) or 1,
             watch_limit=_int("TWIN_WATCH_LIMIT", None),
         )

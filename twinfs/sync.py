@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
-from . import faults, tombstones
+from . import encrypted_remote, faults, tombstones
 from .clock import Clock, of_item
 from .errors import Invalid, TwinError, Unavailable
 from .paths import CONFLICTS, MARKER, TOMBSTONES
@@ -36,7 +36,7 @@ log = logging.getLogger("twinfs.sync")
 REMOTE, BRANCH = "origin", "main"
 TRACKING = f"refs/remotes/{REMOTE}/{BRANCH}"
 STATE = "twin-sync.json"  # in .git: the remote's head as last seen, when it last synced, why it last failed
-TRANSPORTS = "file:ssh:git:https"
+TRANSPORTS = "file:ssh:git:https:gcrypt"  # gcrypt: only as check_url lets it, around one of the others
 HUMAN = ("edit:", "correct:")  # commits that hold what a person did
 DERIVED = ("passages/", "records/", "pages/")
 # git never prompts, runs no hook, converts no line ending, speaks no transport but these
@@ -64,6 +64,7 @@ class Outcome:
     conflicts: list[str] = field(default_factory=list)  # conflicts/ copies in the vault now
     kept: list[str] = field(default_factory=list)  # "id: kept <machine>'s edit" for ids edited on both sides
     head: str = ""
+    encrypted_to: list[str] = field(default_factory=list)  # the GnuPG keys an encrypted remote is sealed to
 
 
 # remotes
@@ -71,6 +72,8 @@ def check_url(raw: str, vault: str) -> str:
     """A remote's URL as given (with `{vault}` as the vault's folder name), or Invalid saying why not. A local
     path is made absolute. Never a password in it, never a transport but file, ssh, git and https."""
     url = raw.strip().replace("{vault}", vault)
+    if encrypted_remote.encrypted(url):
+        return encrypted_remote.PREFIX + check_url(encrypted_remote.inner(url), vault)
     if not url:
         raise Invalid("the remote is empty: give a path, or an ssh, git or https URL", "remote")
     if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*::", url):
@@ -106,8 +109,9 @@ def configured(vault: Vault) -> str | None:
 
 
 def configure(vault: Vault, url: str) -> None:
-    """Keep `url` as the vault's remote; a local path that does not exist yet becomes a bare repository."""
-    if "://" not in url and not re.match(r"^[^/@]+@[^/:]+:", url):
+    """Keep `url` as the vault's remote; a local path that does not exist yet becomes a bare repository (gcrypt
+    makes its own folder of encrypted files)."""
+    if not encrypted_remote.encrypted(url) and "://" not in url and not re.match(r"^[^/@]+@[^/:]+:", url):
         target = Path(url)
         if not target.exists():
             target.mkdir(parents=True)
@@ -120,10 +124,20 @@ def configure(vault: Vault, url: str) -> None:
     vault.git("config", f"remote.{REMOTE}.tagOpt", "--no-tags")
 
 
+def configure_back(vault: Vault, url: str | None) -> None:
+    """The remote a vault had before (none: no remote at all)."""
+    if url is None:
+        if configured(vault) is not None:
+            vault.git("remote", "remove", REMOTE)
+    else:
+        configure(vault, url)
+
+
 def _run(args: list[str], what: str, input: bytes | None = None) -> subprocess.CompletedProcess:
     done = subprocess.run(args, input=input, capture_output=True, env={**os.environ, **GIT_ENV})
     if done.returncode:
-        raise _network_error(what, done.stderr.decode(errors="replace"))
+        stderr = done.stderr.decode(errors="replace")
+        raise encrypted_remote.failure(what, stderr) or _network_error(what, stderr)
     return done
 
 
@@ -145,6 +159,9 @@ def _network_error(what: str, stderr: str) -> TwinError:
 
 def fetch(vault: Vault, url: str) -> str | None:
     """The remote's main as fetched into the tracking ref, or None when the remote holds nothing yet."""
+    folder = encrypted_remote.local_folder(url)
+    if folder is not None:
+        encrypted_remote.finish_replacing(folder)  # a folder made anew that a kill left beside the old one
     _run(["git", *GIT_CONFIG, "-C", str(vault.root), "fetch", "--quiet", "--no-tags", "--prune", url,
           f"+refs/heads/*:refs/remotes/{REMOTE}/*"], "fetch from the remote")
     faults.point("fetched")
@@ -154,15 +171,11 @@ def fetch(vault: Vault, url: str) -> str | None:
 def push(vault: Vault, url: str, expected: str | None, force: bool) -> bool:
     """Push HEAD to the remote's main; `force` (after a forget rewrote history) only while the remote is where
     we last saw it. False when the remote moved meanwhile (fetch and merge again)."""
-    lease = [f"--force-with-lease=refs/heads/{BRANCH}:{expected or ''}"] if force else []
-    done = subprocess.run(["git", *GIT_CONFIG, "-C", str(vault.root), "push", "--quiet", "--porcelain", *lease,
-                           url, f"HEAD:refs/heads/{BRANCH}"], capture_output=True, env={**os.environ, **GIT_ENV})
-    out = done.stdout.decode(errors="replace") + done.stderr.decode(errors="replace")
-    if done.returncode and re.search(r"\[rejected\]|\(fetch first\)|non-fast-forward|stale info|"
-                                     r"\[remote rejected\].*(cannot lock|failed to update)", out):
+    sent = _send_sealed(vault, url, expected, force) if encrypted_remote.encrypted(url) else \
+        _send(vault, url, f"HEAD:refs/heads/{BRANCH}",
+              [f"--force-with-lease=refs/heads/{BRANCH}:{expected or ''}"] if force else [])
+    if not sent:
         return False
-    if done.returncode:
-        raise _network_error("push to the remote", out)
     head = vault.head()
     if force:  # what was fetched of a history that still held a forgotten text goes from this disk
         vault.drop_old_refs()
@@ -174,6 +187,40 @@ def push(vault: Vault, url: str, expected: str | None, force: bool) -> bool:
                 _run(["git", "-C", url.removeprefix("file://"), *args], "clean the remote")
     vault.git("update-ref", TRACKING, head)
     return True
+
+
+def _send(vault: Vault, url: str, refspec: str, lease: list[str]) -> bool:
+    done = subprocess.run(["git", *GIT_CONFIG, "-C", str(vault.root), "push", "--quiet", "--porcelain", *lease,
+                           url, refspec], capture_output=True, env={**os.environ, **GIT_ENV})
+    out = done.stdout.decode(errors="replace") + done.stderr.decode(errors="replace")
+    if done.returncode and re.search(r"\[rejected\]|\(fetch first\)|non-fast-forward|stale info|"
+                                     r"\[remote rejected\].*(cannot lock|failed to update)", out):
+        return False
+    if done.returncode:
+        raise encrypted_remote.failure("push to the remote", out) or _network_error("push to the remote", out)
+    return True
+
+
+def _send_sealed(vault: Vault, url: str, expected: str | None, force: bool) -> bool:
+    """gcrypt takes no lease, so a forced push first checks the remote is where it was fetched; and it keeps every
+    pack it was ever sent, so a local folder is made anew with the new history alone (encrypted_remote.py)."""
+    if not force:
+        return _send(vault, url, f"HEAD:refs/heads/{BRANCH}", [])
+    if _remote_head(vault, url) != expected:
+        return False
+    folder = encrypted_remote.local_folder(url)
+    if folder is None:
+        return _send(vault, url, f"+HEAD:refs/heads/{BRANCH}", [])
+    encrypted_remote.replace_folder(folder, lambda fresh: _run(
+        ["git", *GIT_CONFIG, "-C", str(vault.root), "push", "--quiet", f"{encrypted_remote.PREFIX}{fresh}",
+         f"+HEAD:refs/heads/{BRANCH}"], "push to the remote"))
+    return True
+
+
+def _remote_head(vault: Vault, url: str) -> str | None:
+    listed = _run(["git", *GIT_CONFIG, "-C", str(vault.root), "ls-remote", url, f"refs/heads/{BRANCH}"],
+                  "read the remote's head").stdout.decode().split()
+    return listed[0] if listed else None
 
 
 def _is_local(url: str) -> bool:
@@ -233,7 +280,7 @@ def changes(vault: Vault, start: str, target: str) -> dict[str, str | None]:
     own diff, so a merge into a big vault costs what changed, not the vault's size."""
     out: dict[str, str | None] = {}
     fields = vault.git("diff-tree", "-r", "-z", "--no-renames", start, target).split("\0")
-    for meta, path in zip(fields[0::2], fields[1::2]):
+    for meta, path in zip(fields[0::2], fields[1::2], strict=False):  # the list ends with an empty field
         if meta.startswith(":"):
             new_sha, status = meta.split()[3], meta.split()[4]
             out[path] = None if status == "D" else new_sha

@@ -9,9 +9,10 @@ import shutil
 import subprocess
 from collections.abc import Callable
 
-from . import faults, sync, tombstones
+from . import encrypted_remote, faults, sync, tombstones
 from .clock import Clock
 from .errors import NotFound, TwinError, Unavailable
+from .models import SyncResult
 from .space import Space
 from .steps import land
 from .steps.tidy import settle
@@ -24,8 +25,10 @@ class Hooks:
     """What a sync needs of the Memory: land the inbox, forget ids (history included), fold the pages."""
 
     def __init__(self, land: Callable[[Space], None], mend: Callable[[Space], object],
-                 forget: Callable[[Space, list[str], list[dict]], object], fold: Callable[[Space], None], clock: Clock):
+                 forget: Callable[[Space, list[str], list[dict]], object], fold: Callable[[Space], None], clock: Clock,
+                 gpg_keys: tuple[str, ...] = ()):
         self.land, self.mend, self.forget, self.fold, self.clock = land, mend, forget, fold, clock
+        self.gpg_keys = list(gpg_keys)  # an encrypted remote's participants (TWIN_SYNC_GPG_KEYS); none: the default
 
 
 def run(space: Space, url: str, hooks: Hooks) -> Outcome:
@@ -34,6 +37,8 @@ def run(space: Space, url: str, hooks: Hooks) -> Outcome:
     out = Outcome(remote=sync.shown(url))
     with space.syncing:
         try:
+            if encrypted_remote.encrypted(url):
+                out.encrypted_to = encrypted_remote.prepare(vault, hooks.gpg_keys)
             rewritten = False
             for _ in range(ATTEMPTS):
                 theirs = sync.fetch(vault, url)
@@ -131,7 +136,7 @@ def resume(space: Space, hooks: Hooks) -> bool:
     return True
 
 
-def clone(space: Space, url: str, progress: sync.Progress | None = None) -> Outcome:
+def clone(space: Space, url: str, progress: sync.Progress | None = None, gpg_keys: tuple[str, ...] = ()) -> Outcome:
     """A new machine joining: the vault fetched whole from the remote, its indexes built here."""
     root = space.root
     root.mkdir(parents=True)
@@ -139,8 +144,9 @@ def clone(space: Space, url: str, progress: sync.Progress | None = None) -> Outc
                    capture_output=True)
     vault = space.vault
     vault.configure()
-    sync.configure(vault, url)
     try:
+        keys = encrypted_remote.prepare(vault, list(gpg_keys)) if encrypted_remote.encrypted(url) else []
+        sync.configure(vault, url)
         theirs = sync.fetch(vault, url)
         if theirs is None:
             raise NotFound(f"the remote holds no vault yet: sync {space.user.account} from the machine that has "
@@ -158,7 +164,8 @@ def clone(space: Space, url: str, progress: sync.Progress | None = None) -> Outc
     with space.writer:
         land.reindex(space, progress)
     out = Outcome(remote=sync.shown(url), kind="cloned", head=vault.head(),
-                  received=[e["id"] for e in _all_items(space)], conflicts=sync.conflict_copies(vault))
+                  received=[e["id"] for e in _all_items(space)], conflicts=sync.conflict_copies(vault),
+                  encrypted_to=keys)
     sync.note(vault, remote_head=theirs, synced_at=sync.when(), error=None, conflicts=out.conflicts)
     return out
 
@@ -186,3 +193,17 @@ def _message(kind: str, merged: sync.Merge) -> str:
                   *(f"- {c}" for c in merged.conflicts)]
     return "\n".join(lines)
 
+
+def result(out: Outcome) -> SyncResult:
+    """What a sync did, as the API answers it; after a forget, what a remote may still keep of the old history."""
+    note = None
+    if out.forgotten and encrypted_remote.encrypted(out.remote):
+        if encrypted_remote.local_folder(out.remote) is None:
+            note = ("The encrypted remote is not a folder on this machine: it keeps the old history's packs, still "
+                    "sealed, until it is made anew (docs/sync.md).")
+    elif out.forgotten and not (out.remote.startswith("/") or out.remote.startswith("file://")):
+        note = ("The remote is a hosted git service: a forget rewrote the history pushed there, but the host keeps "
+                "the unreachable objects until its own garbage collection.")
+    return SyncResult(remote=out.remote, kind=out.kind, received=len(out.received), sent=out.sent,
+                      forgotten=len(out.forgotten), kept=out.kept, conflicts=out.conflicts, head=out.head,
+                      note=note, encrypted_to=out.encrypted_to or None)

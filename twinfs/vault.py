@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -440,13 +441,15 @@ class Vault:
                 paths.append(next(fields, ""))  # a rename names its source next
         return sorted(p for p in set(paths) if p)
 
-    def git(self, *args: str, input: str | None = None, env: dict | None = None, caught_up: bool = True) -> str:
+    def git(self, *args: str, input: str | None = None, env: dict | None = None, caught_up: bool = True,
+            check: bool = True) -> str:
         """Run git in the vault; first (`caught_up`) the index is brought up to HEAD where landing left it behind,
-        so that any git command here (status, add, merge, reset…) sees the index git would have kept."""
+        so that any git command here (status, add, merge, reset…) sees the index git would have kept. `check`:
+        a failure raises CalledProcessError (else its output, empty, is returned)."""
         if caught_up and self.behind:
             self.index_caught_up()
         done = subprocess.run(["git", "-C", str(self.root), *args], input=input, capture_output=True, text=True,
-                              env={**os.environ, **(env or {})}, check=True)
+                              env={**os.environ, **(env or {})}, check=check)
         return done.stdout
 
     def close(self) -> None:
@@ -554,6 +557,9 @@ class Vault:
             self.git("update-ref", "-d", ref)
         for name in ("FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD"):
             (self.root / ".git" / name).unlink(missing_ok=True)
+        # an encrypted remote's (gcrypt's) list of the packs already fetched: what they held is pruned next, so
+        # the next fetch must download them again rather than trust the list
+        shutil.rmtree(self.root / ".git" / "remote-gcrypt", ignore_errors=True)
 
     def log(self, rel: str | None = None, limit: int = 100) -> list[Commit]:
         """Commits newest first, of the whole vault or of one file."""
