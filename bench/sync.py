@@ -7,11 +7,15 @@
 2. A vault of `--big` turns (reading off; built once and cached in ~/.cache/twinfs/bench/sync-<big>): `--new`
    items added on one machine, synced to the other: the time of the receiving sync and what it embedded.
 3. A new machine joining that vault: clone and build its indexes.
+4. Plain and encrypted (`gcrypt::`, a throwaway GnuPG key) remotes side by side, for vaults of `--sealed` items
+   (reading off): the first push, a sync of `--new` new items, a clone on a new machine, and the remote's size.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
+import subprocess
 import tempfile
 import time
 from datetime import date
@@ -112,15 +116,55 @@ def joining(cache: Path, work: Path, big: int) -> None:
               f"in {time.perf_counter() - t:.1f} s")
 
 
+def du(folder: Path) -> float:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
+
+
+def sealed_rows(work: Path, sizes: list[int], new: int) -> None:
+    """Plain against encrypted remotes: first push, a sync of `new` items, a clone; the remote's size."""
+    gnupg = work / "gnupg"
+    gnupg.mkdir(mode=0o700)
+    os.environ["GNUPGHOME"] = str(gnupg)
+    subprocess.run(["gpg", "--batch", "--passphrase", "", "--quick-gen-key", "bench <bench@example.invalid>",
+                    "future-default", "default", "never"], check=True, capture_output=True)
+    print(f"{'items':>7}  {'remote':>9}  {'first push':>10}  {f'sync +{new}':>9}  {'clone':>7}  {'remote size':>11}")
+    for n in sizes:
+        source = work / f"source-{n}"
+        with Memory(Settings(home=source, reading=False, machine="origin")) as m:
+            add(m, varied(0, n, "c0"))
+        for kind in ("plain", "encrypted"):
+            home = work / f"{kind}-{n}"
+            shutil.copytree(source, home)
+            remote = work / f"remote-{kind}-{n}"
+            url = f"gcrypt::{remote}" if kind == "encrypted" else str(remote)
+            with Memory(Settings(home=home, reading=False, machine="origin")) as m:
+                t = time.perf_counter()
+                m.sync_with(USER, url)
+                first = time.perf_counter() - t
+                add(m, varied(n + 1, new, "c0", prefix="n"))
+                t = time.perf_counter()
+                m.sync_with(USER)
+                again = time.perf_counter() - t
+            with Memory(Settings(home=work / f"joiner-{kind}-{n}", reading=False, machine="joiner")) as j:
+                t = time.perf_counter()
+                j.sync_with(USER, url)
+                clone = time.perf_counter() - t
+            print(f"{n:>7,}  {kind:>9}  {first:>9.1f}s  {again:>8.1f}s  {clone:>6.1f}s  {du(remote):>9.1f} MB",
+                  flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--each", type=int, default=5000)
     ap.add_argument("--big", type=int, default=50000)
     ap.add_argument("--new", type=int, default=10)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["two", "new", "join"])
+    ap.add_argument("--sealed", type=int, nargs="*", default=[1000, 10000])
+    ap.add_argument("--skip", nargs="*", default=[], choices=["two", "new", "join", "sealed"])
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="twin-sync-bench-"))
     try:
+        if "sealed" not in args.skip:
+            sealed_rows(work, args.sealed, args.new)
         if "two" not in args.skip:
             two_machines(work, args.each)
         cache = big_vault(Path.home() / ".cache" / "twinfs" / "bench" / f"sync-{args.big}", args.big)
@@ -130,7 +174,9 @@ def main() -> None:
             joining(cache, work, args.big)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"command: ./run bench sync --each {args.each} --big {args.big} --new {args.new}  ({date.today()})")
+    print(f"command: ./run bench sync --each {args.each} --big {args.big} --new {args.new} --sealed "
+          f"{' '.join(map(str, args.sealed))} --skip {' '.join(args.skip)}  ({date.today()}, load "
+          f"{os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":
