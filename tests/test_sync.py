@@ -11,7 +11,7 @@ import pytest
 from twinfs import EndUser, Memory, Phase, Settings
 from twinfs.errors import Invalid, NotFound
 from twinfs.models import AddRequest, CorrectRequest, ForgetRequest, SearchRequest, StatusRequest
-from twinfs.sync import Refused
+from twinfs.sync.remote import Refused
 
 T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
 USER = EndUser(org="acme", project="app", account="alice")

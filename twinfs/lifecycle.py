@@ -17,13 +17,15 @@ from typing import TYPE_CHECKING
 
 import git
 
-from . import forgetting, repair, sync, syncing
+from . import forgetting, repair
 from .background import backoff, give_back_memory
 from .errors import TwinError
 from .index import meaning
 from .models import EndUser
 from .pending import next_due
 from .space import Space
+from .sync import remote as sync_remote
+from .sync import run as sync_run
 from .watching import Watcher
 
 if TYPE_CHECKING:
@@ -57,7 +59,7 @@ class Lifecycle:
     trims: int
     _every: float
     _stop: threading.Event
-    _hooks: syncing.Hooks
+    _hooks: sync_run.Hooks
     _ticker: threading.Thread | None
     _watcher: Watcher | None
     _syncer: threading.Thread | None
@@ -93,7 +95,7 @@ class Lifecycle:
         if not self.remotes.exists:
             self.remotes.load()
             self.remotes.mark_all([d for d in self._listed()
-                                   if (self.home / "users" / d / ".git" / sync.STATE).exists()])
+                                   if (self.home / "users" / d / ".git" / sync_remote.STATE).exists()])
         self.pending.load()
         self._wake_due()
         self._ticker = threading.Thread(target=self._tick, name="twin-ticker", daemon=True)
@@ -161,7 +163,7 @@ class Lifecycle:
                     if space.broken or space.left or not space.exists or now - space.last_add < quiet:
                         continue
                     try:
-                        url = sync.configured(space.vault)
+                        url = sync_remote.configured(space.vault)
                         if url:
                             self._sync(space, url)
                         failures.pop(dirname, None)
@@ -191,7 +193,7 @@ class Lifecycle:
                 log.warning("%s: finishing a forget that stopped midway", space.user.dirname)
                 self._forget(space, *pending)
             with space.writer:
-                if syncing.resume(space, self._hooks):
+                if sync_run.resume(space, self._hooks):
                     log.warning("%s: finished a sync's merge that stopped midway", space.user.dirname)
             lane = space.root / ".twin" / "meaning"
             if repair.reindex_pending(space) or meaning.outdated(lane, space.embedder.variant):

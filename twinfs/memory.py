@@ -14,7 +14,7 @@ from pathlib import Path
 
 import git
 
-from . import browse, encrypted_remote, folding, forgetting, ledger, repair, sync, syncing, tombstones
+from . import browse, folding, forgetting, ledger, repair, tombstones
 from . import search as searching
 from .brief import Briefs
 from .clock import Clock
@@ -59,6 +59,9 @@ from .spaces import Spaces
 from .steps import land, tidy
 from .steps.fold import Folding
 from .steps.read import ADDS_QUIET, YIELD_MAX, Reading, index_records
+from .sync import encrypted
+from .sync import remote as sync_remote
+from .sync import run as sync_run
 from .vault import Vault
 from .watching import Watcher
 
@@ -74,7 +77,7 @@ def vaults(home: Path) -> list[str]:
 
 def synced_vaults(home: Path) -> list[str]:
     """The vaults of a home that have a remote, by folder name."""
-    return [d for d in vaults(home) if (home / "users" / d / ".git" / sync.STATE).exists()]
+    return [d for d in vaults(home) if (home / "users" / d / ".git" / sync_remote.STATE).exists()]
 
 
 def unwritable(exc: Exception, what: str) -> Unavailable:
@@ -132,7 +135,7 @@ class Memory(Lifecycle):
         self._watcher: Watcher | None = None
         self._syncer: threading.Thread | None = None
         self._stop = threading.Event()
-        self._hooks = syncing.Hooks(land=self._land_now, mend=self._mend, fold=self._fold, clock=self.stamps,
+        self._hooks = sync_run.Hooks(land=self._land_now, mend=self._mend, fold=self._fold, clock=self.stamps,
                                     gpg_keys=settings.sync_gpg_keys,
                                     forget=lambda space, ids, stones: self._forget_held(space, ids, stones))
 
@@ -177,7 +180,7 @@ class Memory(Lifecycle):
     def _make(self, user: EndUser) -> Space:
         space = Space(self.home, user, self.embedder, read_only=self.read_only, machine=self.settings.machine)
         space.writer.on_enter = lambda: self._mark_writing(space)
-        space.left = sync.state(space.vault).get("left")  # handed to another server (sync --leave): kept in .git
+        space.left = sync_remote.state(space.vault).get("left")  # handed to another server (sync --leave): kept in .git
         return space
 
     def _closed(self, space: Space) -> None:
@@ -394,12 +397,12 @@ class Memory(Lifecycle):
         if self.read_only and space.pending_count():
             notes.append(f"{space.pending_count()} adds wait in the inbox: they land when the process that owns "
                          "this home gets to them.")
-        noted = sync.state(space.vault)
+        noted = sync_remote.state(space.vault)
         if noted.get("error"):
             notes.append(f"The last sync, at {noted.get('error_at')}, failed: {noted['error']}")
         elif noted.get("synced_at"):
             notes.append(f"Last synced with its remote at {noted['synced_at']}.")
-        copies = sync.conflict_copies(space.vault) if noted else []
+        copies = sync_remote.conflict_copies(space.vault) if noted else []
         if copies:
             notes.append(f"{len(copies)} file{'s were' if len(copies) != 1 else ' was'} edited by hand differently "
                          f"on two machines; the other version waits under conflicts/ until a person deletes it: "
@@ -522,7 +525,7 @@ class Memory(Lifecycle):
         """The HTTP API's sync: with the remote the operator configured for this vault, never one a client names."""
         self._writable()
         with self._existing(user) as space:
-            url = sync.configured(self._usable(space).vault)
+            url = sync_remote.configured(self._usable(space).vault)
             if url is None:
                 raise NotFound(f"no remote is configured for end user '{user.account}': the operator sets one "
                                f"with `twin sync --account {user.account} --remote URL`")
@@ -534,9 +537,9 @@ class Memory(Lifecycle):
         """`twin sync`: with `remote` (kept as the vault's remote from then on) or the one kept before. An end
         user this home does not hold yet is cloned from the remote (a new machine joining). `leave`: hand the
         vault to another server: from the moment no add is accepted any more, everything goes to the remote,
-        and this home answers 503 for the end user from then on. `stay`: serve it here again, after a sync."""
+        and this home answers 503 for the end user from then on. `stay`: serve it here again, after a sync_remote."""
         self._writable()
-        url = sync.check_url(remote, user.dirname) if remote else None
+        url = sync_remote.check_url(remote, user.dirname) if remote else None
         with self._held(user) as space:
             if not space.exists:  # not kept open while it does not exist: closed once it is cloned
                 if leave or stay:
@@ -544,47 +547,47 @@ class Memory(Lifecycle):
                 if url is None:
                     raise NotFound(f"no memory for end user '{user.account}' here: give --remote to fetch it")
                 try:
-                    out = syncing.clone(space, url, progress, self.settings.sync_gpg_keys)
+                    out = sync_run.clone(space, url, progress, self.settings.sync_gpg_keys)
                 finally:
                     space.close()
                 space.repaired = []
                 self.spaces.prepared(space)  # opened from now on as a vault this owner has prepared
                 self.remotes.mark(user.dirname)
                 self.pipeline.wake(user.dirname)  # read here what was read there, and fold
-                return syncing.result(out)
+                return sync_run.result(out)
             self._usable(space)
-            kept = sync.configured(space.vault)
+            kept = sync_remote.configured(space.vault)
             if url is not None and url != kept:
-                encrypted_remote.refuse_switch(kept, url)
-                if encrypted_remote.encrypted(url):  # a missing tool or key stops it before anything changes
-                    encrypted_remote.tools()
-                    encrypted_remote.recipients(list(self.settings.sync_gpg_keys))
+                encrypted.refuse_switch(kept, url)
+                if encrypted.encrypted(url):  # a missing tool or key stops it before anything changes
+                    encrypted.tools()
+                    encrypted.recipients(list(self.settings.sync_gpg_keys))
             if url is not None:
-                sync.configure(space.vault, url)
+                sync_remote.configure(space.vault, url)
                 self.remotes.mark(user.dirname)
             url = url or kept
             if url is None:
                 raise NotFound(f"no remote is kept for end user '{user.account}' yet: give --remote URL")
             if leave:
                 with space.accept_lock:  # adds accepted before this are in the inbox, and the sync lands them
-                    space.left = sync.when()
-                    sync.note(space.vault, left=space.left)
+                    space.left = sync_remote.when()
+                    sync_remote.note(space.vault, left=space.left)
             try:
                 synced = self._sync(space, url)
             except TwinError:
                 if kept != url:  # a new remote that failed at once (encrypted to another key, unreachable) is
-                    sync.configure_back(space.vault, kept)  # not kept: the vault is as it was
+                    sync_remote.configure_back(space.vault, kept)  # not kept: the vault is as it was
                 raise
             if stay:
-                sync.note(space.vault, left=None)
+                sync_remote.note(space.vault, left=None)
                 space.left = None
             return synced
 
     def _sync(self, space: Space, url: str) -> SyncResult:
-        out = syncing.run(space, url, self._hooks)
+        out = sync_run.run(space, url, self._hooks)
         self.briefs.forget(space.user.dirname)
         self.pipeline.wake(space.user.dirname)  # what came in is read, and the pages folded
-        return syncing.result(out)
+        return sync_run.result(out)
 
     def synced(self) -> list[str]:
         """The end users whose vaults have a remote, by folder name."""
@@ -595,7 +598,7 @@ class Memory(Lifecycle):
         if self._users is None:
             self._users = len(self._listed())
         synced = self.synced()
-        failed = sum(1 for d in synced if sync.state(Vault(self.home / "users" / d)).get("error"))
+        failed = sum(1 for d in synced if sync_remote.state(Vault(self.home / "users" / d)).get("error"))
         return {"users": self._users, "broken": self.spaces.broken(), "failing": len(self.pipeline.troubles),
                 "synced": len(synced), "sync_failed": failed}
 

@@ -21,8 +21,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import Invalid, TwinError, Unavailable
-from .vault import Vault
+from ..errors import Invalid, TwinError, Unavailable
+from ..vault import Vault
 
 PREFIX = "gcrypt::"
 REMOTE = "origin"

@@ -1,4 +1,4 @@
-"""One sync of one end user's vault, step by step (the rules are in sync.py): fetch outside the writer; under
+"""One sync of one end user's vault, step by step (the merge rule is merge.py's, the remote remote.py's): fetch outside the writer; under
 it, land what waits, commit hand edits, forget what the remote forgot, merge and settle; push outside it again;
 fetch and merge again when someone pushed meanwhile. A new machine joining clones the vault and builds its
 indexes. Two syncs of one vault take turns."""
@@ -9,14 +9,15 @@ import shutil
 import subprocess
 from collections.abc import Callable
 
-from . import encrypted_remote, faults, sync, tombstones
-from .clock import Clock
-from .errors import NotFound, TwinError, Unavailable
-from .models import SyncResult
-from .space import Space
-from .steps import land
-from .steps.tidy import settle
-from .sync import Outcome, Refused
+from .. import faults, tombstones
+from ..clock import Clock
+from ..errors import NotFound, TwinError, Unavailable
+from ..models import SyncResult
+from ..space import Space
+from ..steps import land
+from ..steps.tidy import settle
+from . import encrypted, merge, remote
+from .remote import Outcome, Refused
 
 ATTEMPTS = 4  # fetch -> merge -> push, again while the remote keeps moving
 
@@ -34,14 +35,14 @@ class Hooks:
 def run(space: Space, url: str, hooks: Hooks) -> Outcome:
     """Sync the vault with the remote at `url` (already checked); the vault must exist."""
     vault = space.vault
-    out = Outcome(remote=sync.shown(url))
+    out = Outcome(remote=remote.shown(url))
     with space.syncing:
         try:
-            if encrypted_remote.encrypted(url):
-                out.encrypted_to = encrypted_remote.prepare(vault, hooks.gpg_keys)
+            if encrypted.encrypted(url):
+                out.encrypted_to = encrypted.prepare(vault, hooks.gpg_keys)
             rewritten = False
             for _ in range(ATTEMPTS):
-                theirs = sync.fetch(vault, url)
+                theirs = remote.fetch(vault, url)
                 with space.writer:
                     hooks.land(space)
                     hooks.mend(space)  # what a person edited and no one committed yet goes with this sync
@@ -52,22 +53,22 @@ def run(space: Space, url: str, hooks: Hooks) -> Outcome:
                 if theirs == vault.head():
                     break
                 faults.point("pushing")
-                if sync.push(vault, url, theirs, force):
+                if remote.push(vault, url, theirs, force):
                     out.sent = True
                     out.kind = "sent" if out.kind == "up to date" else out.kind
                     break
             else:
                 raise Unavailable("the remote kept moving while this sync merged; try again", retry_after=10)
         except TwinError as exc:
-            sync.note(vault, error=exc.message, error_at=sync.when())
+            remote.note(vault, error=exc.message, error_at=remote.when())
             raise
         except subprocess.CalledProcessError as exc:
             message = f"git failed: {(exc.stderr or '').strip().splitlines()[-1:] or exc}"
-            sync.note(vault, error=message, error_at=sync.when())
+            remote.note(vault, error=message, error_at=remote.when())
             raise Unavailable(f"sync stopped: {message}", retry_after=60) from None
     out.head = vault.head()
-    out.conflicts = sync.conflict_copies(vault)
-    sync.note(vault, remote_head=sync._rev(vault, sync.TRACKING), synced_at=sync.when(), error=None, error_at=None,
+    out.conflicts = remote.conflict_copies(vault)
+    remote.note(vault, remote_head=remote.rev(vault, remote.TRACKING), synced_at=remote.when(), error=None, error_at=None,
               conflicts=out.conflicts)
     return out
 
@@ -76,13 +77,13 @@ def _merge(space: Space, theirs: str | None, hooks: Hooks, out: Outcome, rewritt
     """Under the writer: bring theirs into ours. Returns (fetch again, push with force)."""
     vault = space.vault
     ours = vault.head()
-    if theirs is None or theirs == ours or sync._ancestor(vault, theirs, ours):
+    if theirs is None or theirs == ours or merge.ancestor(vault, theirs, ours):
         return False, False
-    name = sync.marker_of(vault, theirs).get("vault")
+    name = merge.marker_of(vault, theirs).get("vault")
     if name != space.user.dirname:
         raise Refused(f"the remote holds {'the vault ' + repr(name) if name else 'no twinfs vault'}, not "
                       f"{space.user.dirname!r}: nothing was merged, and this vault is as it was")
-    mine, their_stones = sync.stones_of(vault, ours), sync.stones_of(vault, theirs)
+    mine, their_stones = merge.stones_of(vault, ours), merge.stones_of(vault, theirs)
     salts = {e["salt"] for e in mine}
     new = [e for e in their_stones if e["salt"] not in salts]
     if new:
@@ -92,23 +93,23 @@ def _merge(space: Space, theirs: str | None, hooks: Hooks, out: Outcome, rewritt
         if doomed:
             return True, False
         ours = vault.head()
-        mine = sync.stones_of(vault, ours)
+        mine = merge.stones_of(vault, ours)
         salts = {e["salt"] for e in mine}
     clean = salts <= {e["salt"] for e in their_stones}  # theirs forgot all we forgot
-    if clean and not rewritten and sync._ancestor(vault, ours, theirs):
+    if clean and not rewritten and merge.ancestor(vault, ours, theirs):
         target, kind, merged = theirs, "received", None
     else:
-        merged = sync.merge(vault, ours, theirs, mine + their_stones, clean, hooks.clock)
+        merged = merge.merge(vault, ours, theirs, mine + their_stones, clean, hooks.clock)
         if clean and not rewritten:
             parents, kind = [ours, theirs], "merged"
         elif clean:
             parents, kind = [theirs], "replayed"  # our history was rewritten by a forget: ours onto theirs
         else:
             parents, kind = [ours], "replayed"  # theirs still holds what we forgot: theirs onto ours
-        target = sync.commit_tree(vault, merged.tree, parents, _message(kind, merged))
+        target = merge.commit_tree(vault, merged.tree, parents, _message(kind, merged))
         out.kept += merged.kept
         out.conflicts += merged.conflicts
-    changed = sync.move_to(space, target)
+    changed = merge.move_to(space, target)
     items = sorted(i for i in {_id_of(space, p) for p in changed if p.startswith("items/")} if i is not None)
     out.received += merged.received if merged else items
     out.kind = kind
@@ -124,34 +125,34 @@ def _settle(space: Space, changed: list[str], gone: list[str], hooks: Hooks) -> 
         space.vault.commit(f"sync: {threads} thread{'s' if threads != 1 else ''} cut again after the merge", folders)
     if any(p.startswith("records/") for p in changed):
         hooks.fold(space)
-    sync.finish(space.vault)
+    merge.finish(space.vault)
 
 
 def resume(space: Space, hooks: Hooks) -> bool:
     """Finish a merge that a kill stopped (at the next start): applied again, settled. Whether one waited."""
-    changed = sync.resume(space)
+    changed = merge.resume(space)
     if changed is None:
         return False
     _settle(space, changed, [], hooks)
     return True
 
 
-def clone(space: Space, url: str, progress: sync.Progress | None = None, gpg_keys: tuple[str, ...] = ()) -> Outcome:
+def clone(space: Space, url: str, progress: merge.Progress | None = None, gpg_keys: tuple[str, ...] = ()) -> Outcome:
     """A new machine joining: the vault fetched whole from the remote, its indexes built here."""
     root = space.root
     root.mkdir(parents=True)
-    subprocess.run(["git", "init", "--quiet", "--initial-branch", sync.BRANCH, str(root)], check=True,
+    subprocess.run(["git", "init", "--quiet", "--initial-branch", remote.BRANCH, str(root)], check=True,
                    capture_output=True)
     vault = space.vault
     vault.configure()
     try:
-        keys = encrypted_remote.prepare(vault, list(gpg_keys)) if encrypted_remote.encrypted(url) else []
-        sync.configure(vault, url)
-        theirs = sync.fetch(vault, url)
+        keys = encrypted.prepare(vault, list(gpg_keys)) if encrypted.encrypted(url) else []
+        remote.configure(vault, url)
+        theirs = remote.fetch(vault, url)
         if theirs is None:
             raise NotFound(f"the remote holds no vault yet: sync {space.user.account} from the machine that has "
                            "it first")
-        name = sync.marker_of(vault, theirs).get("vault")
+        name = merge.marker_of(vault, theirs).get("vault")
         if name != space.user.dirname:
             raise Refused(f"the remote holds {'the vault ' + repr(name) if name else 'no twinfs vault'}, not "
                           f"{space.user.dirname!r}")
@@ -163,10 +164,10 @@ def clone(space: Space, url: str, progress: sync.Progress | None = None, gpg_key
     space.inbox.mkdir(exist_ok=True)
     with space.writer:
         land.reindex(space, progress)
-    out = Outcome(remote=sync.shown(url), kind="cloned", head=vault.head(),
-                  received=[e["id"] for e in _all_items(space)], conflicts=sync.conflict_copies(vault),
+    out = Outcome(remote=remote.shown(url), kind="cloned", head=vault.head(),
+                  received=[e["id"] for e in _all_items(space)], conflicts=remote.conflict_copies(vault),
                   encrypted_to=keys)
-    sync.note(vault, remote_head=theirs, synced_at=sync.when(), error=None, conflicts=out.conflicts)
+    remote.note(vault, remote_head=theirs, synced_at=remote.when(), error=None, conflicts=out.conflicts)
     return out
 
 
@@ -181,7 +182,7 @@ def _id_of(space: Space, path: str) -> str | None:
         return None
 
 
-def _message(kind: str, merged: sync.Merge) -> str:
+def _message(kind: str, merged: merge.Merge) -> str:
     head = {"merged": "sync: merge with the remote",
             "replayed": "sync: changes replayed onto the history that forgot"}[kind]
     lines = [f"{head} ({len(merged.received)} item{'s' if len(merged.received) != 1 else ''} in)"]
@@ -197,8 +198,8 @@ def _message(kind: str, merged: sync.Merge) -> str:
 def result(out: Outcome) -> SyncResult:
     """What a sync did, as the API answers it; after a forget, what a remote may still keep of the old history."""
     note = None
-    if out.forgotten and encrypted_remote.encrypted(out.remote):
-        if encrypted_remote.local_folder(out.remote) is None:
+    if out.forgotten and encrypted.encrypted(out.remote):
+        if encrypted.local_folder(out.remote) is None:
             note = ("The encrypted remote is not a folder on this machine: it keeps the old history's packs, still "
                     "sealed, until it is made anew (docs/sync.md).")
     elif out.forgotten and not (out.remote.startswith("/") or out.remote.startswith("file://")):
