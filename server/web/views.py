@@ -5,6 +5,7 @@ Every page calls the Memory functions the API's routes call, with the end user t
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -17,7 +18,7 @@ from starlette.templating import Jinja2Templates
 
 from twinfs.errors import BadRequest, Forbidden, TwinError, Unauthorized
 from twinfs.keys import Key
-from twinfs.models import EndUser
+from twinfs.models import EndUser, as_utc
 
 from ..auth import keyed_user
 from .sessions import Session, Sessions, csrf_ok
@@ -27,6 +28,19 @@ MAX_FORM = 20_000  # bytes: a sign-in, a reason, a value
 templates = Jinja2Templates(env=jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                                                    autoescape=True, undefined=jinja2.StrictUndefined))
 sessions = Sessions()
+
+
+def when(value: str | None) -> str:
+    """An ISO time as a person reads it, in UTC to the minute: `2026-10-01 09:30 UTC`."""
+    if not value:
+        return ""
+    try:
+        return as_utc(datetime.fromisoformat(value.replace("Z", "+00:00"))).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return value
+
+
+templates.env.filters["when"] = when
 
 
 class SignIn(Exception):
