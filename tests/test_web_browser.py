@@ -136,7 +136,7 @@ def test_read_key_signs_in_searches_and_opens_a_page_and_a_lineage(server, brows
     context.close()
 
 
-def test_write_key_forgets_a_turn_after_a_confirmation(server, browser, tmp_path):
+def test_write_key_forgets_a_turn_and_corrects_a_record_after_a_confirmation(server, browser, tmp_path):
     shot = Shots(tmp_path / "shots", "write")
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     page = context.new_page()
@@ -154,4 +154,21 @@ def test_write_key_forgets_a_turn_after_a_confirmation(server, browser, tmp_path
                                                     "X-Twin-Account": "alice"}) as api:
         status = api.post("/v1/memory/status", json={"ids": ["msg-evil"]}).json()
     assert status["phases"]["msg-evil"] == "unknown"
+
+    page.goto(f"{server.url}/users/alice/pages/alice-chen")
+    job = page.locator(".timeline", has=page.locator("h3", has_text="job"))
+    job.locator("a.rec").first.click()
+    page.click("text=Correct this record")
+    assert "product designer" in page.locator("blockquote").inner_text()
+    page.fill("input[name=reason]", "she changed jobs in 2025")
+    page.fill("input[name=value]", "illustrator")
+    shot(page, "correct-confirm")
+    page.click("button.danger")
+    assert page.locator("h1").inner_text() == "Corrected" and "takes its place" in page.locator("main").inner_text()
+    shot(page, "corrected")
+    page.goto(f"{server.url}/users/alice/pages/alice-chen")
+    job = page.locator(".timeline", has=page.locator("h3", has_text="job"))
+    assert "she changed jobs in 2025" in job.locator("li.corrected").inner_text()
+    assert "illustrator" in job.locator("li.correction").inner_text()
+    shot(page, "person-corrected")
     context.close()

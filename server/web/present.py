@@ -155,7 +155,7 @@ def timelines(subject: str, values: list[HistoryValue], retracted: list[Record],
             m.marks += sorted({marked[r] for r in m.records if r in marked})
             if m.by == "assistant":
                 m.marks.append("assistant")
-        moments.sort(key=lambda m: (m.said, m.happened or "", m.value))
+        moments.sort(key=lambda m: (m.said, m.happened or "", m.live, m.value))  # a correction after what it corrects
     return sorted(by_attribute.items(), key=lambda kv: kv[0].casefold()), lines
 
 
