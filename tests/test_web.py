@@ -4,13 +4,15 @@ input. The browser tests are in test_web_browser.py."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from server.app import create_app
-from server.web.sessions import COOKIE
+from server.web.sessions import COOKIE, Sessions
 from twinfs import Memory, Settings
 from twinfs.keys import Keys
 from twinfs.models import AddRequest, Item
@@ -20,8 +22,13 @@ HOSTILE = '<script>alert("x")</script> & <b>bold</b>'
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory, embedder) -> Iterator[tuple[TestClient, dict[str, str]]]:
-    home = tmp_path_factory.mktemp("web") / "home"
+def web_home(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("web") / "home"
+
+
+@pytest.fixture(scope="module")
+def served(web_home, embedder) -> Iterator[tuple[TestClient, dict[str, str]]]:
+    home = web_home
     adopt(home)
     keys = Keys(home)
     tokens = {"read": keys.create("demo", "app", "read")[0], "write": keys.create("demo", "app", "write")[0],
@@ -202,3 +209,33 @@ def test_sign_out_ends_the_session(served):
     assert out.status_code == 303
     client.cookies.set(COOKIE, sid)  # the old cookie no longer names a session
     assert "Sign in" in client.get("/").text
+
+
+
+def test_a_revoked_key_ends_its_sessions_at_the_next_page(served, web_home):
+    client, _ = served
+    token, key = Keys(web_home).create("demo", "app", "read")
+    sign_in(client, token)
+    assert "End users of demo.app" in client.get("/").text
+    Keys(web_home).revoke(key.id)
+    answer = client.get("/users/alice")
+    assert "no longer valid" in answer.text and "Sign in" in answer.text
+    Keys(web_home).create("demo", "app", "read")  # the key file changes again: the session stays ended
+    assert "End users" not in client.get("/").text
+
+
+def test_an_idle_session_ends_and_the_oldest_go_past_the_limit():
+    sessions = Sessions(idle_seconds=0.05, most=2)
+
+    class Asking:  # what Sessions reads of a request: its cookies
+        def __init__(self, sid: str | None = None):
+            self.cookies = {COOKIE: sid} if sid else {}
+
+    sid, session = sessions.start(Asking(), "tm_x")  # type: ignore[arg-type]
+    assert sessions.get(Asking(sid)) is session  # type: ignore[arg-type]
+    time.sleep(0.1)
+    assert sessions.get(Asking(sid)) is None  # type: ignore[arg-type]
+    first = sessions.start(Asking())[0]  # type: ignore[arg-type]
+    sessions.start(Asking())  # type: ignore[arg-type]
+    sessions.start(Asking())  # type: ignore[arg-type]
+    assert sessions.get(Asking(first)) is None  # type: ignore[arg-type]

@@ -43,10 +43,14 @@ def when(value: str | None) -> str:
 templates.env.filters["when"] = when
 
 
-class SignIn(Exception):
-    """No session with a usable key: back to the sign-in form, saying why."""
+# why the sign-in form is shown again, named in its address by a code (never by text an address could carry)
+WHY = {"revoked": "That key is no longer valid: sign in again.", "first": "Sign in first."}
 
-    def __init__(self, why: str = ""):
+
+class SignIn(Exception):
+    """No session with a usable key: back to the sign-in form, saying why (a code of WHY)."""
+
+    def __init__(self, why: str = "first"):
         self.why = why
 
 
@@ -70,7 +74,7 @@ def signed(request: Request) -> Signed:
         key = request.state.keys.check(f"Bearer {session.token}")
     except Unauthorized:
         sessions.end(request)
-        raise SignIn("That key is no longer valid: sign in again.") from None
+        raise SignIn("revoked") from None
     return Signed(request, session, key)
 
 
@@ -99,10 +103,11 @@ def page(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
             me = signed(request)
         except SignIn as exc:
             if request.method == "GET" and request.url.path == "/":
-                return sign_in_form(request, exc.why)
+                return sign_in_form(request, WHY.get(request.query_params.get("why", "")) or
+                                    ("" if exc.why == "first" else WHY[exc.why]))
             if request.method == "GET":
-                return RedirectResponse("/?" + urlencode({"why": exc.why} if exc.why else {}), 303)
-            return sign_in_form(request, exc.why or "Sign in first.", 401)
+                return RedirectResponse("/?" + urlencode({"why": exc.why}), 303)
+            return sign_in_form(request, WHY[exc.why], 401)
         try:
             if request.method == "POST":
                 form = await read_form(request)
