@@ -12,10 +12,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from server.app import create_app
+from server.web.present import page_view, timelines, turns_of
 from server.web.sessions import COOKIE, Sessions
 from twinfs import Memory, Settings
 from twinfs.keys import Keys
-from twinfs.models import AddRequest, Item
+from twinfs.models import AddRequest, HistoryValue, Item, Record
 from twinfs.sample import USER, adopt
 
 HOSTILE = '<script>alert("x")</script> & <b>bold</b>'
@@ -239,3 +240,52 @@ def test_an_idle_session_ends_and_the_oldest_go_past_the_limit():
     sessions.start(Asking())  # type: ignore[arg-type]
     sessions.start(Asking())  # type: ignore[arg-type]
     assert sessions.get(Asking(first)) is None  # type: ignore[arg-type]
+
+
+def test_forgetting_a_conversation_names_every_turn_first(served):
+    client, tokens = served
+    sign_in(client, tokens["write"])
+    confirm = client.get("/users/alice/forget", params={"id": "th_3469712b35d107c4"})
+    assert "Forget the conversation" in confirm.text and "These 4 turns go" in confirm.text
+    assert all(f"msg-10{n}" in confirm.text for n in range(1, 5)) and "Berlin" in confirm.text
+    unknown = client.get("/users/alice/forget", params={"id": "msg-never"})
+    assert "No passage holds" in unknown.text
+
+
+def test_timelines_mark_what_worked_out_names_and_the_corrections():
+    def value(attribute: str, said: str, text: str, record: str, by: str = "user") -> HistoryValue:
+        return HistoryValue(subject="Bo", attribute=attribute, value=text, said=said, happened=said,
+                            records=[f"th_1#r{record}"], by=by)
+
+    rows = [value("pet", "2026-01-02", "cat", "a1"), value("pet", "2026-01-02", "dog", "a2"),
+            value("job", "2025-01-01", "baker", "b1"), value("job", "2026-01-01", "pilot", "b2"),
+            value("job", "2026-03-01", "judge", "b3")]
+    wrong = Record(id="th_1#rb0", kind="state", text="Bo is a clown", subject="Bo", attribute="job", value="clown",
+                   said="2026-03-01", turns=["m1"], source="passages/x.md",
+                   retracted={"reason": "a joke", "at": "2026-03-02T00:00:00Z", "replaced_by": "th_1#rb3"})
+    lines, worked = timelines("Bo", rows, [wrong])
+    by_name = dict(lines)
+    assert [m.marks for m in by_name["pet"]] == [["conflict"], ["conflict"]]
+    assert any(line.startswith("Conflict: Bo · pet") for line in worked)
+    job = {m.value: m for m in by_name["job"]}
+    assert job["clown"].marks == ["corrected"] and job["clown"].reason == "a joke"
+    assert "correction" in job["judge"].marks and "now" in job["judge"].marks
+    assert [m.value for m in by_name["job"]] == ["baker", "pilot", "clown", "judge"]  # oldest said first
+    then, _ = timelines("Bo", rows, [wrong], before="2026-01-01")
+    assert [m.value for m in dict(then)["job"]] == ["baker"]
+
+
+def test_a_passage_and_a_page_are_read_into_turns_and_lines():
+    context, turns = turns_of("Context: messages (memory), 1 Oct 2026.\n\n**Bo** 09:30 · first line\nsecond line "
+                              "^m1\n**Assistant** 09:31 · <b>hi</b> ^m2\nA document line ^doc-1")
+    assert context == "messages (memory), 1 Oct 2026."
+    assert [(t.id, t.who, t.text) for t in turns] == [("m1", "Bo", "first line\nsecond line"),
+                                                      ("m2", "Assistant", "<b>hi</b>"), ("doc-1", None,
+                                                                                          "A document line")]
+    view = page_view("---\nsubject: Bo\naliases: [Bob]\nupdated: '2026-10-01'\n---\n# Bo\n\n## job\n- a \\[big\\] "
+                     "baker — said 2026-10-01 · [th_1#rab](../records/th_1.json) · [th_1/p_0001]"
+                     "(../passages/memory/messages/th_1/p_0001.md)\n", "bo")
+    assert (view.subject, view.aliases) == ("Bo", ["Bob"])
+    line = view.sections[0][1][0]
+    assert (line.text, line.records, line.passage) == ("a [big] baker — said 2026-10-01", ["th_1#rab"],
+                                                       "passages/memory/messages/th_1/p_0001.md")
