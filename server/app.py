@@ -26,6 +26,7 @@ from twinfs.settings import Settings
 from .errors import http_error, internal_error, twin_error
 from .openapi import openapi_json
 from .routes import routes
+from .web import WebHeaders, web_routes
 
 log = logging.getLogger("twinfs.server")
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
@@ -94,8 +95,8 @@ def create_app(settings: Settings, memory: Memory | None = None, owns: bool = Fa
                 await to_thread.run_sync(mem.close)
 
     return Starlette(
-        routes=routes(openapi_json),
-        middleware=[Middleware(RequestIds)],
+        routes=[*routes(openapi_json), *web_routes()],
+        middleware=[Middleware(RequestIds), Middleware(WebHeaders)],
         exception_handlers={TwinError: twin_error, HTTPException: http_error},
         lifespan=lifespan,
     )

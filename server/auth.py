@@ -51,8 +51,13 @@ def end_user(request: Request, keys: Keys, write: bool) -> EndUser:
     user = _owner(request)
     if user is not None:
         return user
-    key = keys.check(request.headers.get("authorization"))
+    return keyed_user(keys, request.headers.get("authorization"), account(request), write, request.url.path)
+
+
+def keyed_user(keys: Keys, authorization: str | None, account: str | None, write: bool, what: str) -> EndUser:
+    """The end user a key reaches (the API's bearer, the web view's session): 401, 403 for a read key writing,
+    400 for a missing or unusable account."""
+    key = keys.check(authorization)
     if write and not key.can_write:
-        raise Forbidden(f"{request.url.path} writes: this is a read key of {key.org}.{key.project}; "
-                        "use a write key")
-    return EndUser.parse(key.org, key.project, account(request))
+        raise Forbidden(f"{what} writes: this is a read key of {key.org}.{key.project}; use a write key")
+    return EndUser.parse(key.org, key.project, account)
