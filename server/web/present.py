@@ -106,7 +106,7 @@ def turns_of(body: str) -> tuple[str | None, list[TurnView]]:
 
 
 @dataclass
-class Moment:
+class TimelineEntry:
     """One value of an attribute at one time, with what happened to it."""
 
     value: str
@@ -124,22 +124,22 @@ class Moment:
 
 
 def timelines(subject: str, values: list[HistoryValue], retracted: list[Record],
-              before: str | None = None) -> tuple[list[tuple[str, list[Moment]]], list[str]]:
+              before: str | None = None) -> tuple[list[tuple[str, list[TimelineEntry]]], list[str]]:
     """Each attribute's values oldest said first (only those said before `before`, a day), marked: the conflicts
     and changes the brief's worked_out names (twinfs.worked), and the corrections. Also the worked_out lines."""
     kept = [v for v in values if v.attribute and v.value and (before is None or v.said < before)]
     corrected = [r for r in retracted if r.attribute and r.value and (before is None or r.said < before)]
     replacements = {r.retracted.get("replaced_by"): r for r in corrected if r.retracted}
     names = {norm(v.attribute or ""): v.attribute or "" for v in kept}
-    by_attribute: dict[str, list[Moment]] = {}
+    by_attribute: dict[str, list[TimelineEntry]] = {}
     for v in kept:
-        moment = Moment(v.value or "", v.said, v.happened, list(v.records), v.by)
+        moment = TimelineEntry(v.value or "", v.said, v.happened, list(v.records), v.by)
         if any(r in replacements for r in v.records):
             moment.marks.append("correction")
         by_attribute.setdefault(v.attribute or "", []).append(moment)
     for r in corrected:
         name = names.get(norm(r.attribute or ""), r.attribute or "")
-        by_attribute.setdefault(name, []).append(Moment(r.value or "", r.said, r.happened, [r.id], r.by,
+        by_attribute.setdefault(name, []).append(TimelineEntry(r.value or "", r.said, r.happened, [r.id], r.by,
                                                         ["corrected"], (r.retracted or {}).get("reason"),
                                                         (r.retracted or {}).get("replaced_by")))
     lines = conflicts([_page(subject, by_attribute)])
@@ -159,7 +159,7 @@ def timelines(subject: str, values: list[HistoryValue], retracted: list[Record],
     return sorted(by_attribute.items(), key=lambda kv: kv[0].casefold()), lines
 
 
-def _page(subject: str, by_attribute: dict[str, list[Moment]]) -> Page:
+def _page(subject: str, by_attribute: dict[str, list[TimelineEntry]]) -> Page:
     """The live values as folding holds them (one Value per distinct value, newest said first), so that
     worked.conflicts judges them as it does for the brief."""
     attributes = []
