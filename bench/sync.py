@@ -167,11 +167,12 @@ def main() -> None:
             sealed_rows(work, args.sealed, args.new)
         if "two" not in args.skip:
             two_machines(work, args.each)
-        cache = big_vault(Path.home() / ".cache" / "twinfs" / "bench" / f"sync-{args.big}", args.big)
-        if "new" not in args.skip:
-            new_items(cache, work, args.big, args.new)
-        if "join" not in args.skip:
-            joining(cache, work, args.big)
+        if "new" not in args.skip or "join" not in args.skip:
+            cache = big_vault(Path.home() / ".cache" / "twinfs" / "bench" / f"sync-{args.big}", args.big)
+            if "new" not in args.skip:
+                new_items(cache, work, args.big, args.new)
+            if "join" not in args.skip:
+                joining(cache, work, args.big)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"command: ./run bench sync --each {args.each} --big {args.big} --new {args.new} --sealed "
