@@ -169,28 +169,30 @@ def merge(vault: Vault, ours: str, theirs: str, entries: list[dict], clean_their
     for p in differ:
         if not p.startswith((*DERIVED, CONFLICTS + "/")):
             continue
-        o, t = mine.get(p), other.get(p)
+        ours_file, theirs_file = mine.get(p), other.get(p)
         thread = _thread_of(p)
         if not clean_theirs and (p.startswith("pages/") or thread in doomed_threads):
             continue  # theirs may still hold what we forgot: ours, and the cut and read again here, decide
         if p.startswith(CONFLICTS + "/"):
-            if t and not o and p not in ours_human:
-                result[p] = t  # a copy made over there; a copy resolved here (deleted) stays resolved
-            elif o and not t and p in theirs_human:
+            if theirs_file and not ours_file and p not in ours_human:
+                result[p] = theirs_file  # a copy made over there; a copy resolved here (deleted) stays resolved
+            elif ours_file and not theirs_file and p in theirs_human:
                 result.pop(p, None)
             continue
-        if o is None or t is None:
-            if t is not None and (p.startswith("records/") or p in theirs_human or p not in ours_human):
-                result[p] = t
+        if ours_file is None or theirs_file is None:
+            if theirs_file is not None and (p.startswith("records/") or p in theirs_human or p not in ours_human):
+                result[p] = theirs_file
             continue
         ho, ht = p in ours_human, p in theirs_human
         if p.startswith("records/"):
-            records[p] = _merge_records(vault, o[1], t[1], ht and not ho, _turn_order(vault, result, thread))
+            records[p] = _merge_records(vault, ours_file[1], theirs_file[1], ht and not ho,
+                                        _turn_order(vault, result, thread))
         elif ht and not ho:
-            result[p] = t
+            result[p] = theirs_file
         if ho and ht:  # both edited by hand, differently: one stays, the other is put aside, both visible
             newer_theirs = theirs_human[p] > ours_human[p]
-            keep, aside, machine = (t, o, ours_human[p][1]) if newer_theirs else (o, t, theirs_human[p][1])
+            keep, aside, machine = (theirs_file, ours_file, ours_human[p][1]) if newer_theirs else \
+                (ours_file, theirs_file, theirs_human[p][1])
             if not p.startswith("records/"):
                 result[p] = keep
             copy = _conflict_path(p, machine)
@@ -293,8 +295,9 @@ def _apply(space: Space, start: str, target: str) -> list[str]:
     contents = blobs(vault, sorted({sha for sha in after.values() if sha}))
     with space.passages_lock.exclusive():  # readers see the merge whole: before it or after it
         for n, p in enumerate(changed):
-            if after[p]:
-                vault.write(p, contents[after[p]].decode("utf-8"), durable=False)
+            sha = after[p]
+            if sha:
+                vault.write(p, contents[sha].decode("utf-8"), durable=False)
             else:
                 vault.delete(p)
             if n == len(changed) // 2:
