@@ -36,12 +36,13 @@ def main() -> None:
     args = ap.parse_args()
     texts = segments(args.turns)
     flags = cpu_flags()
-    cpu = ", ".join(name for name, flag in (("AMX", "amx_bf16"), ("AVX-512", "avx512f"), ("AVX-512 BF16", "avx512_bf16"),
-                                            ("AVX-512 VNNI", "avx512_vnni"), ("AVX-VNNI", "avx_vnni"), ("AVX2", "avx2"))
-                    if flag in flags)
+    features = (("AMX", "amx_bf16"), ("AVX-512", "avx512f"), ("AVX-512 BF16", "avx512_bf16"),
+             ("AVX-512 VNNI", "avx512_vnni"), ("AVX-VNNI", "avx_vnni"), ("AVX2", "avx2"))
+    cpu = ", ".join(name for name, flag in features if flag in flags)
     print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {cpu}, load {os.getloadavg()[0]:.1f}; "
           f"{len(texts)} segments of {args.turns} turns ({len(texts) / args.turns * 100:.0f} a 100)\n")
-    runtimes = {"onnxruntime fp32": Embedder(bf16=False, int8=False), "onnxruntime int8": Embedder(bf16=False, int8=True)}
+    runtimes = {"onnxruntime fp32": Embedder(bf16=False, int8=False),
+                "onnxruntime int8": Embedder(bf16=False, int8=True)}
     if "amx_bf16" in flags:
         runtimes["torch bf16"] = Embedder(bf16=True)
     reference = runtimes["onnxruntime fp32"].encode(texts)
@@ -58,7 +59,8 @@ def main() -> None:
         took = statistics.median(times)
         print(f"| {name} ({embedder.batch_runtime}) | {took / len(texts) * 1000:.2f} | {took / args.turns * 100:.2f} s "
               f"| {float(np.min(cosine)):.4f} / {float(np.mean(cosine)):.4f} |")
-    print(f"\nload {os.getloadavg()[0]:.1f} at the end; command: ./run bench embedder --turns {args.turns} --runs {args.runs}")
+    print(f"\nload {os.getloadavg()[0]:.1f} at the end; "
+          f"command: ./run bench embedder --turns {args.turns} --runs {args.runs}")
 
 
 if __name__ == "__main__":

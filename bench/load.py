@@ -30,7 +30,10 @@ from twinfs.keys import Keys
 
 ROOT = Path(__file__).resolve().parents[1]
 
-WORDS = ["Lisbon", "Porto", "Berlin", "river", "tram", "cat", "dog", "Miso", "train", "boat", "tour", "cellar", "flat", "light", "noise", "friend", "sister", "birthday", "dinner", "recipe", "garden", "bike", "office", "meeting", "doctor", "flight", "hotel", "museum", "concert", "book", "film", "song", "coffee", "market", "beach", "hiking", "rain", "winter", "summer", "school", "project", "deadline", "budget", "salary", "move", "rent"]
+WORDS = ["Lisbon", "Porto", "Berlin", "river", "tram", "cat", "dog", "Miso", "train", "boat", "tour", "cellar", "flat",
+         "light", "noise", "friend", "sister", "birthday", "dinner", "recipe", "garden", "bike", "office", "meeting",
+         "doctor", "flight", "hotel", "museum", "concert", "book", "film", "song", "coffee", "market", "beach",
+         "hiking", "rain", "winter", "summer", "school", "project", "deadline", "budget", "salary", "move", "rent"]
 POLL = 0.05  # seconds between /status polls for an end user's outstanding adds
 
 
@@ -84,7 +87,7 @@ def start_server(home: Path, port: int, torch_threads: int | None = None, env: d
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", **(env or {})}
     if torch_threads:
         env["OMP_NUM_THREADS"] = str(torch_threads)  # torch reads it at import: its intra-op threads per call
-    log = open(home / "server.log", "ab")
+    log = open(home / "server.log", "ab")  # noqa: SIM115 -- the server's stdout: it lives as long as the child
     proc = subprocess.Popen([sys.executable, "-m", "twinfs.cli", "--home", str(home), "serve", "--port", str(port)],
                             stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT, start_new_session=group)
     deadline = time.monotonic() + wait

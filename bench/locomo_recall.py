@@ -88,7 +88,7 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                 embedder=embedder) as memory:
         memory.warm()
         if not home.built:
-            for n, sample in enumerate(data):
+            for sample in data:
                 user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
                 for session in locomo.items(sample):
                     t0 = time.perf_counter()

@@ -6,8 +6,8 @@ Each question's history is its own end user: one conversation a session, roles a
 at the session's date + 30 s a turn (LongMemEval dates sessions, not turns; blank turns are left out, as the
 product refuses them), and the question is asked `fast`, before the end of its own day (asked_at). Measured at
 k = 1, 3, 5, 10 hits: evidence-session recall_any / recall_all (some / every answer session holds a hit) and
-evidence-turn recall (the share of `has_answer` turns in the hits' `turns`). Split, fixed: within each question type, the
-questions sorted by id, the first half tunes and the second reports.
+evidence-turn recall (the share of `has_answer` turns in the hits' `turns`). Split, fixed: within each question
+type, the questions sorted by id, the first half tunes and the second reports.
 """
 from __future__ import annotations
 
@@ -120,7 +120,8 @@ def run(limit: int | None = None, fresh: bool = False, brief: bool = False, fold
     home built before, used as it is (opened by this code, so an index of an older format is brought up to it)."""
     questions = load()
     halves = half_of(questions)
-    questions = sorted(questions, key=lambda q: (HALVES.index(halves[q["question_id"]]), q["question_type"], q["question_id"]))
+    questions = sorted(questions,
+                       key=lambda q: (HALVES.index(halves[q["question_id"]]), q["question_type"], q["question_id"]))
     if limit:
         questions = [q for q in questions if halves[q["question_id"]] == "tune"][:limit]
     home = homes.Home("longmemeval", homes.home_key(DEV, f"limit={limit}"), fresh=fresh, folder=folder)
@@ -134,7 +135,8 @@ def run(limit: int | None = None, fresh: bool = False, brief: bool = False, fold
         facts = home.facts()
         if not home.built:
             print(f"building {home.folder} ({len(questions)} histories)", file=sys.stderr)
-            facts = {"landed": build(memory, questions, embedder), "built": datetime.now().isoformat(timespec="minutes")}
+            facts = {"landed": build(memory, questions, embedder),
+                     "built": datetime.now().isoformat(timespec="minutes")}
             home.finish(facts)
         for q in questions:
             user = user_of(q)
@@ -178,7 +180,8 @@ def landing(n: int) -> dict:
     chosen = [questions[i * len(questions) // n] for i in range(n)]  # spread over the types
     embedder = homes.CountingEmbedder()
     with tempfile.TemporaryDirectory() as tmp, \
-            Memory(Settings(home=Path(tmp), reading=False, quiet_seconds=0, fold_seconds=0), embedder=embedder) as memory:
+            Memory(Settings(home=Path(tmp), reading=False, quiet_seconds=0, fold_seconds=0),
+                   embedder=embedder) as memory:
         memory.warm()
         return build(memory, chosen, embedder)
 
@@ -271,8 +274,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.latency:
         got = latency(args.home)
-        print(f"search fast (library call, 10 hits, {len(got)} questions, warm): p50 {homes.percentile(got, 50):.1f} ms, "
-              f"p95 {homes.percentile(got, 95):.1f} ms")
+        print(f"search fast (library call, 10 hits, {len(got)} questions, warm): "
+              f"p50 {homes.percentile(got, 50):.1f} ms, p95 {homes.percentile(got, 95):.1f} ms")
         print("command: ./run bench longmemeval_recall --latency")
         return
     if args.landing:

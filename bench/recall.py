@@ -27,7 +27,8 @@ def main() -> None:
     lme = longmemeval_recall.run(brief=args.brief, folder=args.lme_home)
     print(f"\nLongMemEval dev: {lme['questions']} questions, fast, before the end of each question's day\n")
     print(longmemeval_recall.table(lme))
-    print(f"\nload {os.getloadavg()[0]:.1f} at the end; command: ./run bench recall" + (" --brief" if args.brief else "")
+    print(f"\nload {os.getloadavg()[0]:.1f} at the end; command: ./run bench recall"
+          + (" --brief" if args.brief else "")
           + (f" --locomo-home {args.locomo_home}" if args.locomo_home else "")
           + (f" --lme-home {args.lme_home}" if args.lme_home else ""))
 

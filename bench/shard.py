@@ -6,8 +6,9 @@ shipped nginx configuration (deploy/nginx/twinfs.conf) in front of them, on loop
 Starts three servers on their own homes with one keys.json (reading off: the spine), seeds every end user with
 one landed add of 20 messages through the front door, then runs closed-loop searches from --clients threads
 for --seconds straight to the server that holds each end user (found from the X-Twin-Server header) and for as
-long through the front door, in four turns each after a warm-up of both. Every query is new text. Prints both latencies, the rates, and what the
-front door adds. All processes share this machine's cores, so this measures nginx's overhead, not scale-out.
+long through the front door, in four turns each after a warm-up of both. Every query is new text. Prints both
+latencies, the rates, and what the front door adds. All processes share this machine's cores, so this measures
+nginx's overhead, not scale-out.
 """
 from __future__ import annotations
 

@@ -8,7 +8,8 @@ folder and opens that copy, so the home is never touched. Asks the scale bench's
 lane, ms a search p50/p95 of: main's code (a new searcher each search, Whoosh's collector, which swaps in cheaper
 matchers every 10 docs and so can drop a doc of the top), the same on the kept searcher, Whoosh's collector without
 the swaps (replace=0: the fallback, and what the numpy path must equal), and numpy; and how often each gives
-numpy's ids in numpy's order with its scores (against replace=0 it must be 1.000) and the top-50 overlap. The first search of each lane reads its segments' field lengths (cold).
+numpy's ids in numpy's order with its scores (against replace=0 it must be 1.000) and the top-50 overlap. The first
+search of each lane reads its segments' field lengths (cold).
 """
 from __future__ import annotations
 
@@ -77,10 +78,10 @@ def main() -> None:
                 overlap = {name: 0.0 for name in times}
                 for q in qs:
                     runs = {}
-                    for name, fn in zip(times, (lambda: search_as_main(words, q, bounds),
-                                                lambda: words.search_whoosh(q, bounds, replace=10),
-                                                lambda: words.search_whoosh(q, bounds),
-                                                lambda: words.search(q, bounds)), strict=False):
+                    for name, fn in zip(times, (lambda q=q, bounds=bounds: search_as_main(words, q, bounds),
+                                                lambda q=q, bounds=bounds: words.search_whoosh(q, bounds, replace=10),
+                                                lambda q=q, bounds=bounds: words.search_whoosh(q, bounds),
+                                                lambda q=q, bounds=bounds: words.search(q, bounds)), strict=False):
                         runs[name], took = timed(fn)
                         times[name].append(took)
                     new = runs["numpy"]

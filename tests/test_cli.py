@@ -331,7 +331,8 @@ def test_add_refuses_a_bad_line_naming_it_and_adds_nothing(tmp_path, twin):
 
 
 def test_an_id_on_two_lines_is_an_edit_as_over_http(tmp_path, twin):
-    first, later = (json.dumps(chat("c1", [("m1", "user", text)])[0]) for text in ("I live in Berlin", "I live in Rome"))
+    first, later = (json.dumps(chat("c1", [("m1", "user", text)])[0])
+                    for text in ("I live in Berlin", "I live in Rome"))
     code, _, err = twin("--home", str(tmp_path), "add", "--account", "bob", "--quiet", "-", stdin=f"{first}\n{later}\n")
     assert code == 0, err
     code, out, _ = twin("--home", str(tmp_path), "grep", "--account", "bob", "live in", "--json")

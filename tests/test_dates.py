@@ -58,7 +58,8 @@ def test_phrase_resolves_against_the_day_it_was_said(phrase, said, prefer, expec
     assert resolve(phrase, said, prefer) == expected
 
 
-@pytest.mark.parametrize("phrase", ["recently", "every week", "five years", "for 3 months", "", None, "someday", "now and then", "the future"])
+@pytest.mark.parametrize("phrase", ["recently", "every week", "five years", "for 3 months", "", None, "someday",
+                                    "now and then", "the future"])
 def test_phrases_that_name_no_day(phrase):
     assert resolve(phrase, MONDAY) is None
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+from contextlib import suppress
 
 from conftest import MOVE, PORTO, chat
 
@@ -134,10 +135,8 @@ def forget_that_fails(settings, embedder, alice, monkeypatch, landed=None, meanw
             landed()
         with monkeypatch.context() as patched:
             patched.setattr(Vault, "rewrite_history", fails)
-            try:
+            with suppress(OSError):
                 m.forget(alice, ForgetRequest(ids=["msg-004"]))
-            except OSError:
-                pass
         assert "4471-zebra" in everything_in(root)  # still in the history: the rewrite failed
     assert "4471-zebra" in everything_in(root)  # nor did this owner finish it: what follows is the next start's
     return root

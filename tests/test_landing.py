@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -88,10 +89,10 @@ def test_a_state_write_that_fails_midway_leaves_the_state_as_it_was_and_usable(t
 
     state = State(tmp_path / "state.sqlite")
     state.set_cuts("th_a", {"passages/a/0001.md": "h1", "passages/a/0002.md": "h2"})
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.Error):
         state.set_cuts("th_a", {"passages/a/0001.md": "h3", "passages/a/0002.md": {"not": "a hash"}})
     assert state.cuts("th_a") == {"passages/a/0001.md": "h1", "passages/a/0002.md": "h2"}  # the delete undone
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.Error):
         state.adopt("ev1", [("i1", "th_a", "h"), ("i2", "th_a", object())])
     assert state.phases(["i1"])["i1"].value == "unknown"
     state.adopt("ev1", [("i1", "th_a", "h")])

@@ -59,7 +59,8 @@ def test_the_tools_answer_as_the_http_api_does_and_bad_calls_say_why(memory, ali
 def test_twin_mcp_serves_over_stdio(tmp_path):
     env = {**os.environ, "TWIN_READING": "0", "PYTHONPATH": str(ROOT)}
     params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "twinfs.cli", "--home", str(tmp_path / "home"), "mcp", "--account", "alice"],
+                                   args=["-m", "twinfs.cli", "--home", str(tmp_path / "home"),
+                                         "mcp", "--account", "alice"],
                                    env=env, cwd=str(ROOT))
 
     async def session():

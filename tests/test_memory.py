@@ -124,11 +124,13 @@ def test_the_turns_of_whom_a_question_names_are_lifted_in_the_meaning_lane(memor
     plain = {space.vault.read(path).split("^")[-1].strip(): score
              for _, path, score in space.meaning.search(asked, bounds, 10)}
     assert plain["bob"] > plain["alice"]  # Bob's words are closer to the question
-    lifted = [(space.vault.read(path).split("^")[-1].strip(), score) for _, path, score in meaning_lane(space, question, bounds)]
+    lifted = [(space.vault.read(path).split("^")[-1].strip(), score)
+              for _, path, score in meaning_lane(space, question, bounds)]
     assert [who for who, _ in lifted] == ["alice", "bob"]  # but it asks about Alice
     assert dict(lifted) == pytest.approx({"alice": plain["alice"] + SPEAKER_LIFT, "bob": plain["bob"]})
     assert memory.search(alice, SearchRequest(query=question, fast=True)).hits[0].turns == ["alice"]
-    assert memory.search(alice, SearchRequest(query="What instrument is Bob learning?", fast=True)).hits[0].turns == ["bob"]
+    found = memory.search(alice, SearchRequest(query="What instrument is Bob learning?", fast=True))
+    assert found.hits[0].turns == ["bob"]
 
 
 def test_an_edit_supersedes_and_is_accepted_until_it_lands(memory, alice):
@@ -345,14 +347,16 @@ def test_an_index_of_an_older_format_is_segmented_again_at_start(settings, embed
         vectors = db.execute("SELECT count(*) FROM vectors").fetchone()[0]
     assert meaning.outdated(folder, embedder.variant)
     with Memory(settings, embedder=embedder) as m:
-        assert meaning.outdated(folder, embedder.variant)  # start-up opens no vault with nothing to do: mended when first opened
+        # start-up opens no vault with nothing to do: mended when first opened
+        assert meaning.outdated(folder, embedder.variant)
         m.status(alice, StatusRequest(ids=["msg-001"]))
         assert not meaning.outdated(folder, embedder.variant)
         with closing(sqlite3.connect(folder / "vectors.sqlite")) as db:
             assert {r[0] for r in db.execute("SELECT who FROM segments")} == {"Alice Chen", "Assistant"}
             assert db.execute("SELECT value FROM meta WHERE key = 'segments'").fetchone()[0] == meaning.SEGMENTS
             assert db.execute("SELECT count(*) FROM vectors").fetchone()[0] == vectors  # the same texts, kept
-        assert m.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True)).hits[0].turns[0] == "msg-001"
+        found = m.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True))
+        assert found.hits[0].turns[0] == "msg-001"
 
 
 def test_vectors_made_by_another_variant_of_the_embedder_are_made_again_when_first_opened(settings, embedder, alice):
@@ -382,4 +386,5 @@ def test_vectors_made_by_another_variant_of_the_embedder_are_made_again_when_fir
             assert db.execute("SELECT count(*) FROM segments").fetchone()[0] == segments
             vectors = [np.frombuffer(r[0], dtype="float32") for r in db.execute("SELECT vec FROM vectors")]
         assert vectors and all(abs(float(np.linalg.norm(v)) - 1) < 1e-4 for v in vectors)  # embedded again
-        assert m.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True)).hits[0].turns[0] == "msg-001"
+        found = m.search(alice, SearchRequest(query="What is Alice's cat called?", fast=True))
+        assert found.hits[0].turns[0] == "msg-001"

@@ -92,7 +92,8 @@ def test_every_imported_package_is_declared_and_llama_cpp_only_as_the_llama_extr
 
 
 def test_no_module_imports_llama_cpp_until_a_gguf_reader_is_made():
-    code = ("import sys, twinfs, twinfs.cli, twinfs.demo, twinfs.server.app, twinfs.server.mcp_server, twinfs.reading.llama; "
+    code = ("import sys, twinfs, twinfs.cli, twinfs.demo, twinfs.server.app, twinfs.server.mcp_server, "
+            "twinfs.reading.llama; "
             "from twinfs.reading import make_reader; make_reader(); print(sorted(m for m in sys.modules "
             "if m.split('.')[0] == 'llama_cpp'))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)

@@ -8,7 +8,8 @@ T0 = datetime(2026, 10, 1, 9, 30, tzinfo=UTC)
 
 
 def turns(n: int, size: int = 200, gap: int = 60) -> list[Turn]:
-    return [Turn(id=f"m{i}", kind="message", text=f"turn {i} " + "word " * (size // 5), at=T0 + timedelta(seconds=i * gap),
+    return [Turn(id=f"m{i}", kind="message", text=f"turn {i} " + "word " * (size // 5),
+                 at=T0 + timedelta(seconds=i * gap),
                  role="user" if i % 2 == 0 else "assistant", name="Alice Chen" if i % 2 == 0 else None)
             for i in range(n)]
 

@@ -9,6 +9,7 @@ import signal
 import socket
 import threading
 import time
+from contextlib import suppress
 from datetime import timedelta
 
 import pytest
@@ -114,10 +115,8 @@ def test_a_reader_child_that_hangs_is_ended_at_its_deadline():
         with pytest.raises(Unavailable, match="did not answer within 1 s"):
             reader.read(window())
     finally:
-        try:
+        with suppress(ProcessLookupError):
             os.kill(pid, signal.SIGCONT)
-        except ProcessLookupError:
-            pass
     assert time.monotonic() - started < 10
     assert reader.child.pid is None
     with pytest.raises(ProcessLookupError):

@@ -72,7 +72,7 @@ def test_a_read_key_cannot_write(app, op):
 @pytest.mark.parametrize("op", [op.name for op in OPERATIONS if op.name != "sync"])
 def test_bad_bodies_are_one_json_error_naming_what_was_wrong(app, op):
     client, tokens = app
-    for body, status in ((b"{not json", 400), (b"[]", 422), ({"unknown_field": 1}, 422)):
+    for body, _status in ((b"{not json", 400), (b"[]", 422), ({"unknown_field": 1}, 422)):
         r = ask(client, op, tokens["write"], body)
         assert r.status_code in (400, 422), (op, body, r.status_code, r.text)
         assert error_of(r)

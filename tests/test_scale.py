@@ -347,7 +347,8 @@ def test_passages_and_records_each_have_an_index_of_their_own(tmp_path, embedder
     lane.apply([], ["th#r1", "p1"])  # removed from the index of their kind
     assert lane._index["record"].ntotal == 7 and lane._index["passage"].ntotal == 62
     lane.close()
-    files = {json.loads(v)["file"] for k, v in sqlite3_rows(folder, "SELECT key, value FROM meta WHERE key LIKE 'ivf%'")}
+    files = {json.loads(v)["file"]
+             for k, v in sqlite3_rows(folder, "SELECT key, value FROM meta WHERE key LIKE 'ivf%'")}
     assert len(files) == 1 and all((folder / f).exists() for f in files)  # the passages'; records are flat
 
     # a lane from before: one IVF file for both kinds, under the old key

@@ -414,8 +414,10 @@ def test_k_is_ignored_over_http_whatever_it_holds(server, seeded):
 
 def test_a_lone_surrogate_is_400_not_a_file_no_one_can_write(server):
     with server.client(server.write, account="surrogate") as c:
-        r = c.post("/v1/memory/add", content=b'{"items": [{"id": "s", "kind": "message", "text": "half \\ud800 a pair", '
-                                             b'"at": "2026-10-01"}]}', headers={"Content-Type": "application/json"})
+        r = c.post("/v1/memory/add",
+                   content=b'{"items": [{"id": "s", "kind": "message", "text": "half \\ud800 a pair", '
+                           b'"at": "2026-10-01"}]}',
+                   headers={"Content-Type": "application/json"})
         assert "surrogate" in error_of(r, 400)
         r = c.post("/v1/memory/add", json={"items": [{"id": "s", "kind": "message", "text": "whole \U0001F600",
                                                       "at": "2026-10-01"}], "wait": True})

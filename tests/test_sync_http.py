@@ -90,7 +90,8 @@ def test_twin_sync_beside_a_running_server_goes_through_it(tmp_path, embedder):
         with srv.client(srv.write, account="alice") as c:
             assert c.post("/v1/memory/status", json={"ids": ["p1"]}).json()["phases"]["p1"] == "landed"
             for token in (srv.write, "tm_local_guessed"):
-                r = c.post("/v1/owner/sync", json={"remote": "/tmp/x.git"}, headers={"Authorization": f"Bearer {token}"})
+                r = c.post("/v1/owner/sync", json={"remote": "/tmp/x.git"},
+                           headers={"Authorization": f"Bearer {token}"})
                 assert r.status_code == (403 if token == srv.write else 401), r.text
             assert c.post("/v1/memory/add", json={"items": [say("s1", "Dinner with Mei on Friday.")]}
                           ).status_code == 202
@@ -127,9 +128,9 @@ def test_a_leave_takes_every_add_accepted_before_it(tmp_path, embedder):
         with pytest.raises(Unavailable, match="moved to another server"):
             a.add(USER, AddRequest(items=[say("late", "After the leave.")]))
     # the mark outlives a restart of the source
-    with Memory(Settings(home=tmp_path / "a", reading=False, machine="a"), embedder=embedder) as again:
-        with pytest.raises(Unavailable):
-            again.status(USER, StatusRequest(ids=["a0"]))
+    with (Memory(Settings(home=tmp_path / "a", reading=False, machine="a"), embedder=embedder) as again,
+          pytest.raises(Unavailable)):
+        again.status(USER, StatusRequest(ids=["a0"]))
     with Memory(Settings(home=tmp_path / "b", reading=False, machine="b"), embedder=embedder) as b:
         b.sync_with(USER, remote)
         phases = b.status(USER, StatusRequest(ids=[f"a{n}" for n in range(6)] + ["late"])).phases

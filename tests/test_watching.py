@@ -14,7 +14,8 @@ from twinfs.models import AddRequest, SearchRequest, StatusRequest
 
 def log(memory, user) -> list[str]:
     root = memory.home / "users" / user.dirname
-    return subprocess.run(["git", "-C", str(root), "log", "--format=%s"], capture_output=True, text=True).stdout.splitlines()
+    done = subprocess.run(["git", "-C", str(root), "log", "--format=%s"], capture_output=True, text=True)
+    return done.stdout.splitlines()
 
 
 @pytest.fixture

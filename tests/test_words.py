@@ -14,7 +14,10 @@ from twinfs.index import words as words_module
 from twinfs.index.bm25 import Scorer, postings_blocks
 from twinfs.index.words import WordIndex
 
-VOCAB = ["walk", "dog", "park", "rain", "coffee", "sister", "moved", "berlin", "guitar", "lesson", "paint", "garden", "trip", "paris", "bake", "bread", "cat", "vet", "bill", "rent", "job", "interview", "run", "marathon", "book", "club", "movie", "night", "friend", "birthday", "cake", "beach", "swim", "lake", "hike", "mountain", "snow", "ski", "car", "repair", "bike", "ride", "train", "work", "office", "meeting"]
+VOCAB = ["walk", "dog", "park", "rain", "coffee", "sister", "moved", "berlin", "guitar", "lesson", "paint", "garden",
+         "trip", "paris", "bake", "bread", "cat", "vet", "bill", "rent", "job", "interview", "run", "marathon", "book",
+         "club", "movie", "night", "friend", "birthday", "cake", "beach", "swim", "lake", "hike", "mountain", "snow",
+         "ski", "car", "repair", "bike", "ride", "train", "work", "office", "meeting"]
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 
 

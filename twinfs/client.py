@@ -75,7 +75,8 @@ class TwinClient:
         """Validated here first (a bad request fails before it is sent), then answered as the library's model."""
         who = account or self.account
         headers = {"X-Twin-Account": who} if who else {}
-        r = self._http.post(route if route.startswith("/") else f"/v1/memory/{route}", content=body.model_dump_json(exclude_none=True),
+        r = self._http.post(route if route.startswith("/") else f"/v1/memory/{route}",
+                            content=body.model_dump_json(exclude_none=True),
                             headers={**headers, "Content-Type": "application/json"})
         if r.status_code >= 400:
             try:

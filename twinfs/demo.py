@@ -10,6 +10,7 @@ import json
 import socket
 import threading
 import time
+from contextlib import suppress
 
 import httpx
 
@@ -108,10 +109,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"\nserving {base} — try:\n  curl -s {base}/v1/memory/search -H 'Authorization: Bearer {token}' "
               f"-H 'X-Twin-Account: alice' -H 'Content-Type: application/json' -d '{{\"query\": \"Where does Alice "
               "live?\"}'\nCtrl-C stops.")
-        try:
+        with suppress(KeyboardInterrupt):
             thread.join()
-        except KeyboardInterrupt:
-            pass
     server.should_exit = True
     thread.join(timeout=10)
     memory.close()

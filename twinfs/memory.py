@@ -8,7 +8,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -317,10 +317,8 @@ class Memory(Lifecycle):
                 self._mark(space)  # in the pending index before the inbox: a restart finds it
                 entries, phases = self._accept(space, user, request, event, ids)
             except (OSError, sqlite3.Error) as exc:
-                try:
+                with suppress(OSError):  # nothing was written there, or nothing can be
                     (space.inbox / f"{event}.json").unlink(missing_ok=True)  # not answered 202: not to land either
-                except OSError:
-                    pass  # nothing was written there, or nothing can be
                 raise unwritable(exc, f"add for end user '{user.account}'") from None
         if entries:
             space.last_add = time.monotonic()

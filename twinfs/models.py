@@ -141,7 +141,7 @@ VaultPath = Annotated[str, PathForm(VAULT_PATH, "a file of the vault under items
                                             "'\\', '#' or control character")]
 
 
-class Phase(str, Enum):
+class Phase(str, Enum):  # noqa: UP042 -- a StrEnum would change str(Phase.x) from 'Phase.x' to 'x'
     accepted = "accepted"
     landed = "landed"
     read = "read"

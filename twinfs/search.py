@@ -3,6 +3,7 @@ and the facts best first. The brief built from them is brief.py's."""
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
@@ -260,10 +261,8 @@ class FoundFact:
 def _days(*values: str | None) -> list[date]:
     out = []
     for value in values:
-        try:
+        with suppress(ValueError):  # no day, or a hand edit that is not one: nothing to match
             out.append(date.fromisoformat((value or "")[:10]))
-        except ValueError:
-            pass  # no day, or a hand edit that is not one: nothing to match
     return out
 
 

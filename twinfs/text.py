@@ -6,12 +6,34 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-STOP = frozenset(["a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as", "about", "into", "than", "then", "so", "if", "not", "no", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "done", "have", "has", "had", "having", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "i", "me", "my", "we", "us", "our", "you", "your", "he", "him", "his", "she", "her", "they", "them", "their", "it", "its", "this", "that", "these", "those", "there", "here", "what", "when", "where", "who", "whom", "whose", "which", "why", "how", "many", "much", "often", "times", "time", "ever", "still", "now", "currently", "already", "just", "really", "also", "very", "s", "t", "ago", "since", "long", "until", "till", "before", "after", "last", "first", "total", "far", "all", "any", "some", "each", "every", "one", "get", "got", "go", "goes", "going", "went", "gone", "make", "made", "take", "took", "anyone", "someone", "everyone", "anybody", "somebody"])
+STOP = frozenset(["a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as",
+                  "about", "into", "than", "then", "so", "if", "not", "no", "is", "are", "was", "were", "be", "been",
+                  "being", "am", "do", "does", "did", "done", "have", "has", "had", "having", "will", "would", "shall",
+                  "should", "can", "could", "may", "might", "must", "i", "me", "my", "we", "us", "our", "you", "your",
+                  "he", "him", "his", "she", "her", "they", "them", "their", "it", "its", "this", "that", "these",
+                  "those", "there", "here", "what", "when", "where", "who", "whom", "whose", "which", "why", "how",
+                  "many", "much", "often", "times", "time", "ever", "still", "now", "currently", "already", "just",
+                  "really", "also", "very", "s", "t", "ago", "since", "long", "until", "till", "before", "after",
+                  "last", "first", "total", "far", "all", "any", "some", "each", "every", "one", "get", "got", "go",
+                  "goes", "going", "went", "gone", "make", "made", "take", "took", "anyone", "someone", "everyone",
+                  "anybody", "somebody"])
 LIGHT_VERBS = frozenset({"go", "do", "have", "get", "make", "take", "be", "come", "use"})
 FIRST = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
 SECOND = frozenset({"you", "your", "yours", "yourself", "yourselves"})
 
-IRREGULAR = dict(pair.split(":") for pair in ["ran:run", "went:go", "gone:go", "ate:eat", "eaten:eat", "saw:see", "seen:see", "met:meet", "took:take", "taken:take", "bought:buy", "made:make", "wrote:write", "written:write", "gave:give", "given:give", "got:get", "had:have", "did:do", "done:do", "flew:fly", "flown:fly", "swam:swim", "drove:drive", "rode:ride", "came:come", "left:leave", "won:win", "lost:lose", "found:find", "taught:teach", "caught:catch", "thought:think", "brought:bring", "sold:sell", "told:tell", "spent:spend", "sent:send", "built:build", "kept:keep", "slept:sleep", "felt:feel", "held:hold", "sang:sing", "sung:sing", "drew:draw", "grew:grow", "knew:know", "wore:wear", "spoke:speak", "chose:choose", "broke:break", "fell:fall", "forgot:forget", "paid:pay", "sat:sit", "stood:stand", "began:begin", "drank:drink", "children:child", "people:person", "mice:mouse", "women:woman", "men:man"])
+IRREGULAR = dict(pair.split(":") for pair in ["ran:run", "went:go", "gone:go", "ate:eat", "eaten:eat", "saw:see",
+                                              "seen:see", "met:meet", "took:take", "taken:take", "bought:buy",
+                                              "made:make", "wrote:write", "written:write", "gave:give", "given:give",
+                                              "got:get", "had:have", "did:do", "done:do", "flew:fly", "flown:fly",
+                                              "swam:swim", "drove:drive", "rode:ride", "came:come", "left:leave",
+                                              "won:win", "lost:lose", "found:find", "taught:teach", "caught:catch",
+                                              "thought:think", "brought:bring", "sold:sell", "told:tell", "spent:spend",
+                                              "sent:send", "built:build", "kept:keep", "slept:sleep", "felt:feel",
+                                              "held:hold", "sang:sing", "sung:sing", "drew:draw", "grew:grow",
+                                              "knew:know", "wore:wear", "spoke:speak", "chose:choose", "broke:break",
+                                              "fell:fall", "forgot:forget", "paid:pay", "sat:sit", "stood:stand",
+                                              "began:begin", "drank:drink", "children:child", "people:person",
+                                              "mice:mouse", "women:woman", "men:man"])
 WORD = re.compile(r"[^\W_]+")
 POSSESSIVE = re.compile(r"['’]s\b")
 SPELLING = {"favourite": "favorite", "colour": "color", "neighbour": "neighbor", "organisation": "organization"}
