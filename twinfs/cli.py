@@ -72,7 +72,7 @@ def _user(args) -> EndUser:
 def _items_from(path: str) -> list[Item]:
     """Every line of a JSONL file as an item; the first bad line stops everything before anything is added."""
     try:
-        source = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        source = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115  # closed by the with below, stdin or not
     except OSError as exc:
         raise Invalid(f"{path}: {exc.strerror.lower()}") from None
     items = []
@@ -143,17 +143,20 @@ def _follow(memory, user: EndUser, answers: list[AddResult], phase: Phase, quiet
 def cmd_import(args) -> dict:
     from tqdm import tqdm
 
-    from .importers.run import import_file
+    from .importers.run import Summary, import_file
 
     user = _user(args)
+    summary = Summary()
     with _memory(args) as memory:
-        with tqdm(desc="accepted", unit="turn", disable=args.quiet) as bar:
-            summary = import_file(memory, user, args.format, Path(args.file),
-                                  lambda _, turns: bar.update(turns - bar.n))
-        landed = None
-        if summary.answers and not args.no_wait:
-            _follow(memory, user, summary.answers, Phase.landed, args.quiet)
-            landed = sum(p != Phase.accepted for a in summary.answers for p in a.phases.values())
+        try:
+            with tqdm(desc="accepted", unit="turn", disable=args.quiet) as bar:
+                import_file(memory, user, args.format, Path(args.file), lambda _, turns: bar.update(turns - bar.n),
+                            summary)
+        finally:  # what was accepted before a bad export stops it lands before the one line says why
+            if summary.answers and not args.no_wait:
+                _follow(memory, user, summary.answers, Phase.landed, args.quiet)
+        landed = sum(p != Phase.accepted for a in summary.answers for p in a.phases.values()) \
+            if summary.answers and not args.no_wait else None
     return {"format": args.format, "file": args.file, "conversations": summary.conversations, "turns": summary.turns,
             "added": summary.added, "landed": landed, "skipped": summary.skipped}
 

@@ -72,11 +72,12 @@ def split(text: str, most: int = MAX_TEXT) -> list[str]:
     return [p for p in parts if p.strip()]
 
 
-def import_file(memory, user: EndUser, kind: str, path: Path, progress: Callable[[int, int], None] | None = None
-                ) -> Summary:
-    """Every conversation of the export at `path` into `user`'s memory. `progress(conversations, turns)` after
-    each batch. A bad export raises BadExport once what was read before it is added."""
-    summary = Summary()
+def import_file(memory, user: EndUser, kind: str, path: Path, progress: Callable[[int, int], None] | None = None,
+                summary: Summary | None = None) -> Summary:
+    """Every conversation of the export at `path` into `user`'s memory, counted in `summary` (given, so that a
+    caller still has the count when the export breaks). `progress(conversations, turns)` after each batch. A bad
+    export raises BadExport once what was read before it is added."""
+    summary = summary if summary is not None else Summary()
     batch: list[Item] = []
 
     def flush() -> None:
