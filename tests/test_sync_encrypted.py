@@ -187,3 +187,40 @@ def test_the_server_syncs_an_encrypted_remote_on_request_and_on_its_schedule(tmp
     with open_home(tmp_path / "b", embedder) as b:
         b.sync_with(USER, remote=f"gcrypt::{sealed}")
         assert b.grep(USER, GrepRequest(pattern="heron")).found == 1
+
+
+def test_a_git_repository_behind_gcrypt_stays_one_through_a_forget_and_a_plain_vault_s_is_refused(
+        tmp_path, embedder, keyrings, monkeypatch):
+    """gcrypt keeps a git repository (what it does over ssh and https; here a local bare one) as a git backend: a
+    forget's forced push goes into it, never swapping in a folder of files it could not read again. A plain
+    twinfs remote given as gcrypt:: is refused: gcrypt would add its branch beside the plain one, left in clear."""
+    monkeypatch.setenv("GNUPGHOME", str(keyrings["mine"]))
+    backend = tmp_path / "backend.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(backend)], check=True)
+    with open_home(tmp_path / "a", embedder) as a:
+        a.add(USER, AddRequest(items=chat("c1", MOVE), wait=True))
+        assert a.sync_with(USER, remote=f"gcrypt::{backend}").sent
+        a.forget(USER, ForgetRequest(ids=["msg-003"]))
+        assert a.sync_with(USER).sent
+        assert (backend / "HEAD").exists()  # still a git repository
+        a.add(USER, AddRequest(items=chat("c2", [("msg-101", "user", "We adopted a second cat, Pico.")]),
+                               wait=True))
+        assert a.sync_with(USER).sent  # and still readable by gcrypt
+    with open_home(tmp_path / "b", embedder) as b:
+        assert b.sync_with(USER, remote=f"gcrypt::{backend}").kind == "cloned"
+        assert b.grep(USER, GrepRequest(pattern="Pico")).found == 1
+        assert b.grep(USER, GrepRequest(pattern="Miso")).found == 0
+    objects = subprocess.run(["git", "--git-dir", str(backend), "cat-file", "--batch-all-objects", "--batch"],
+                             capture_output=True, check=True).stdout
+    assert not [s for s in SECRETS if s in objects]
+    plain = tmp_path / "plain.git"
+    with open_home(tmp_path / "c", embedder) as c:
+        c.add(USER, AddRequest(items=chat("c1", MOVE), wait=True))
+        c.sync_with(USER, remote=str(plain))
+    with open_home(tmp_path / "d", embedder) as d:
+        d.add(USER, AddRequest(items=chat("c3", [("msg-201", "user", "A note of d's.")]), wait=True))
+        with pytest.raises(Invalid, match="holds a plain git repository with a vault's branch in clear"):
+            d.sync_with(USER, remote=f"gcrypt::{plain}")
+        assert "remote" not in d.space(USER).vault.git("config", "--list")
+    assert subprocess.run(["git", "--git-dir", str(plain), "branch", "--list"], capture_output=True,
+                          text=True).stdout.split() == ["*", "main"]  # nothing written beside the plain branch

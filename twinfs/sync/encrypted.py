@@ -158,9 +158,20 @@ def local_folder(url: str) -> Path | None:
     if not encrypted(url):
         return None
     rest = inner(url)
-    if rest.startswith("file://"):
-        rest = rest.removeprefix("file://")
-    return Path(rest) if rest.startswith("/") else None
+    if not rest.startswith("/") or (Path(rest) / "HEAD").exists():
+        return None  # gcrypt keeps a file:// URL or a git repository as a git backend, a folder of files it is not
+    return Path(rest)
+
+
+def plain_repository(url: str) -> Path | None:
+    """A local git repository given as gcrypt:: that holds a plain vault's branch (gcrypt would write its own
+    branch beside it, and the memory would stay on the remote in clear), or None."""
+    rest = inner(url).removeprefix("file://")
+    if not encrypted(url) or not rest.startswith("/") or not (Path(rest) / "HEAD").exists():
+        return None
+    held = subprocess.run(["git", "--git-dir", rest, "rev-parse", "--verify", "--quiet", "refs/heads/main"],
+                          capture_output=True)
+    return Path(rest) if held.returncode == 0 else None
 
 
 def _fresh(folder: Path) -> Path:

@@ -97,6 +97,10 @@ def configured(vault: Vault) -> str | None:
 def configure(vault: Vault, url: str) -> None:
     """Keep `url` as the vault's remote; a local path that does not exist yet becomes a bare repository (gcrypt
     makes its own folder of encrypted files)."""
+    plain = encrypted.plain_repository(url)
+    if plain is not None:
+        raise Invalid(f"{plain} holds a plain git repository with a vault's branch in clear, not an encrypted "
+                      "remote: nothing was changed; give gcrypt:: a new folder", "remote")
     if not encrypted.encrypted(url) and "://" not in url and not re.match(r"^[^/@]+@[^/:]+:", url):
         target = Path(url)
         if not target.exists():
