@@ -1,7 +1,10 @@
 """Reading benchmark on LoCoMo dev: conversation tokens read per second, event recall, record precision.
 
     ./run bench reading [--backend rules|smollm2|gguf:PATH|url:URL|turns|all] [--limit-conversations N]
-                        [--llm-sessions N] [--threshold 0.5] [--sample 200] [--seed 0]
+                        [--llm-sessions N] [--threshold 0.5] [--sample 200] [--seed 0] [--set2-only]
+
+Every backend measured also reads the second set (bench/reading_set2.json, written for #31 before tuning; scored
+by bench/reading_set2.py: gold values found, values set wrongly). `--set2-only`: that set alone (seconds).
 
 Each session is one thread (turn i at the session's time + 30 s * i, role "user", name = the speaker), cut by
 plan_windows (12 turns + 4 of context) and read by the backend. Measures:
@@ -32,6 +35,8 @@ from twinfs.reading import Outcome, Reader, Window, make_reader, plan_windows
 from twinfs.reading.records import Draft, finish
 
 HERE = Path(__file__).resolve()
+
+from reading_set2 import load_set, print_scores, read_set, score_set  # noqa: E402
 
 DATA = HERE.parents[2] / "shared/bench/locomo/dev.json"
 DAYS = 3
@@ -416,13 +421,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="write the run's records here (one backend)")
     parser.add_argument("--load", type=Path, action="append", default=[],
                         help="score a saved run instead of reading again (repeatable)")
+    parser.add_argument("--set2-only", action="store_true", help="read and score the second set only")
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)
-    if not DATA.is_file():
-        print(f"no LoCoMo data at {DATA}: nothing to measure")
-        return 0
     command = "./run bench reading " + " ".join(sys.argv[1:] if argv is None else argv)
     print(command.strip())
+    print(machine())
+    if args.set2_only or not DATA.is_file():
+        if not args.set2_only:
+            print(f"no LoCoMo data at {DATA}: the second set only")
+        for backend in (["rules"] if args.backend in ("all", "turns") else [args.backend]):
+            second_set(backend, args.verbose)
+        return 0
     sessions = load(args.limit_conversations)
     sample = sample_windows(sessions, args.windows, args.seed)
     names = {name for s in sessions for name in (*s.events, *s.observations)}
@@ -455,7 +465,33 @@ def main(argv: list[str] | None = None) -> int:
         if args.save:
             save(run, args.save)
         report(run, judge, args, described, scope == "all")
+    for backend in dict.fromkeys(b for b, _ in runs if b != "turns"):
+        second_set(backend, args.verbose)
     return 0
+
+
+def machine() -> str:
+    """The CPU, its cores and the load, as the figures are read."""
+    import os
+
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), "unknown CPU") if Path("/proc/cpuinfo").is_file() else "unknown CPU"
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"CPU: {cpu}, {os.cpu_count()} cores; load {load}"
+
+
+def second_set(backend: str, verbose: bool) -> None:
+    """The second set read by one backend, scored, with its reading speed."""
+    try:
+        reader = reader_for(backend)
+        conversations = load_set()
+        read_set(reader, conversations[:1])  # the models loaded outside the timing
+        records, seconds, tokens = read_set(reader, conversations)
+    except Exception as e:  # a model that is not installed here
+        print(f"\nsecond set, {backend}: not measured ({e})")
+        return
+    print_scores({reader.name: score_set(records, conversations)}, verbose)
+    print(f"  ({tokens:,} words read in {seconds:.2f} s by {reader.name})")
 
 
 if __name__ == "__main__":
