@@ -29,15 +29,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from reading_set2 import load_set, print_scores, read_set, score_set
+
 from twinfs.models import Record
 from twinfs.passages import Turn
 from twinfs.reading import Outcome, Reader, Window, make_reader, plan_windows
 from twinfs.reading.records import Draft, finish
 
 HERE = Path(__file__).resolve()
-
-from reading_set2 import load_set, print_scores, read_set, score_set  # noqa: E402
-
 DATA = HERE.parents[2] / "shared/bench/locomo/dev.json"
 DAYS = 3
 SAMPLE_SESSIONS = 5  # the sample of windows, like the gold list, comes from sessions 1-5
@@ -82,7 +81,8 @@ def load(limit: int | None) -> list[Session]:
             turns = [Turn(t["dia_id"], "message", t["text"], start + timedelta(seconds=30 * i), "user", t["speaker"])
                      for i, t in enumerate(conv[f"session_{n}"])]
             sources = {t.id: f"passages/memory/messages/{thread}" for t in turns}
-            windows = plan_windows(thread, turns, sources, set(), turns[-1].at + timedelta(days=1), 600) if turns else []
+            end = turns[-1].at + timedelta(days=1) if turns else start
+            windows = plan_windows(thread, turns, sources, set(), end, 600) if turns else []
             ev = sample["event_summary"].get(f"events_session_{n}", {})
             events = {k: v for k, v in ev.items() if k != "date"}
             obs = sample["observation"].get(f"session_{n}_observation", {})
@@ -98,7 +98,8 @@ class Verbatim:
     name = "turns (verbatim reference)"
 
     def read(self, window: Window) -> Outcome:
-        drafts = [Draft(kind="event", text=f"{t.speaker}: {t.text}"[:200], subject=t.speaker, turns=[t.id]) for t in window.reading]
+        drafts = [Draft(kind="event", text=f"{t.speaker}: {t.text}"[:200], subject=t.speaker, turns=[t.id])
+                  for t in window.reading]
         return Outcome(finish(window, drafts), 0)
 
 
@@ -210,7 +211,8 @@ class Judge:
 
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if todo:
-            for text, vector in zip(todo, self.model.encode(todo, batch_size=64, normalize_embeddings=True)):
+            vectors = self.model.encode(todo, batch_size=64, normalize_embeddings=True)
+            for text, vector in zip(todo, vectors, strict=True):
                 self._cache[text] = vector
         return np.array([self._cache[t] for t in texts]).reshape(len(texts), -1)
 

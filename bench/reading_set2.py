@@ -101,7 +101,8 @@ def load_set(path: Path = SET2) -> list[Conversation]:
     return out
 
 
-def read_set(reader: Reader, conversations: list[Conversation], count=None) -> tuple[dict[str, list[Record]], float, int]:
+def read_set(reader: Reader, conversations: list[Conversation],
+             count=None) -> tuple[dict[str, list[Record]], float, int]:
     """Every conversation read window by window: its records, the seconds `reader.read` took, the tokens read
     (`count(text)`, else words)."""
     count = count or (lambda text: len(text.split()))
