@@ -13,6 +13,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST, SECOND
+from .assertion import gate
 from ..torch_import import without_torch
 from .attributes import KIN, alone, stated
 from .dates import phrases, resolve
@@ -434,6 +435,13 @@ class Sentence:
         return t.text
 
 
+def _asserted(span: Span, attribute: str, value: str) -> bool:
+    """The value is the speaker's and said as true (assertion.gate): not a relative's, a hypothetical, a modal,
+    "used to", a refusal or a question. A value the rules wrote in their own words ("single") passes."""
+    verdict = gate(span, value, concept=attribute)
+    return "not_a_span" in verdict.reasons or verdict.holds(attribute)
+
+
 class RulesReader:
     """Reads windows with spaCy and rules: fast, offline, deterministic."""
 
@@ -492,6 +500,7 @@ class RulesReader:
                 told: str | None) -> list[Draft]:
         span = sentence.span
         pairs = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
+        pairs = [(a, v) for a, v in pairs if _asserted(span, a, v)]
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         if chatter(sentence.tokens, span, bool(pairs)):
