@@ -46,6 +46,7 @@ ADVISING = {"want", "tell", "ask", "suggest", "recommend", "urge", "push", "enco
             "convince", "persuade", "beg"}
 FORMER = {"before", "previously", "formerly", "ago", "once", "back"}
 NAMING = {"name", "call"}
+STATES = {"be", "work", "live", "stay", "teach", "study", "reside", "own", "run"}  # what "before that …" ended
 ALLOWED: dict[str, set[str]] = {"plans": {"plan"}, "dislikes": {"negated_liking"},
                                 "diet": {"negated_consumption"}, "allergy": {"negated_consumption"},
                                 "school": {"former"}, "hometown": {"former"}}
@@ -124,12 +125,16 @@ def _clause(tokens: list[Token]) -> Assertion:
     span = {t.i for t in tokens}
     top = next((t for t in tokens if t.head.i not in span or t.head.i == t.i), tokens[0])
     path: list[Token] = []  # the verbs from the value up to the one whose subject holds it
+    scope = 0  # how many of them are the value's own clause (a conj or advcl above has its own mood)
+    crossed = False
     node = top
     subject = None
     inside = False  # the value is (in) that subject: "My brother Diego is …"
     while True:
         if _is_verb(node) and node.i not in span:
             path.append(node)
+            scope += not crossed
+            crossed = crossed or node.dep_ in ("conj", "advcl", "parataxis")
             subjects = _subjects(node)
             if subjects:  # two subjects when spaCy splits "My granddaughter Ella": the one holding the value
                 found = next((s for s in subjects if any(t.i in span for t in s.subtree)), subjects[0])
@@ -153,7 +158,7 @@ def _clause(tokens: list[Token]) -> Assertion:
         if any(c.lower_ in ("my", "our") and c.dep_ == "poss" for c in root.children) or root.pos_ == "PROPN":
             subject, inside, path = root, named, path[:-1]
     sentence = top.sent
-    reasons = _reasons(path, sentence)
+    reasons = _reasons(path[:max(1, scope)], sentence)
     whose, holder = _whose(subject, inside, path, tokens)
     if whose == "other" and path and any(
             v.lemma_.lower() in ADVISING and any(c.lower_ in WE for c in v.children if c.dep_ in ("dobj", "dative"))
@@ -167,7 +172,7 @@ def _clause(tokens: list[Token]) -> Assertion:
 def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[Token]) -> tuple[str, str]:
     if subject is None:
         verb = path[-1] if path else None
-        if verb is not None and verb.tag_ == "VB" and verb.i == verb.sent.start:
+        if verb is not None and verb.tag_ == "VB" and verb.i == verb.sent.start and verb.lower_ == verb.lemma_.lower():
             return "listener", ""  # an imperative
         return "speaker", ""
     holder = " ".join(t.text for t in subject.subtree)
@@ -180,6 +185,8 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
         t.lower_ in ("my", "our") and t.dep_ == "poss" for s in _subjects(subject.head) for t in s.subtree)
     if inside and owned:
         return "speaker", holder  # "My brother Diego …", "our cat, Mango, …": the speaker's own
+    if inside and path and path[-1].lemma_ == "be" and any(c.dep_ == "acomp" for c in path[-1].children):
+        return "speaker", holder  # "Harry Potter and Game of Thrones are amazing": the speaker's view of it
     verb = path[-1] if path else None
     if owned and verb is not None and verb.lemma_.lower() in NAMING:
         return "speaker", holder  # "My rabbit is named Mochi"
@@ -213,7 +220,7 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
             reasons.add("plan")
         if lemma == "use" and verb.tag_ == "VBD" and any(c.dep_ == "xcomp" for c in children):
             reasons.add("past_habit")
-        if verb.tag_ == "VBD" and any(c.lower_ in FORMER and c.dep_ in ("advmod", "prep", "npadvmod")
+        if verb.tag_ == "VBD" and lemma in STATES and any(c.lower_ in FORMER and c.dep_ in ("advmod", "prep", "npadvmod")
                                       for c in children):
             reasons.add("former")
         negated = any(c.dep_ == "neg" or c.lower_ == "never" for c in children)

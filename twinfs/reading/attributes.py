@@ -127,6 +127,15 @@ def _entities(tokens: Iterable[Token]) -> list[tuple[str, str]]:
     return [(re.sub(r"\s+'s\b", "'s", "".join(words).strip()), label) for words, label in found]
 
 
+def _workplace(rest: str, orgs: list[str]) -> str | None:
+    """The named place a job is done at: "pharmacist at Boots, and …" -> Boots (a named entity or capitals)."""
+    at = re.match(r"[\w -]*? (?:at|for|with) (?:the )?([A-Z][\w'&.-]*(?: (?:'s|[A-Z][\w'&.-]*))*)", rest)
+    if at is None:
+        return None
+    name = re.sub(r" 's\b", "'s", at.group(1))
+    return next((o for o in orgs if name.startswith(o) or o.startswith(name)), None) or _proper(name)
+
+
 def _proper(rest: str) -> str | None:
     """The capitalised words a phrase starts with: "Headingley with our cat" -> Headingley."""
     m = re.match(r"((?:St\.? |[A-Z][\w'-]+)(?: (?:[A-Z][\w'-]+|of|de|upon|on|am)(?= [A-Z]| ?$))*(?: [A-Z][\w'-]+)?)",
@@ -135,8 +144,10 @@ def _proper(rest: str) -> str | None:
     return value if value and value.lower() not in ("i", "the", "my", "our", "a") else None
 
 
-def _original(value: str, text: str) -> str:
+def _original(value: str | None, text: str) -> str | None:
     """A lower-cased value as the sentence spells it ("visit lisbon" -> "visit Lisbon")."""
+    if value is None:
+        return None
     at = text.lower().find(value.lower())
     return text[at:at + len(value)] if at >= 0 else value
 
@@ -199,7 +210,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
     def add(attribute: str, value: str | None) -> None:
         if attribute == "hobby" and value and value.split()[0].lower() in languages:
-            attribute, value = "language", value.split()[0]  # "I'm learning German now", "Portuguese for work"
+            attribute, value = "language", _original(value.split()[0], text)  # "I'm learning German", "Portuguese for work"
         if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:
             found.append((attribute, value))
 
@@ -224,6 +235,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         if m.group(1).lower() == "as":
             add("job", _value(_AT.split(m.group(2))[0], 4))
+            add("employer", _workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
         elif (org := next((o for o in orgs if o in m.group(2)), None)):
             add("employer", org)
     m = re.search(r"\b(?:started|starting|start|got|landed|took|accepted|began|begin|beginning) (?:a |my |the )?"
@@ -256,11 +268,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                     or words[i + n - 1] in JOBS]
             if hits:
                 add("job", " ".join(words[:hits[0] + n]))
-                after = text[m.start(1) + len(" ".join(words[:hits[0] + n])):]  # "a nurse at St Mary's Hospital"
-                at = re.match(r" (?:at|for|with) (?:the )?([A-Z][\w'&.-]*(?: [A-Z][\w'&.-]*)*)", after)
-                if at and (org := next((o for o in orgs if at.group(1).startswith(o) or o.startswith(at.group(1))),
-                                       None) or _proper(at.group(1))):
-                    add("employer", org)
+                job = " ".join(words[:hits[0] + n])
+                at = re.search(re.escape(job), text, re.I)  # "a nurse at St Mary's Hospital"
+                add("employer", _workplace(text[at.start():], orgs) if at else None)
                 break
     m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )((?:[\w-]+ )?{BUSINESS})\b",
                   low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
@@ -274,9 +284,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
     # school
     m = re.search(r"\b(?:study|studying|studied|go|going|went|graduated|did (?:my|a) [\w']+(?: degree)?|doing (?:my|a) "
-                  r"[\w']+(?: degree)?)(?: [a-z]+){0,3}? (?:at|to|from) (?:the )?([A-Z][\w .'&-]+)", text)
+                  r"[\w']+(?: degree)?)(?: [a-z']+){0,3}? (?:at|to|from) (?:the )?([A-Z][\w .'&-]+)", text)
     if m and re.search(r"\bi\b", low[:m.start() + 1] + " ") and (
-            org := next((o for o in orgs if o in m.group(0)), None)):
+            org := next((o for o in orgs if o in m.group(0)), None) or (
+                _proper(m.group(1)) if re.match(r"did|doing|stud|graduated", m.group(0)) else None)):
         add("school", re.sub(r"^the ", "", org, flags=re.I))
 
     # relationship status, partners, family and pets
@@ -313,7 +324,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             add("children", kin)
         else:
             add("family", kin)
-    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + "|".join(sorted(PETS)) +
+    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + "|".join(sorted(PETS, key=len, reverse=True)) +
                   r")(?:,? (?:(?:is |'s |was )?(?:named |called ))?([A-Z][a-z]+))?", text, re.I)
     if m:
         pet = m.group(1).lower()
@@ -389,7 +400,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                 add("hobby", value)
         elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way|is|are|was|"
                           r"were|'s)\b", rest):
-            add("likes" if liking else "dislikes", _value(rest, 5))
+            add("likes" if liking else "dislikes", _original(_value(rest, 5), text))
     m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive )?fan of ([\w '-]+)", low) \
         or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \
         or re.search(r"\bi(?: 'm| am) (?:really |so |super )?(?:passionate about|obsessed with|drawn to) ([\w '-]+)", low)
@@ -416,7 +427,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         or re.search(r"\bi (?:find|found) ([\w -]+?) (?:so |really |pretty |quite |a bit |rather )?(?:boring|dull|"
                      r"tedious|annoying|unbearable|awful|overrated|exhausting)\b", low)
     if m and not re.match(r"(?:to|it|that|this|how|when|what|you|the way|is|are|was|were|'s)\b", m.group(1)):
-        add("dislikes", _value(m.group(1), 5))
+        add("dislikes", _original(_value(m.group(1), 5), text))
     m = re.search(r"\bwhat (?:i|we) (?:really |actually |truly |most )*(?:love|like|enjoy)(?: most| doing)? (?:is|are) "
                   r"([\w -]+)", low)
     if m and (value := _activity(m.group(1))):
