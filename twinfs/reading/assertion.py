@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST
+from .attributes import KIN
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -51,6 +52,12 @@ ALLOWED: dict[str, set[str]] = {"plans": {"plan"}, "dislikes": {"negated_liking"
                                 "diet": {"negated_consumption"}, "allergy": {"negated_consumption"},
                                 "school": {"former"}, "hometown": {"former"}}
 WE = {"i", "we", "me", "us", "myself", "ourselves"}
+# the people a speaker's "my" names: "my roommate is vegan" is the roommate's, "my favourite book is Dune" theirs
+PEOPLE = {*KIN, "friend", "friends", "roommate", "flatmate", "housemate", "neighbour", "neighbor", "boss",
+          "colleague", "coworker", "co-worker", "doctor", "therapist", "mate", "buddy", "pal", "manager", "landlord",
+          "classmate", "teammate", "ex", "family", "folks", "in-laws", "bf", "gf", "hubby", "teacher", "coach",
+          "granddaughter", "grandson", "grandkids", "godson", "goddaughter", "stepmom", "stepdad", "stepmother",
+          "stepfather", "niece", "nephew", "relatives", "relative", "crush", "date", "fiance", "fiancee"}
 
 
 @dataclass(frozen=True)
@@ -190,6 +197,10 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
     verb = path[-1] if path else None
     if owned and verb is not None and verb.lemma_.lower() in NAMING:
         return "speaker", holder  # "My rabbit is named Mochi"
+    people = subject.lower_ in PEOPLE or subject.lemma_.lower() in PEOPLE or any(
+        s.lower_ in PEOPLE for s in _subjects(subject.head))
+    if owned and not people:
+        return "speaker", holder  # "My favourite book is Dune", "my job is tiring": what the speaker has
     person = subject.pos_ == "PRON" or subject.ent_type_ in ("PERSON", "NORP", "ORG") or owned or \
         subject.pos_ == "PROPN"
     if not person and verb is not None and any(t.lower_ in FIRST for t in verb.subtree):

@@ -71,7 +71,8 @@ _CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she
                   r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b"
                   r"| i (?=\w)| we (?=\w)"
                   r"| (?:\w+ )?(?:days?|weeks?|months?|years?) ago| last (?:week|month|year|night)| yesterday| today"
-                  r"| next (?:week|month|year|spring|summer|autumn|fall|winter|weekend)| someday| sometime| one day)",
+                  r"| next (?:week|month|year|spring|summer|autumn|fall|winter|weekend)| someday| sometime| one day"
+                  r"| this (?:week|month|year|morning|weekend|spring|summer|autumn|fall|winter))",
                   re.I)
 _AT = re.compile(r" (?:at|for|in|with|from|on|of) ", re.I)  # a job ends where its place begins
 _LEAD = re.compile(r"^(?:a |an |the |some |my |our |really |also |just |so |very |to |of )+", re.I)
@@ -180,7 +181,7 @@ def _activity(rest: str) -> str | None:
         return None
     if re.match(rf"\w+ing (?:(?:my|our|a|the) )?(?:own )?(?:[\w-]+ )?{BUSINESS}\b", value, re.I):
         return None  # "running my own studio" is work, not a hobby
-    if re.match(r"\w+ing (?:up |out |down )?(?:my|our)\b", value, re.I):
+    if re.match(r"\w+ing (?:up |out |down )?(?:my|our)\b", value, re.I) or re.search(r"\b(?:my|our)\b", value, re.I):
         return None  # "breaking up my studying": a way of doing one's own things
     return value
 

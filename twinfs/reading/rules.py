@@ -380,6 +380,8 @@ class Sentence:
                     word = " " + word
                 if agree == "name" and t.tag_ == "VBP":  # "I live … and work" agree, "I wanted to … laugh" stays
                     verb = t.head if t.dep_ in ("aux", "auxpass") else t
+                    if verb.tag_ not in ("VBP", "VBZ"):  # "I'm gonna chat …, get support": the bare verbs stay
+                        verb = t
                     joined.update(c.i for c in verb.conjuncts if c.pos_ in ("VERB", "AUX") and not any(
                         x.dep_ in ("nsubj", "nsubjpass") for x in c.children))
                 agree = None
