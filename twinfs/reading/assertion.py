@@ -231,8 +231,8 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
             reasons.add("plan")
         if lemma == "use" and verb.tag_ == "VBD" and any(c.dep_ == "xcomp" for c in children):
             reasons.add("past_habit")
-        if verb.tag_ == "VBD" and lemma in STATES and any(c.lower_ in FORMER and c.dep_ in ("advmod", "prep", "npadvmod")
-                                      for c in children):
+        if verb.tag_ == "VBD" and lemma in STATES and any(
+                c.lower_ in FORMER and c.dep_ in ("advmod", "prep", "npadvmod") for c in children):
             reasons.add("former")
         negated = any(c.dep_ == "neg" or c.lower_ == "never" for c in children)
         if negated:

@@ -211,7 +211,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
     def add(attribute: str, value: str | None) -> None:
         if attribute == "hobby" and value and value.split()[0].lower() in languages:
-            attribute, value = "language", _original(value.split()[0], text)  # "I'm learning German", "Portuguese for work"
+            # "I'm learning German", "Portuguese for work"
+            attribute, value = "language", _original(value.split()[0], text)
         if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:
             found.append((attribute, value))
 
@@ -244,7 +245,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         add("job", _value(_AT.split(m.group(1))[0], 4))
     m = re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching|taught) ([\w -]+?)(?: to [\w -]+?)? at (an? |the )?"
-                  r"((?:[\w-]+ )?(?:school|college|university|academy|uni|institute)(?: in [A-Z][\w'-]+)?)", text, re.I) \
+                  r"((?:[\w-]+ )?(?:school|college|university|academy|uni|institute)(?: in [A-Z][\w'-]+)?)",
+                  text, re.I) \
         or re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching) ((?:[a-z]+ )?[a-z]+)$", text, re.I)
     if m:
         add("job", "teaches " + (_value(m.group(1), 3) or m.group(1)))
@@ -325,7 +327,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             add("children", kin)
         else:
             add("family", kin)
-    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + "|".join(sorted(PETS, key=len, reverse=True)) +
+    pets = "|".join(sorted(PETS, key=len, reverse=True))
+    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + pets +
                   r")(?:,? (?:(?:is |'s |was )?(?:named |called ))?([A-Z][a-z]+))?", text, re.I)
     if m:
         pet = m.group(1).lower()
@@ -364,7 +367,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"practice) "
                   r"(?:some |a bit of |the )?([\w -]+)", low)
     if m and (value := _activity(m.group(1))) and not re.match(r"(?:my|our)\b", m.group(1)) and not re.match(
-            r"(?:my|it|that|this|what|work|job|research|eating|drinking|(?:a )?new (?:job|role|position|gig)|\w+ing (?:my|a|the|to|on|for|with)\b)\b", value):
+            r"(?:my|it|that|this|what|work|job|research|eating|drinking|(?:a )?new (?:job|role|position|gig)|"
+            r"\w+ing (?:my|a|the|to|on|for|with)\b)\b", value):
         add("hobby", value)
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
                   r"([\w -]+)", low)
@@ -424,7 +428,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     # what one does not like: "I don't really like crowds", "not a fan of the cold", "I find cricket boring"
     m = re.search(r"\bi (?:do n't|don't|do not|really do n't|really don't|never|ca n't say i|can't say i) (?:really |"
                   r"much |particularly |especially |even )?(?:like|love|enjoy|care for) ([\w'-][\w '-]*)", low) \
-        or re.search(r"\bi(?: 'm| am) (?:not|never) (?:a |really a |much of a )?(?:big |huge )?fan of ([\w '-]+)", low) \
+        or re.search(r"\bi(?: 'm| am) (?:not|never) (?:a |really a |much of a )?(?:big |huge )?fan of ([\w '-]+)",
+                     low) \
         or re.search(r"\bi (?:find|found) ([\w -]+?) (?:so |really |pretty |quite |a bit |rather )?(?:boring|dull|"
                      r"tedious|annoying|unbearable|awful|overrated|exhausting)\b", low)
     if m and not re.match(r"(?:to|it|that|this|how|when|what|you|the way|is|are|was|were|'s)\b", m.group(1)):

@@ -13,8 +13,8 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST, SECOND
-from .assertion import gate
 from ..torch_import import without_torch
+from .assertion import gate
 from .attributes import KIN, alone, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
