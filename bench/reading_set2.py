@@ -41,7 +41,7 @@ ACCEPT: dict[str, set[str]] = {
 }
 _EXTRA = {"plan": "plans", "plans": "plans", "children": "family", "family": "family", "relative": "family",
           "granddaughter": "family", "grandson": "family", "grandchild": "family", "grandchildren": "family",
-          "former_job": "job", "previous_job": "job", "hobbies": "hobby", "favorite": "likes", "dislike": "dislikes"}
+          "former_job": "job", "previous_job": "job", "former_employer": "employer", "hobbies": "hobby", "favorite": "likes", "dislike": "dislikes"}
 
 
 @dataclass

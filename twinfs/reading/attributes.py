@@ -259,7 +259,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:lost|quit|left) my (?:secure )?(?:job|position|9-5|gig) (as|at) (?:an? |the )?([\w '&-]+)",
                   text, re.I)
     if m:
-        add("job" if m.group(1).lower() == "as" else "employer", _value(_AT.split(m.group(2))[0], 4))
+        add("former_job" if m.group(1).lower() == "as" else "former_employer",  # a job lost is not held now
+            _value(_AT.split(m.group(2))[0], 4))
     m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m:
         add("job", _value(_AT.split(m.group(1))[0], 4))

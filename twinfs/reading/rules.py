@@ -224,6 +224,9 @@ class Sentence:
     def informative(self) -> bool:
         if not self.tokens or self.span.text.rstrip().endswith("?"):
             return False
+        if self.tokens[0].lower_ in ("which", "that's", "thats") or [t.lower_ for t in self.tokens[:2]] == [
+                "that", "'s"]:
+            return False  # "Which is why my meetings are so exciting": what it follows from was said before
         words = {t.lower_ for t in self.tokens}
         if not (words & FIRST or self.implicit is not None):
             return False
