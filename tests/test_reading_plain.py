@@ -77,3 +77,11 @@ def test_a_record_is_a_whole_phrase_and_names_who_the_turn_named():
     assert not any(t.endswith((" every", " each", " on")) for t in texts)
     assert not any("their sister" in t for t in texts), texts
     assert "Noor's sister Lena lives in Graz" in texts
+
+
+def test_a_job_lost_is_a_former_job_and_a_plan_stays_a_plan():
+    records = read(("user", "Lost my job as a banker yesterday, so I'm gonna take a shot at starting my own business."))
+    got = values(records)
+    assert ("former_job", "banker") in got and not any(a == "job" for a, _ in got), got
+    assert records[0].text.startswith("Noor lost their job as a banker")
+    assert records[0].happened == "2026-03-03"  # "yesterday", said on 4 March

@@ -47,6 +47,9 @@ ADVISING = {"want", "tell", "ask", "suggest", "recommend", "urge", "push", "enco
             "convince", "persuade", "beg"}
 FORMER = {"before", "previously", "formerly", "ago", "once", "back"}
 NAMING = {"name", "call"}
+# past forms spaCy may read as a leading imperative: "Lost my job as a banker yesterday"
+PAST_FORMS = {"lost", "got", "found", "made", "went", "took", "left", "quit", "moved", "started", "finished", "had",
+              "bought", "met", "saw", "won", "did", "joined", "tried", "visited", "adopted", "landed", "sold", "put"}
 STATES = {"be", "work", "live", "stay", "teach", "study", "reside", "own", "run"}  # what "before that …" ended
 ALLOWED: dict[str, set[str]] = {"plans": {"plan"}, "dislikes": {"negated_liking"},
                                 "diet": {"negated_consumption"}, "allergy": {"negated_consumption"},
@@ -179,7 +182,8 @@ def _clause(tokens: list[Token]) -> Assertion:
 def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[Token]) -> tuple[str, str]:
     if subject is None:
         verb = path[-1] if path else None
-        if verb is not None and verb.tag_ == "VB" and verb.i == verb.sent.start and verb.lower_ == verb.lemma_.lower():
+        if verb is not None and verb.tag_ == "VB" and verb.i == verb.sent.start and verb.lower_ == verb.lemma_.lower() \
+                and verb.lower_ not in PAST_FORMS:
             return "listener", ""  # an imperative
         return "speaker", ""
     holder = " ".join(t.text for t in subject.subtree)

@@ -262,7 +262,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("former_job" if m.group(1).lower() == "as" else "former_employer",  # a job lost is not held now
             _value(_AT.split(m.group(2))[0], 4))
     m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
-    if m:
+    if m and not re.search(r"\b(?:lost|quit|left)\s+$", text[:m.start()], re.I):
         add("job", _value(_AT.split(m.group(1))[0], 4))
     m = re.search(r"\bi(?: 'm| am| was| became| 've been| have been)(?: now| still| also| just)? (?:an? )([\w -]+)", low)
     if m:
@@ -278,7 +278,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                 break
     m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )((?:[\w-]+ )?{BUSINESS})\b",
                   low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
-    if m and not re.search(r"\b(?:want|wanna|going to|gonna|hope|dream|plan|thinking|looking|find|search|ideal)",
+    if m and not re.search(r"\b(?:want|wanna|going to|gonna|gon na|hope|dream|plan|thinking|looking|find|search|ideal|"
+                           r"start|starting|take a shot)",
                            low[:m.start()]):
         add("job", "owner of a " + m.group(1).strip())
     m = re.search(r"\b(?:i|we) (?:'m |am |just |recently )?(?:signed|signed up|joined|play|playing|played) "
@@ -290,7 +291,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:study|studying|studied|go|going|went|graduated|did (?:my|a) [\w']+(?: degree)?|doing (?:my|a) "
                   r"[\w']+(?: degree)?)(?: [a-z']+){0,3}? (?:at|to|from) (?:the )?([A-Z][\w .'&-]+)", text)
     if m and re.search(r"\bi\b", low[:m.start() + 1] + " ") and (
-            org := next((o for o in orgs if o in m.group(0)), None) or (
+            org := next((o for o, label in named if label in ("ORG", "FAC") and o in m.group(0)), None) or (
                 _proper(m.group(1)) if re.match(r"did|doing|stud|graduated", m.group(0)) else None)):
         add("school", re.sub(r"^the ", "", org, flags=re.I))
 
@@ -451,7 +452,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         or re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? thinking (?:about|of) ((?:visiting|moving|going|starting|"
                      r"learning|travelling|traveling|opening|buying|adopting|running|getting|taking|trying|joining|"
                      r"studying|applying|launching|building|writing|becoming|retiring)\b[\w '-]+)", low)
-    if m and (value := _value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 5)):
+    if m and (value := _value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
         add("plans", _original(value, text))
 
     # languages and car

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST, SECOND
 from ..torch_import import without_torch
-from .assertion import gate
+from .assertion import PAST_FORMS, gate
 from .attributes import KIN, alone, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
@@ -159,8 +159,8 @@ class Sentence:
                                                          for c in t.children))) for t in self.tokens):
                 return None  # "Trying out flavors … has been a blast": the doing is the subject, not the speaker
             return "is"
-        if root.tag_ == "VBD":
-            return ""
+        if root.tag_ == "VBD" or (root.tag_ == "VB" and root.lower_ in PAST_FORMS and root.i == self.tokens[0].i):
+            return ""  # "Lost my job as a banker yesterday": spaCy reads a past form as an imperative
         if root.tag_ == "VBN":
             return "has"
         return None
@@ -233,7 +233,7 @@ class Sentence:
         if SMALL_TALK.match(self.lower):
             return False
         root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
-        if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i:
+        if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i and root.lower_ not in PAST_FORMS:
             return False  # an imperative: "Check out my new studio"
         if self.implicit is None and not self._about_speaker():
             return False  # "It takes me to another world", "Taking time for ourselves is crucial": no fact of theirs
