@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from reading_set2 import load_set, print_scores, read_set, score_set
-
+from bench.reading_set2 import load_set, print_scores, read_set, score_set
 from twinfs.models import Record
 from twinfs.passages import Turn
 from twinfs.reading import Outcome, Reader, Window, make_reader, plan_windows

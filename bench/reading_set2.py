@@ -1,6 +1,6 @@
 """The second, harder reading set (bench/reading_set2.json): read it with a reader, score any records against it.
 
-    from reading_set2 import load_set, read_set, score_set, print_scores
+    from bench.reading_set2 import load_set, read_set, score_set, print_scores
     conversations = load_set()
     records, seconds, tokens = read_set(reader, conversations)  # {conversation id: [Record]}
     print_scores({"rules": score_set(records), "rules + model": score_set(checked)}, verbose=True)
@@ -41,7 +41,8 @@ ACCEPT: dict[str, set[str]] = {
 }
 _EXTRA = {"plan": "plans", "plans": "plans", "children": "family", "family": "family", "relative": "family",
           "granddaughter": "family", "grandson": "family", "grandchild": "family", "grandchildren": "family",
-          "former_job": "job", "previous_job": "job", "former_employer": "employer", "hobbies": "hobby", "favorite": "likes", "dislike": "dislikes"}
+          "former_job": "job", "previous_job": "job", "former_employer": "employer", "hobbies": "hobby",
+          "favorite": "likes", "dislike": "dislikes"}
 
 
 @dataclass
