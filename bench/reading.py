@@ -1,7 +1,10 @@
 """Reading benchmark on LoCoMo dev: conversation tokens read per second, event recall, record precision.
 
     ./run bench reading [--backend rules|smollm2|gguf:PATH|url:URL|turns|all] [--limit-conversations N]
-                        [--llm-sessions N] [--threshold 0.5] [--sample 200] [--seed 0]
+                        [--llm-sessions N] [--threshold 0.5] [--sample 200] [--seed 0] [--set2-only]
+
+Every backend measured also reads the second set (bench/reading_set2.json, written for #31 before tuning; scored
+by bench/reading_set2.py: gold values found, values set wrongly). `--set2-only`: that set alone (seconds).
 
 Each session is one thread (turn i at the session's time + 30 s * i, role "user", name = the speaker), cut by
 plan_windows (12 turns + 4 of context) and read by the backend. Measures:
@@ -26,13 +29,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from bench.reading_set2 import load_set, print_scores, read_set, score_set
 from twinfs.models import Record
 from twinfs.passages import Turn
 from twinfs.reading import Outcome, Reader, Window, make_reader, plan_windows
 from twinfs.reading.records import Draft, finish
 
 HERE = Path(__file__).resolve()
-
 DATA = HERE.parents[2] / "shared/bench/locomo/dev.json"
 DAYS = 3
 SAMPLE_SESSIONS = 5  # the sample of windows, like the gold list, comes from sessions 1-5
@@ -77,7 +80,8 @@ def load(limit: int | None) -> list[Session]:
             turns = [Turn(t["dia_id"], "message", t["text"], start + timedelta(seconds=30 * i), "user", t["speaker"])
                      for i, t in enumerate(conv[f"session_{n}"])]
             sources = {t.id: f"passages/memory/messages/{thread}" for t in turns}
-            windows = plan_windows(thread, turns, sources, set(), turns[-1].at + timedelta(days=1), 600) if turns else []
+            end = turns[-1].at + timedelta(days=1) if turns else start
+            windows = plan_windows(thread, turns, sources, set(), end, 600) if turns else []
             ev = sample["event_summary"].get(f"events_session_{n}", {})
             events = {k: v for k, v in ev.items() if k != "date"}
             obs = sample["observation"].get(f"session_{n}_observation", {})
@@ -93,7 +97,8 @@ class Verbatim:
     name = "turns (verbatim reference)"
 
     def read(self, window: Window) -> Outcome:
-        drafts = [Draft(kind="event", text=f"{t.speaker}: {t.text}"[:200], subject=t.speaker, turns=[t.id]) for t in window.reading]
+        drafts = [Draft(kind="event", text=f"{t.speaker}: {t.text}"[:200], subject=t.speaker, turns=[t.id])
+                  for t in window.reading]
         return Outcome(finish(window, drafts), 0)
 
 
@@ -205,7 +210,8 @@ class Judge:
 
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if todo:
-            for text, vector in zip(todo, self.model.encode(todo, batch_size=64, normalize_embeddings=True)):
+            vectors = self.model.encode(todo, batch_size=64, normalize_embeddings=True)
+            for text, vector in zip(todo, vectors, strict=True):
                 self._cache[text] = vector
         return np.array([self._cache[t] for t in texts]).reshape(len(texts), -1)
 
@@ -416,13 +422,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="write the run's records here (one backend)")
     parser.add_argument("--load", type=Path, action="append", default=[],
                         help="score a saved run instead of reading again (repeatable)")
+    parser.add_argument("--set2-only", action="store_true", help="read and score the second set only")
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)
-    if not DATA.is_file():
-        print(f"no LoCoMo data at {DATA}: nothing to measure")
-        return 0
     command = "./run bench reading " + " ".join(sys.argv[1:] if argv is None else argv)
     print(command.strip())
+    print(machine())
+    if args.set2_only or not DATA.is_file():
+        if not args.set2_only:
+            print(f"no LoCoMo data at {DATA}: the second set only")
+        for backend in (["rules"] if args.backend in ("all", "turns") else [args.backend]):
+            second_set(backend, args.verbose)
+        return 0
     sessions = load(args.limit_conversations)
     sample = sample_windows(sessions, args.windows, args.seed)
     names = {name for s in sessions for name in (*s.events, *s.observations)}
@@ -455,7 +466,33 @@ def main(argv: list[str] | None = None) -> int:
         if args.save:
             save(run, args.save)
         report(run, judge, args, described, scope == "all")
+    for backend in dict.fromkeys(b for b, _ in runs if b != "turns"):
+        second_set(backend, args.verbose)
     return 0
+
+
+def machine() -> str:
+    """The CPU, its cores and the load, as the figures are read."""
+    import os
+
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), "unknown CPU") if Path("/proc/cpuinfo").is_file() else "unknown CPU"
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"CPU: {cpu}, {os.cpu_count()} cores; load {load}"
+
+
+def second_set(backend: str, verbose: bool) -> None:
+    """The second set read by one backend, scored, with its reading speed."""
+    try:
+        reader = reader_for(backend)
+        conversations = load_set()
+        read_set(reader, conversations)  # the models and date parser loaded outside the timing
+        records, seconds, tokens = read_set(reader, conversations)
+    except Exception as e:  # a model that is not installed here
+        print(f"\nsecond set, {backend}: not measured ({e})")
+        return
+    print_scores({reader.name: score_set(records, conversations)}, verbose)
+    print(f"  ({tokens:,} words read in {seconds:.2f} s by {reader.name})")
 
 
 if __name__ == "__main__":

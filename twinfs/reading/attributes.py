@@ -26,7 +26,9 @@ KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": 
        "sibling": "sibling", "siblings": "sibling", "grandma": "grandmother", "grandmother": "grandmother",
        "grandpa": "grandfather", "grandfather": "grandfather", "grandparents": "grandparents", "aunt": "aunt",
        "uncle": "uncle", "cousin": "cousin", "niece": "niece", "nephew": "nephew", "stepson": "son",
-       "stepdaughter": "daughter", "twins": "children", "bestie": "friend", "best friend": "friend"}
+       "stepdaughter": "daughter", "twins": "children", "bestie": "friend", "best friend": "friend",
+       "granddaughter": "granddaughter", "grandson": "grandson", "grandkids": "grandchildren",
+       "grandchildren": "grandchildren"}
 PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
         "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
         "guinea pig", "puppies", "kittens"}
@@ -40,12 +42,27 @@ JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counse
         "actor", "actress", "dancer", "singer", "filmmaker", "screenwriter", "author", "editor", "streamer",
         "gamer", "vet", "veterinarian", "surgeon", "paramedic", "owner", "founder", "ceo", "tutor",
         "guard", "model", "blogger", "youtuber", "influencer", "producer", "director", "worker", "assistant",
-        "specialist", "technician", "administrator", "agent", "broker", "realtor", "caregiver"}
+        "specialist", "technician", "administrator", "agent", "broker", "realtor", "caregiver", "illustrator",
+        "animator", "translator", "interpreter", "economist", "welder", "miner", "midwife", "pharmacologist",
+        "optician", "physiotherapist", "physio", "psychologist", "sociologist", "statistician", "surveyor",
+        "solicitor", "attorney", "paralegal", "receptionist", "hairdresser", "barber", "butcher", "florist",
+        "gardener", "landscaper", "builder", "roofer", "tailor", "jeweller", "jeweler", "lecturer", "teaching",
+        "headteacher", "principal", "coder", "sysadmin", "bartender", "sommelier", "zookeeper", "ranger"}
+# languages one speaks or learns: "I'm learning Portuguese for work" is a language, not a hobby
+LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", "dutch", "swedish", "norwegian",
+             "danish", "finnish", "polish", "czech", "russian", "ukrainian", "greek", "turkish", "arabic", "hebrew",
+             "persian", "farsi", "hindi", "urdu", "bengali", "punjabi", "tamil", "mandarin", "cantonese", "chinese",
+             "japanese", "korean", "vietnamese", "thai", "indonesian", "malay", "tagalog", "swahili", "yoruba",
+             "igbo", "hausa", "amharic", "zulu", "afrikaans", "irish", "welsh", "gaelic", "catalan", "basque",
+             "romanian", "hungarian", "serbian", "croatian", "bulgarian", "latin", "asl", "esperanto", "icelandic"}
 BUSINESS = r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm)"
 DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "lactose intolerant",
          "kosher", "halal", "flexitarian", "plant-based"}
 HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "arthritis", "celiac", "epilepsy",
-          "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism"}
+          "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism",
+          "coeliac disease", "celiac disease", "crohn's", "crohn's disease", "ibs", "lupus", "ms", "copd",
+          "fibromyalgia", "hypertension", "chronic fatigue", "long covid", "dyslexia", "psoriasis", "tinnitus",
+          "high cholesterol", "heart disease", "endometriosis", "pcos", "bipolar disorder", "ocd"}
 STATUS = {"single", "married", "divorced", "engaged", "widowed", "separated"}
 NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
 # where a value ends: the clause goes on past these
@@ -53,7 +70,9 @@ _CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she
                   r"| 'cause | since | so | when | while | which | who | where | that | if | though | although "
                   r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b"
                   r"| i (?=\w)| we (?=\w)"
-                  r"| (?:\w+ )?(?:days?|weeks?|months?|years?) ago| last (?:week|month|year|night)| yesterday| today)",
+                  r"| (?:\w+ )?(?:days?|weeks?|months?|years?) ago| last (?:week|month|year|night)| yesterday| today"
+                  r"| next (?:week|month|year|spring|summer|autumn|fall|winter|weekend)| someday| sometime| one day"
+                  r"| this (?:week|month|year|morning|weekend|spring|summer|autumn|fall|winter))",
                   re.I)
 _AT = re.compile(r" (?:at|for|in|with|from|on|of) ", re.I)  # a job ends where its place begins
 _LEAD = re.compile(r"^(?:a |an |the |some |my |our |really |also |just |so |very |to |of )+", re.I)
@@ -76,16 +95,62 @@ _VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
 # from my grandma in my home country, Sweden" -> "Caroline is from Sweden"
 ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "dislikes": "{who} dislikes {value}",
-         "allergy": "{who} is allergic to {value}", "relationship_status": "{who} is {value}"}
+         "allergy": "{who} is allergic to {value}", "relationship_status": "{who} is {value}",
+         "partner": "{who}'s partner is {value}", "pet": "{who} has a {value}", "home_city": "{who} lives in {value}",
+         "employer": "{who} works at {value}", "job": "{who}'s job: {value}", "health": "{who} has {value}",
+         "language": "{who} speaks {value}", "age": "{who} is {value}", "school": "{who} studied at {value}",
+         "diet": "{who}'s diet: {value}"}
 
 
 def alone(who: str, attribute: str, value: str) -> str | None:
     """The value as a statement that reads alone, for the attributes one can state without the sentence; a like
     only when it names a thing ("fantasy"), not a doing or a part of one ("making an impact", "all the leaves")."""
     form = ALONE.get(attribute)
+    if form is None and attribute == "plans":
+        form = "{who} plans to {value}" if not re.match(r"\w+ing\b", value) else "{who} is thinking about {value}"
+    if form is None and attribute in KIN.values() and value[:1].isupper():
+        form = "{who}'s " + attribute.replace("_", " ") + " is {value}"  # "Tomás's brother is Diego"
+    if form is None and attribute in ("child", "son", "daughter") and value[:1].isupper():
+        form = "{who}'s " + attribute + " is {value}"
     if form is None or (attribute in ("likes", "dislikes") and re.match(r"(?:\w+ing|all|more|most|much)\b", value)):
         return None
     return form.format(who=who, value=value)
+
+
+def _entities(tokens: Iterable[Token]) -> list[tuple[str, str]]:
+    """The named entities among the sentence's tokens, in order: [("St Mary's Hospital", "ORG"), …]."""
+    found: list[tuple[list[str], str]] = []
+    for t in tokens:
+        if t.ent_iob_ == "B" or (t.ent_iob_ == "I" and not found):
+            found.append(([t.text_with_ws], t.ent_type_))
+        elif t.ent_iob_ == "I":
+            found[-1][0].append(t.text_with_ws)
+    return [(re.sub(r"\s+'s\b", "'s", "".join(words).strip()), label) for words, label in found]
+
+
+def _workplace(rest: str, orgs: list[str]) -> str | None:
+    """The named place a job is done at: "pharmacist at Boots, and …" -> Boots (a named entity or capitals)."""
+    at = re.match(r"[\w -]*? (?:at|for|with) (?:the )?([A-Z][\w'&.-]*(?: (?:'s|[A-Z][\w'&.-]*))*)", rest)
+    if at is None:
+        return None
+    name = re.sub(r" 's\b", "'s", at.group(1))
+    return next((o for o in orgs if name.startswith(o) or o.startswith(name)), None) or _proper(name)
+
+
+def _proper(rest: str) -> str | None:
+    """The capitalised words a phrase starts with: "Headingley with our cat" -> Headingley."""
+    m = re.match(r"((?:St\.? |[A-Z][\w'-]+)(?: (?:[A-Z][\w'-]+|of|de|upon|on|am)(?= [A-Z]| ?$))*(?: [A-Z][\w'-]+)?)",
+                 rest.strip())
+    value = m.group(1) if m else None
+    return value if value and value.lower() not in ("i", "the", "my", "our", "a") else None
+
+
+def _original(value: str | None, text: str) -> str | None:
+    """A lower-cased value as the sentence spells it ("visit lisbon" -> "visit Lisbon")."""
+    if value is None:
+        return None
+    at = text.lower().find(value.lower())
+    return text[at:at + len(value)] if at >= 0 else value
 
 
 def _value(rest: str, words: int = 6) -> str | None:
@@ -116,7 +181,7 @@ def _activity(rest: str) -> str | None:
         return None
     if re.match(rf"\w+ing (?:(?:my|our|a|the) )?(?:own )?(?:[\w-]+ )?{BUSINESS}\b", value, re.I):
         return None  # "running my own studio" is work, not a hobby
-    if re.match(r"\w+ing (?:up |out |down )?(?:my|our)\b", value, re.I):
+    if re.match(r"\w+ing (?:up |out |down )?(?:my|our)\b", value, re.I) or re.search(r"\b(?:my|our)\b", value, re.I):
         return None  # "breaking up my studying": a way of doing one's own things
     return value
 
@@ -139,42 +204,65 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     found: list[Pair] = []
     low = text.lower()
 
-    languages = {e.lower() for e in (ents.get("LANGUAGE"), ents.get("NORP")) if e}
+    languages = {e.lower() for e in (ents.get("LANGUAGE"), ents.get("NORP")) if e} | LANGUAGES
+    named = _entities(tokens)
+    places = [e for e, label in named if label in ("GPE", "LOC", "FAC")]
+    orgs = [e for e, label in named if label in ("ORG", "FAC", "GPE", "PERSON", "PRODUCT")]
 
     def add(attribute: str, value: str | None) -> None:
-        if attribute == "hobby" and value and value.lower() in languages:
-            attribute = "language"  # "I'm learning German now"
+        if attribute == "hobby" and value and value.split()[0].lower() in languages:
+            # "I'm learning German", "Portuguese for work"
+            attribute, value = "language", _original(value.split()[0], text)
         if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:
             found.append((attribute, value))
 
     # home and where one comes from
     m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: just| recently| finally| now)?"
-                  r" (?:live|lived|living|moved|moving|relocated|relocating|based) (?:in|to) ([A-Z][\w .'-]+)", text,
-                  re.I)
-    if m and ents.get("GPE") and m.group(1).startswith(ents["GPE"]):
-        add("home_city", ents["GPE"])
+                  r" (?:live|lived|living|moved|moving|relocated|relocating|based) (?:in|to) (?:an? (?:[\w-]+ )?"
+                  r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village) in )?([A-Z][\w .'-]+)",
+                  text, re.I) or re.search(r"\bbased (?:in|out of) ([A-Z][\w .'-]+)", text)
+    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or _proper(m.group(1))):
+        add("home_city", place)
     m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|grew up in|raised in) "
                   r"([A-Z][\w .'-]+)", text)
-    if m and ents.get("GPE"):
-        add("hometown", ents["GPE"])
+    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or _proper(m.group(1))):
+        add("hometown", place)
     m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
     if m:
         add("hometown", m.group(1))
 
     # work
-    m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working) (as|at|for) (?:an? |the )?"
-                  r"([\w '&-]+)", text, re.I)
+    m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working)(?: part-time| full-time| "
+                  r"part time| full time| freelance| remotely| now)? (as|at|for) (?:an? |the )?([\w '&-]+)", text, re.I)
     if m:
         if m.group(1).lower() == "as":
             add("job", _value(_AT.split(m.group(2))[0], 4))
-        elif ents.get("ORG"):
-            add("employer", ents["ORG"])
+            add("employer", _workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
+        elif (org := next((o for o in orgs if o in m.group(2)), None)):
+            add("employer", org)
+    m = re.search(r"\b(?:started|starting|start|got|landed|took|accepted|began|begin|beginning) (?:a |my |the )?"
+                  r"(?:new |first )?(?:job|position|role|gig|post) as (?:an? |the )?([\w '-]+)", text, re.I)
+    if m:
+        add("job", _value(_AT.split(m.group(1))[0], 4))
+    m = re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching|taught) ([\w -]+?)(?: to [\w -]+?)? at (an? |the )?"
+                  r"((?:[\w-]+ )?(?:school|college|university|academy|uni|institute)(?: in [A-Z][\w'-]+)?)",
+                  text, re.I) \
+        or re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching) ((?:[a-z]+ )?[a-z]+)$", text, re.I)
+    if m:
+        add("job", "teaches " + (_value(m.group(1), 3) or m.group(1)))
+        if m.lastindex and m.lastindex >= 3:
+            add("employer", m.group(3))
+    m = re.search(r"\b(?:firm|company|studio|agency|shop|practice|startup|business|restaurant|cafe|café|bakery|"
+                  r"charity|clinic|lab|school) (?:called|named) ([A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*)", text)
+    if m and re.search(r"\b(?:i|we) (?:'m |am |now |still )?(?:work|working|worked)\b", text, re.I):
+        add("employer", m.group(1))
     m = re.search(r"\b(?:lost|quit|left) my (?:secure )?(?:job|position|9-5|gig) (as|at) (?:an? |the )?([\w '&-]+)",
                   text, re.I)
     if m:
-        add("job" if m.group(1).lower() == "as" else "employer", _value(_AT.split(m.group(2))[0], 4))
+        add("former_job" if m.group(1).lower() == "as" else "former_employer",  # a job lost is not held now
+            _value(_AT.split(m.group(2))[0], 4))
     m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
-    if m:
+    if m and not re.search(r"\b(?:lost|quit|left)\s+$", text[:m.start()], re.I):
         add("job", _value(_AT.split(m.group(1))[0], 4))
     m = re.search(r"\bi(?: 'm| am| was| became| 've been| have been)(?: now| still| also| just)? (?:an? )([\w -]+)", low)
     if m:
@@ -184,10 +272,14 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                     or words[i + n - 1] in JOBS]
             if hits:
                 add("job", " ".join(words[:hits[0] + n]))
+                job = " ".join(words[:hits[0] + n])
+                at = re.search(re.escape(job), text, re.I)  # "a nurse at St Mary's Hospital"
+                add("employer", _workplace(text[at.start():], orgs) if at else None)
                 break
     m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )((?:[\w-]+ )?{BUSINESS})\b",
                   low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
-    if m and not re.search(r"\b(?:want|wanna|going to|gonna|hope|dream|plan|thinking|looking|find|search|ideal)",
+    if m and not re.search(r"\b(?:want|wanna|going to|gonna|gon na|hope|dream|plan|thinking|looking|find|search|ideal|"
+                           r"start|starting|take a shot)",
                            low[:m.start()]):
         add("job", "owner of a " + m.group(1).strip())
     m = re.search(r"\b(?:i|we) (?:'m |am |just |recently )?(?:signed|signed up|joined|play|playing|played) "
@@ -196,10 +288,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("employer", ents["ORG"])
 
     # school
-    m = re.search(r"\b[Ii](?: 'm| am)? (?:study|studying|studied|go|going|went|graduated) (?:\w+ )?(?:at|to|from) "
-                  r"([A-Z][\w .'&-]+)", text)
-    if m and ents.get("ORG") and ents["ORG"] in m.group(1):
-        add("school", ents["ORG"])
+    m = re.search(r"\b(?:study|studying|studied|go|going|went|graduated|did (?:my|a) [\w']+(?: degree)?|doing (?:my|a) "
+                  r"[\w']+(?: degree)?)(?: [a-z']+){0,3}? (?:at|to|from) (?:the )?([A-Z][\w .'&-]+)", text)
+    if m and re.search(r"\bi\b", low[:m.start() + 1] + " ") and (
+            org := next((o for o, label in named if label in ("ORG", "FAC") and o in m.group(0)), None) or (
+                _proper(m.group(1)) if re.match(r"did|doing|stud|graduated", m.group(0)) else None)):
+        add("school", re.sub(r"^the ", "", org, flags=re.I))
 
     # relationship status, partners, family and pets
     m = re.search(r"\b(?:i|we) (?:'m |am |got |are |'re |just got |was )(?:now |finally |recently |still |happily )?"
@@ -216,6 +310,11 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r") (kids|children|sons|daughters)\b", low)
     if m:
         add("children", f"{m.group(1)} {m.group(2)}")
+        names = re.search(r"\b(?:kids|children|sons|daughters|twins)[,:]? (?:named |called )?([A-Z][a-z]+)"
+                          r"(?:,? and ([A-Z][a-z]+))?", text)
+        for name in (names.groups() if names else ()):
+            if name:
+                add("son" if "son" in m.group(2) else "daughter" if "daughter" in m.group(2) else "child", name)
     for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely))* "
                          r"(best friend|" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b"
                          r"(?:,? (?:named |called )?([A-Z][a-z]+)\b)?", text, re.I):
@@ -230,8 +329,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             add("children", kin)
         else:
             add("family", kin)
-    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + "|".join(sorted(PETS)) +
-                  r")(?:,? (?:named |called )?([A-Z][a-z]+))?", text, re.I)
+    pets = "|".join(sorted(PETS, key=len, reverse=True))
+    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + pets +
+                  r")(?:,? (?:(?:is |'s |was )?(?:named |called ))?([A-Z][a-z]+))?", text, re.I)
     if m:
         pet = m.group(1).lower()
         name = m.group(2) if m.group(2) and m.group(2)[0].isupper() \
@@ -258,8 +358,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic to ([\w ,'-]+)", low)
     if m:
         add("allergy", _value(m.group(1), 5))
-    m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) (" +
-                  "|".join(sorted(HEALTH, key=len, reverse=True)) + r")\b", low)
+    m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) ((?:type [12] |"
+                  r"chronic |mild |severe |bad )?(?:" + "|".join(sorted(HEALTH, key=len, reverse=True)) + r"))\b", low)
     if m:
         add("health", m.group(1))
 
@@ -269,7 +369,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"practice) "
                   r"(?:some |a bit of |the )?([\w -]+)", low)
     if m and (value := _activity(m.group(1))) and not re.match(r"(?:my|our)\b", m.group(1)) and not re.match(
-            r"(?:my|it|that|this|what|work|job|research|eating|drinking|\w+ing (?:my|a|the|to|on|for|with)\b)\b", value):
+            r"(?:my|it|that|this|what|work|job|research|eating|drinking|(?:a )?new (?:job|role|position|gig)|"
+            r"\w+ing (?:my|a|the|to|on|for|with)\b)\b", value):
         add("hobby", value)
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
                   r"([\w -]+)", low)
@@ -306,7 +407,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                 add("hobby", value)
         elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way|is|are|was|"
                           r"were|'s)\b", rest):
-            add("likes" if liking else "dislikes", _value(rest, 5))
+            add("likes" if liking else "dislikes", _original(_value(rest, 5), text))
     m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive )?fan of ([\w '-]+)", low) \
         or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \
         or re.search(r"\bi(?: 'm| am) (?:really |so |super )?(?:passionate about|obsessed with|drawn to) ([\w '-]+)", low)
@@ -326,12 +427,41 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m and (value := _activity(m.group(1))):
         add("hobby", value)  # "Painting's a fun way to express my feelings"
 
+    # what one does not like: "I don't really like crowds", "not a fan of the cold", "I find cricket boring"
+    m = re.search(r"\bi (?:do n't|don't|do not|really do n't|really don't|never|ca n't say i|can't say i) (?:really |"
+                  r"much |particularly |especially |even )?(?:like|love|enjoy|care for) ([\w'-][\w '-]*)", low) \
+        or re.search(r"\bi(?: 'm| am) (?:not|never) (?:a |really a |much of a )?(?:big |huge )?fan of ([\w '-]+)",
+                     low) \
+        or re.search(r"\bi (?:find|found) ([\w -]+?) (?:so |really |pretty |quite |a bit |rather )?(?:boring|dull|"
+                     r"tedious|annoying|unbearable|awful|overrated|exhausting)\b", low)
+    if m and not re.match(r"(?:to|it|that|this|how|when|what|you|the way|is|are|was|were|'s)\b", m.group(1)):
+        add("dislikes", _original(_value(m.group(1), 5), text))
+    m = re.search(r"\bwhat (?:i|we) (?:really |actually |truly |most )*(?:love|like|enjoy)(?: most| doing)? (?:is|are) "
+                  r"([\w -]+)", low)
+    if m and (value := _activity(m.group(1))):
+        add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
+    m = re.search(r"\bi (swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|bake|draw|garden|row|"
+                  r"box|fish|sail|golf|jog|skateboard|crochet|sew) (?:every|twice|once|three times|\d+ times|most|"
+                  r"regularly|a lot|daily|weekly|on (?:weekends|sundays|saturdays))\b", low)
+    if m:
+        add("hobby", m.group(1))
+    # plans: "I'm planning to visit Lisbon", "thinking about running a marathon"
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|plan|hoping|hope|intend|intending|aiming|going|"
+                  r"gon na|gonna|want|wanna)(?: to| on)? ((?:visit|move|go|start|learn|travel|open|buy|adopt|run|"
+                  r"get|take|try|join|study|apply|launch|build|write|become|retire)\b[\w '-]+)", low) \
+        or re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? thinking (?:about|of) ((?:visiting|moving|going|starting|"
+                     r"learning|travelling|traveling|opening|buying|adopting|running|getting|taking|trying|joining|"
+                     r"studying|applying|launching|building|writing|becoming|retiring)\b[\w '-]+)", low)
+    if m and (value := _value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
+        add("plans", _original(value, text))
+
     # languages and car
-    m = re.search(r"\b[Ii] (?:speak|'m fluent in|am fluent in|'m learning|am learning) ([A-Z][a-z]+(?: and [A-Z][a-z]+)?)",
-                  text)
-    if m and ents.get("LANGUAGE", ents.get("NORP")):
-        for language in re.split(r" and ", m.group(1)):
-            add("language", language)
+    m = re.search(r"\b[Ii] (?:speak|'m fluent in|am fluent in|'m learning|am learning|'m picking up|am picking up|"
+                  r"'m studying|am studying) ([A-Z][a-z]+(?:,? and [A-Z][a-z]+)?)", text)
+    if m:
+        for language in re.split(r",? and ", m.group(1)):
+            if language.lower() in languages:
+                add("language", language)
     m = re.search(r"\b[Ii] (?:drive|bought|got|have|own) (?:an? |my |the )?(?:new |used |old )?((?:[A-Z][\w-]+ ?)+)"
                   r"(?: car| truck| SUV)?\b", text) if re.search(r"\b(?:car|drive|truck|suv)\b", low) else None
     if m and ents.get("ORG", ents.get("PRODUCT")):

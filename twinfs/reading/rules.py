@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST, SECOND
 from ..torch_import import without_torch
+from .assertion import PAST_FORMS, gate
 from .attributes import KIN, alone, stated
 from .dates import phrases, resolve
 from .records import Draft, Outcome, finish
@@ -31,6 +32,8 @@ POINTING_WORDS = set(POINTS) | set(POINTING)
 BARE_TIMES = {"yesterday", "today", "tomorrow", "tonight", "last", "next", "this"}
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 MAX_WORDS = 40
+RECURRING = re.compile(r"\b(?:every|each|most|some|other)\s+$", re.I)  # the words before a habit's day
+RECURRING_AFTER = re.compile(r"\s*(?:mornings|afternoons|evenings|nights|nites)\b", re.I)
 MAX_CHARS = 200  # a Draft's text
 RECENT = 3  # sentences back where "this necklace" may find the necklace named before
 
@@ -156,8 +159,8 @@ class Sentence:
                                                          for c in t.children))) for t in self.tokens):
                 return None  # "Trying out flavors … has been a blast": the doing is the subject, not the speaker
             return "is"
-        if root.tag_ == "VBD":
-            return ""
+        if root.tag_ == "VBD" or (root.tag_ == "VB" and root.lower_ in PAST_FORMS and root.i == self.tokens[0].i):
+            return ""  # "Lost my job as a banker yesterday": spaCy reads a past form as an imperative
         if root.tag_ == "VBN":
             return "has"
         return None
@@ -169,7 +172,8 @@ class Sentence:
             t = tokens[0]
             nxt = tokens[1] if len(tokens) > 1 else None
             vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")
-            if t.is_punct or t.is_space or t.pos_ == "INTJ" or t.lower_ in OPENERS or vocative:
+            cleft = t.lower_ == "what" and nxt is not None and nxt.lower_ in ("i", "we")  # "What I love is …"
+            if t.is_punct or t.is_space or t.pos_ == "INTJ" or (t.lower_ in OPENERS and not cleft) or vocative:
                 tokens.pop(0)
             elif (joint := next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)), None)):
                 del tokens[:len(joint)]  # "By the way, …", "Speaking of which, …": the talk's joints, not the fact
@@ -189,6 +193,11 @@ class Sentence:
         # "I started kickboxing, you should try it": keep what the speaker says of themself
         listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU or (  # "…, so let's make it happen"
             t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))), None)
+        lead = next((i for i, t in enumerate(tokens) if listener is not None and i > listener and t.text in (":", ";")
+                     and any(x.lower_ in FIRST for x in tokens[i + 1:i + 3])), None)
+        if lead is not None:  # "Quick intro so you can help me: I'm Priya, I work as …": what follows is theirs
+            tokens = tokens[lead + 1:]
+            listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU), None)
         if listener is not None:
             cut = max((i for i, t in enumerate(tokens[:listener]) if t.text in (",", "-", "–", ";", ":")
                        or t.lower_ in ("but", "so", "and", "because", "cause", "'cause")), default=0)
@@ -215,13 +224,16 @@ class Sentence:
     def informative(self) -> bool:
         if not self.tokens or self.span.text.rstrip().endswith("?"):
             return False
+        if self.tokens[0].lower_ in ("which", "that's", "thats") or [t.lower_ for t in self.tokens[:2]] == [
+                "that", "'s"]:
+            return False  # "Which is why my meetings are so exciting": what it follows from was said before
         words = {t.lower_ for t in self.tokens}
         if not (words & FIRST or self.implicit is not None):
             return False
         if SMALL_TALK.match(self.lower):
             return False
         root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
-        if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i:
+        if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i and root.lower_ not in PAST_FORMS:
             return False  # an imperative: "Check out my new studio"
         if self.implicit is None and not self._about_speaker():
             return False  # "It takes me to another world", "Taking time for ourselves is crucial": no fact of theirs
@@ -248,11 +260,16 @@ class Sentence:
         for ent in self.span.ents:
             if re.fullmatch(r"(?:\d{1,2}|[a-z]+)", ent.text.lower()) and not phrases(ent.text):
                 continue  # "when I turned ten": a number, not October
+            if RECURRING.search(text[:ent.start_char - self.span.start_char]) or RECURRING_AFTER.match(
+                    text[ent.end_char - self.span.start_char:]) or re.search(r"days\b", ent.text, re.I):
+                continue  # "every Wednesday", "on Sunday mornings", "on Fridays": a habit, not a day
             if ent.label_ in ("DATE", "TIME") and resolve(ent.text, base) is not None:
                 return ent.text, (ent.start_char - self.span.start_char, ent.end_char - self.span.start_char)
         for phrase in phrases(text):
+            at = text.find(phrase)
+            if RECURRING.search(text[:at]) or RECURRING_AFTER.match(text[at + len(phrase):]):
+                continue
             if resolve(phrase, base) is not None:
-                at = text.find(phrase)
                 return phrase, (at, at + len(phrase))
         return None, None
 
@@ -366,6 +383,8 @@ class Sentence:
                     word = " " + word
                 if agree == "name" and t.tag_ == "VBP":  # "I live … and work" agree, "I wanted to … laugh" stays
                     verb = t.head if t.dep_ in ("aux", "auxpass") else t
+                    if verb.tag_ not in ("VBP", "VBZ"):  # "I'm gonna chat …, get support": the bare verbs stay
+                        verb = t
                     joined.update(c.i for c in verb.conjuncts if c.pos_ in ("VERB", "AUX") and not any(
                         x.dep_ in ("nsubj", "nsubjpass") for x in c.children))
                 agree = None
@@ -434,6 +453,39 @@ class Sentence:
         return t.text
 
 
+_KIN_WORDS = "|".join(sorted((k for k in KIN if " " not in k), key=len, reverse=True))
+_KIN_NAMED = re.compile(rf"\b(?:[Mm]y|[Oo]ur) ({_KIN_WORDS}),? ([A-Z][a-z]+)\b")
+
+
+def kin_named(text: str) -> dict[str, str]:
+    """The relatives a turn names: "My sister Lena is a vet" -> {"sister": "Lena"}."""
+    return {m.group(1).lower(): m.group(2) for m in _KIN_NAMED.finditer(text)
+            if m.group(2).lower() not in ("is", "and", "was", "has", "who", "are", "i")}
+
+
+def named_kin(text: str, speaker: str, named: dict[str, str]) -> str:
+    """A relative as the turn named them, never "their sister": "Noor's sister lives in Graz" -> "Noor's sister
+    Lena lives in Graz" when the turn named her."""
+    def one(m: re.Match) -> str:
+        kin = m.group(2).lower()
+        name = named.get(kin)
+        return f"{speaker}'s {m.group(2)}" + (f" {name}" if name and not m.group(3) else "")
+    return re.sub(rf"\b({re.escape(speaker)}'s|their) ({_KIN_WORDS})\b(,? [A-Z][a-z]+)?",
+                  lambda m: one(m) + (m.group(3) or ""), text)
+
+
+RELATIONS = {*KIN.values(), "family", "child", "children"}  # the attributes the rules set only from "my <kin>"
+
+
+def _asserted(span: Span, attribute: str, value: str) -> bool:
+    """The value is the speaker's and said as true (assertion.gate): not a relative's, a hypothetical, a modal,
+    "used to", a refusal or a question. A value the rules wrote in their own words ("single") passes."""
+    verdict = gate(span, value, concept=attribute)
+    if attribute in RELATIONS and verdict.whose in ("speaker", "other"):  # "a gift from my grandma": "my" said it
+        return not verdict.reasons & {"conditional", "question", "modal"}
+    return "not_a_span" in verdict.reasons or verdict.holds(attribute)
+
+
 class RulesReader:
     """Reads windows with spaCy and rules: fast, offline, deterministic."""
 
@@ -492,10 +544,11 @@ class RulesReader:
                 told: str | None) -> list[Draft]:
         span = sentence.span
         pairs = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
+        pairs = [(a, v) for a, v in pairs if _asserted(span, a, v)]
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         if chatter(sentence.tokens, span, bool(pairs)):
-            return []
+            return self._alone(sentence, turn, pairs)  # "I'm 34, so changing careers felt scary": "T is 34"
         if not sentence.readable(before, names):  # "I loved it" with nothing before it names: no record of it,
             return self._alone(sentence, turn, pairs)  # but of a value it states that reads without it
         kind = sentence.kind()
@@ -523,6 +576,7 @@ class RulesReader:
             t.idx - span.start_char < where[0] for t in sentence.tokens)  # "Yesterday was crazy cool": the day is told of
         if subject or (relative and re.search(r"\b(?:is|are|was|were|be)(?: -|,|$)", text)):
             text = sentence.rewrite(None)  # "our season opener is next week": the phrase is what is said
+        text = named_kin(text, turn.speaker, kin_named(turn.text))
         if len(text.split()) < 3:
             return []
         pairs = [(a, sentence.resolved(v)) for a, v in pairs] or [(None, None)]
@@ -540,7 +594,7 @@ class RulesReader:
             at = sentence.span.text.lower().find(value.lower())
             rest = sentence.span.text[at + len(value):] if at >= 0 else ""
             listed = rest.startswith(",") and not re.match(  # "the energy, diversity, …", not "games, and I've …"
-                r",\s*(?:(?:and|but|so|or)\s+(?:i|we|it|they|he|she|that|this|my)\b|but\b|so\b|because\b|which\b)",
+                r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my)\b|,\s*(?:but|so|because|which)\b",
                 rest, re.I)
             if text is None or listed or words & sentence.pointing or words & POINTING_WORDS:
                 continue

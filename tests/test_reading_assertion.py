@@ -1,0 +1,56 @@
+"""The structural gate: whose a value is in a turn and whether it is asserted (twinfs.reading.assertion)."""
+from __future__ import annotations
+
+import pytest
+
+from twinfs.reading.assertion import gate
+
+
+@pytest.mark.parametrize(("text", "value", "concept"), [
+    ("I work as a welder in Hull.", "welder", "job"),
+    ("We live in Tromsø now.", "Tromsø", "home"),
+    ("My sister Ines just had a baby.", "Ines", "family"),
+    ("Our parrot is called Kiwi.", "Kiwi", "pet"),
+    ("I can't stand olives.", "olives", "dislikes"),
+    ("I don't eat shellfish.", "shellfish", "diet"),
+    ("I'm planning to visit Hanoi in May.", "Hanoi", "plans"),
+    ("My brother keeps nagging me about golf, but I find golf dull.", "golf", "dislikes"),
+    ("I was born in Porto.", "Porto", "hometown"),
+])
+def test_what_the_speaker_says_of_themself_holds(text, value, concept):
+    verdict = gate(text, value, concept=concept)
+    assert verdict.whose == "speaker", verdict
+    assert verdict.holds(concept), verdict
+
+
+@pytest.mark.parametrize(("text", "value", "concept", "reason"), [
+    ("My uncle Rafa is a baker in Seville.", "baker", "job", None),  # a relative's fact
+    ("My friend Zoe lives in Oslo.", "Oslo", "home", None),  # a friend's fact
+    ("If we ever moved, I'd open a bookshop in Galway.", "Galway", "home", "conditional"),
+    ("My dad wants me to study law, but I hate the idea.", "law", "school", "advice"),
+    ("Should I take up fencing?", "fencing", "hobby", "question"),
+    ("I used to play rugby at school.", "rugby", "hobby", "past_habit"),
+    ("I might try kayaking this summer.", "kayaking", "hobby", "modal"),
+    ("I'm not a smoker.", "smoker", "hobby", "negated"),
+    ("I don't like jazz much.", "jazz", "likes", "negated_liking"),
+])
+def test_what_is_not_theirs_or_not_asserted_does_not_hold(text, value, concept, reason):
+    verdict = gate(text, value, concept=concept)
+    assert not verdict.holds(concept), verdict
+    if reason is None:
+        assert verdict.whose == "other"
+    else:
+        assert reason in verdict.reasons
+
+
+def test_an_assistants_turn_and_a_value_not_said():
+    assert gate("You might enjoy pilates.", "pilates", role="assistant").whose == "assistant"
+    verdict = gate("I love hiking.", "sailing")
+    assert verdict.whose == "none" and "not_a_span" in verdict.reasons
+
+
+def test_the_occurrence_that_holds_wins():
+    text = "My friend wants me to join his chess club, but I find chess slow."
+    assert gate(text, "chess", concept="dislikes").holds("dislikes")
+    assert not gate(text, "chess club", concept="hobby").holds("hobby")
+    assert gate(text, "chess club").holder == "My friend"

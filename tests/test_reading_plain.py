@@ -1,0 +1,87 @@
+"""The rules reader on the plain cases of #31 and on what must not become the speaker's (small conversations
+written for these tests, not the bench's)."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from twinfs.passages import Turn
+from twinfs.reading import Window
+from twinfs.reading.rules import RulesReader
+
+T0 = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
+THREAD = "th_plain"
+
+
+def read(*said: tuple[str, str], who: str = "Noor") -> list:
+    """`said`: (role, text) pairs; the user is `who`."""
+    items = [Turn(f"t{i}", "message", text, T0 + timedelta(minutes=i), role, who if role == "user" else None)
+             for i, (role, text) in enumerate(said)]
+    return RulesReader().read(Window(THREAD, items, [t.id for t in items], {})).records
+
+
+def values(records) -> set[tuple[str, str]]:
+    return {(r.attribute, r.value) for r in records if r.attribute}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I started a new job as a sound engineer on Monday.", {("job", "sound engineer")}),
+    ("I really don't like mushrooms.", {("dislikes", "mushrooms")}),
+    ("I can't stand reality TV, it makes me cringe.", {("dislikes", "reality TV")}),
+    ("Honestly, I hate karaoke.", {("dislikes", "karaoke")}),
+    ("I'm not a fan of horror films.", {("dislikes", "horror films")}),
+    ("I teach history at a school in Bergen.", {("job", "teaches history"), ("employer", "school in Bergen")}),
+    ("My tortoise is called Sheldon.", {("pet", "tortoise named Sheldon")}),
+    ("Our puppy is named Biscuit and she chews everything.", {("pet", "puppy named Biscuit")}),
+    ("I was born in Gdansk.", {("hometown", "Gdansk")}),
+    ("I'm a paramedic at Royal Victoria Hospital.", {("job", "paramedic"), ("employer", "Royal Victoria Hospital")}),
+    ("I work as a welder for Harland, and I love it.", {("job", "welder"), ("employer", "Harland")}),
+    ("We live in a cottage in Keswick.", {("home_city", "Keswick")}),
+    ("I'm learning Japanese for a trip.", {("language", "Japanese")}),
+    ("We have two daughters, Ada and Ines.", {("daughter", "Ada"), ("daughter", "Ines")}),
+])
+def test_the_plain_cases(text, expected):
+    got = values(read(("user", text)))
+    assert expected <= got, got
+    assert not any(a == "hobby" and "job" in v for a, v in got)  # a new job is not a hobby
+
+
+@pytest.mark.parametrize(("said", "never"), [
+    # an assistant's suggestion
+    ([("user", "I'm so tired lately."), ("assistant", "You might enjoy tai chi in the mornings.")], "tai chi"),
+    # a relative's or a friend's fact
+    ([("user", "My cousin Bea is a dentist in Cork.")], "dentist"),
+    ([("user", "My friend Omar lives in Rotterdam.")], "Rotterdam"),
+    # a hypothetical
+    ([("user", "If we ever moved, I'd open a bakery in Bruges.")], "Bruges"),
+    # advice refused
+    ([("user", "My neighbour wants me to try salsa dancing, but I hate dancing.")], "salsa"),
+    # a question asked
+    ([("user", "Should I take up archery?")], "archery"),
+    # used to, a modal, a negation
+    ([("user", "I used to live in Perth.")], "Perth"),
+    ([("user", "I might try bouldering next month.")], "bouldering"),
+    ([("user", "I'm not vegetarian, I just eat less meat.")], "vegetarian"),
+])
+def test_nothing_from_others_or_unasserted_becomes_theirs(said, never):
+    records = read(*said)
+    assert not any(never.lower() in (r.value or "").lower() for r in records if r.subject == "Noor"), values(records)
+
+
+def test_a_record_is_a_whole_phrase_and_names_who_the_turn_named():
+    records = read(("user", "I play five-a-side football every Wednesday."),
+                   ("user", "My sister Lena is a vet. My sister lives in Graz."))
+    texts = [r.text for r in records]
+    assert "Noor plays five-a-side football every Wednesday" in texts
+    assert not any(t.endswith((" every", " each", " on")) for t in texts)
+    assert not any("their sister" in t for t in texts), texts
+    assert "Noor's sister Lena lives in Graz" in texts
+
+
+def test_a_job_lost_is_a_former_job_and_a_plan_stays_a_plan():
+    records = read(("user", "Lost my job as a banker yesterday, so I'm gonna take a shot at starting my own business."))
+    got = values(records)
+    assert ("former_job", "banker") in got and not any(a == "job" for a, _ in got), got
+    assert records[0].text.startswith("Noor lost their job as a banker")
+    assert records[0].happened == "2026-03-03"  # "yesterday", said on 4 March

@@ -1,0 +1,256 @@
+"""Whose fact a value is, and whether it is asserted: the structural gate every reader's values pass.
+
+    from twinfs.reading.assertion import gate
+    verdict = gate(doc, "surf shop")                 # doc: the turn parsed by spaCy (rules.nlp()), or its text
+    verdict.whose      # "speaker" | "other" | "listener" | "assistant" | "none" (the value is not a span)
+    verdict.holder     # the clause's subject as said: "I", "My brother Diego", "you"
+    verdict.reasons    # why it is not a plain statement (empty when it is), e.g. {"conditional"}
+    verdict.holds("home")  # True when the value may be set as the speaker's <concept>
+
+`gate(doc, value, role="user", start=None)` finds `value` in the turn (case-insensitive; every occurrence when
+`start`, its character offset, is not given, the first one that holds wins), walks from the value up the parse
+to the first verb with a subject (an xcomp or conj verb takes its head's: "my friend wants me to join his club" is
+the friend's; "I live in Leeds and work as a nurse" the speaker's) and reads that clause:
+- whose: the subject "I"/"we" (or "my wife and I") is the speaker; "you" the listener; anyone else, a name or "my
+  brother", is another (but a name inside a subject the speaker owns names it: "My brother Diego", "my rabbit is
+  called Mochi" are the speaker's); an assistant's turn is the assistant's; no subject: the speaker, unless the
+  clause is an imperative (the listener);
+- reasons, read on the verbs from the value to that clause (and any `if` above it): `conditional` (an if-clause,
+  or "would"/"'d" that is not "would love to"), `modal` (might, may, could, should, must), `plan` (will, going to,
+  want/plan/hope/intend to, thinking about, would love to), `past_habit` ("used to"), `former` (a past state said
+  with before/previously/formerly/ago), `negated` (not, never, n't on the clause — `negated_liking` when the verb
+  is like/love/enjoy/stand or "not a fan of", `negated_consumption` when it is eat/drink/have), `question` (the
+  sentence asks), `advice` (another wants/tells/asks the speaker to do it), `not_a_span`.
+`holds(concept)` allows only what the concept is made of: `plans` a plan, `dislikes` a negated liking, `diet` and
+`allergy` a negated eating; everything else must be plain and the speaker's.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..text import FIRST
+from .attributes import KIN
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span, Token
+
+SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
+MODALS = {"might", "may", "could", "should", "must", "ought"}
+WOULD = {"would", "'d"}
+WILL = {"will", "'ll", "shall", "gonna"}
+PLAN_VERBS = {"plan", "want", "hope", "intend", "aim", "wish", "dream", "wanna", "consider", "think"}
+LIKING = {"like", "love", "enjoy", "stand", "fan", "care", "mind"}
+CONSUMING = {"eat", "drink", "have", "touch", "digest"}
+ADVISING = {"want", "tell", "ask", "suggest", "recommend", "urge", "push", "encourage", "nag", "try", "keep",
+            "convince", "persuade", "beg"}
+FORMER = {"before", "previously", "formerly", "ago", "once", "back"}
+NAMING = {"name", "call"}
+# past forms spaCy may read as a leading imperative: "Lost my job as a banker yesterday"
+PAST_FORMS = {"lost", "got", "found", "made", "went", "took", "left", "quit", "moved", "started", "finished", "had",
+              "bought", "met", "saw", "won", "did", "joined", "tried", "visited", "adopted", "landed", "sold", "put"}
+STATES = {"be", "work", "live", "stay", "teach", "study", "reside", "own", "run"}  # what "before that …" ended
+ALLOWED: dict[str, set[str]] = {"plans": {"plan"}, "dislikes": {"negated_liking"},
+                                "diet": {"negated_consumption"}, "allergy": {"negated_consumption"},
+                                "school": {"former"}, "hometown": {"former"}}
+WE = {"i", "we", "me", "us", "myself", "ourselves"}
+# the people a speaker's "my" names: "my roommate is vegan" is the roommate's, "my favourite book is Dune" theirs
+PEOPLE = {*KIN, "friend", "friends", "roommate", "flatmate", "housemate", "neighbour", "neighbor", "boss",
+          "colleague", "coworker", "co-worker", "doctor", "therapist", "mate", "buddy", "pal", "manager", "landlord",
+          "classmate", "teammate", "ex", "family", "folks", "in-laws", "bf", "gf", "hubby", "teacher", "coach",
+          "granddaughter", "grandson", "grandkids", "godson", "goddaughter", "stepmom", "stepdad", "stepmother",
+          "stepfather", "niece", "nephew", "relatives", "relative", "crush", "date", "fiance", "fiancee"}
+
+
+@dataclass(frozen=True)
+class Assertion:
+    whose: str
+    holder: str = ""
+    reasons: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def asserted(self) -> bool:
+        """The speaker states it plainly, as true now."""
+        return self.whose == "speaker" and not self.reasons
+
+    def holds(self, concept: str | None = None) -> bool:
+        """The value may be set as the speaker's `concept` (a folding concept: home, job, plans, dislikes…)."""
+        return self.whose == "speaker" and not (self.reasons - ALLOWED.get(concept or "", set()))
+
+
+def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | None = None,
+         concept: str | None = None) -> Assertion:
+    """Whose `value` is in this turn and whether it is asserted (see the module's docstring). `concept`: with no
+    `start`, prefer an occurrence that holds for it."""
+    if isinstance(doc, str):
+        from .rules import nlp
+
+        doc = nlp()(doc)
+    if role == "assistant":
+        return Assertion("assistant", "assistant", frozenset({"suggestion"}))
+    text = doc.text
+    offset = doc.start_char if hasattr(doc, "start_char") else 0
+    starts = [start] if start is not None else [m.start() + offset for m in locate(value, text)]
+    verdicts = []
+    for at in starts:
+        tokens = [t for t in (doc if not hasattr(doc, "doc") else doc.doc) if at <= t.idx < at + max(1, len(value))]
+        if not tokens:
+            continue
+        verdict = _clause(tokens)
+        if verdict.holds(concept):
+            return verdict
+        verdicts.append(verdict)
+    return verdicts[0] if verdicts else Assertion("none", "", frozenset({"not_a_span"}))
+
+
+def locate(value: str, text: str) -> list[re.Match]:
+    """Where `value` is said in `text`: the whole value, else its longest word (a reader's value may add words:
+    "no pork", "dog named Mango", "owner of a bakery")."""
+    hits = list(re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.I))
+    if hits:
+        return hits
+    words = sorted((w for w in re.findall(r"[\w'-]+", value) if len(w) > 2 and w.lower() not in (
+        "named", "called", "owner", "the", "and", "eats", "drinks", "writes", "for", "new")), key=len, reverse=True)
+    for word in words:
+        hits = list(re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I))
+        if hits:
+            return hits
+    return []
+
+
+def _subjects(verb: Token) -> list[Token]:
+    return [c for c in verb.children if c.dep_ in SUBJECTS]
+
+
+def _owned(t: Token) -> bool:
+    return any(x.lower_ in ("my", "our") and x.dep_ == "poss" for x in t.subtree)
+
+
+def _is_verb(t: Token) -> bool:
+    return t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT" or bool(_subjects(t))  # spaCy's "like" may read ADP
+
+
+def _clause(tokens: list[Token]) -> Assertion:
+    span = {t.i for t in tokens}
+    top = next((t for t in tokens if t.head.i not in span or t.head.i == t.i), tokens[0])
+    path: list[Token] = []  # the verbs from the value up to the one whose subject holds it
+    scope = 0  # how many of them are the value's own clause (a conj or advcl above has its own mood)
+    crossed = False
+    node = top
+    subject = None
+    inside = False  # the value is (in) that subject: "My brother Diego is …"
+    while True:
+        if _is_verb(node) and node.i not in span:
+            path.append(node)
+            scope += not crossed
+            crossed = crossed or node.dep_ in ("conj", "advcl", "parataxis")
+            subjects = _subjects(node)
+            if subjects:  # two subjects when spaCy splits "My granddaughter Ella": the one holding the value
+                found = next((s for s in subjects if any(t.i in span for t in s.subtree)), subjects[0])
+                held = any(t.i in span for t in found.subtree)
+                if held and len(subjects) > 1:
+                    found = subjects[0]
+                if node.head.i != node.i and (found.lower_ in ("me", "us") or (
+                        found.pos_ == "NOUN" and not _owned(found) and node.dep_ in ("ccomp", "xcomp"))):
+                    subject, inside = subject or found, inside or held
+                    node = node.head  # "wants me to join", "I find cricket boring": the clause above says whose
+                    continue
+                subject, inside = found, held
+                break
+        if node.head.i == node.i:
+            break
+        node = node.head
+    if subject is None and path and path[-1].dep_ == "ROOT" and path[-1].pos_ in ("NOUN", "PROPN") \
+            and path[-1].i not in span:
+        root = path[-1]  # a fragment about someone: "My late wife, Margaret, loved dancing" (no verb above)
+        named = top.dep_ in ("appos", "compound") and top.pos_ == "PROPN" and top.head.i == root.i
+        if any(c.lower_ in ("my", "our") and c.dep_ == "poss" for c in root.children) or root.pos_ == "PROPN":
+            subject, inside, path = root, named, path[:-1]
+    sentence = top.sent
+    reasons = _reasons(path[:max(1, scope)], sentence)
+    whose, holder = _whose(subject, inside, path, tokens)
+    if whose == "other" and path and any(
+            v.lemma_.lower() in ADVISING and any(c.lower_ in WE for c in v.children if c.dep_ in ("dobj", "dative"))
+            or v.lemma_.lower() in ADVISING and any(s.lower_ in WE for c in v.children if c.dep_ in ("ccomp", "xcomp")
+                                                    for s in _subjects(c))
+            for v in path):
+        reasons.add("advice")
+    return Assertion(whose, holder, frozenset(reasons))
+
+
+def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[Token]) -> tuple[str, str]:
+    if subject is None:
+        verb = path[-1] if path else None
+        if verb is not None and verb.tag_ == "VB" and verb.i == verb.sent.start and verb.lower_ == verb.lemma_.lower() \
+                and verb.lower_ not in PAST_FORMS:
+            return "listener", ""  # an imperative
+        return "speaker", ""
+    holder = " ".join(t.text for t in subject.subtree)
+    low = subject.lower_
+    if low in ("i", "we") or any(c.lower_ in ("i", "we") for c in subject.conjuncts):
+        return "speaker", holder
+    if low in ("you", "ya", "u"):
+        return "listener", holder
+    owned = any(t.lower_ in ("my", "our") and t.dep_ == "poss" for t in subject.subtree) or any(
+        t.lower_ in ("my", "our") and t.dep_ == "poss" for s in _subjects(subject.head) for t in s.subtree)
+    if inside and owned:
+        return "speaker", holder  # "My brother Diego …", "our cat, Mango, …": the speaker's own
+    if inside and path and path[-1].lemma_ == "be" and any(c.dep_ == "acomp" for c in path[-1].children):
+        return "speaker", holder  # "Harry Potter and Game of Thrones are amazing": the speaker's view of it
+    verb = path[-1] if path else None
+    if owned and verb is not None and verb.lemma_.lower() in NAMING:
+        return "speaker", holder  # "My rabbit is named Mochi"
+    people = subject.lower_ in PEOPLE or subject.lemma_.lower() in PEOPLE or any(
+        s.lower_ in PEOPLE for s in _subjects(subject.head))
+    if owned and not people:
+        return "speaker", holder  # "My favourite book is Dune", "my job is tiring": what the speaker has
+    person = subject.pos_ == "PRON" or subject.ent_type_ in ("PERSON", "NORP", "ORG") or owned or \
+        subject.pos_ == "PROPN"
+    if not person and verb is not None and any(t.lower_ in FIRST for t in verb.subtree):
+        return "speaker", holder  # "Painting is my passion", "calligraphy was never for me"
+    return "other", holder
+
+
+def _reasons(path: list[Token], sentence: Any) -> set[str]:
+    reasons: set[str] = set()
+    if sentence.text.rstrip().endswith("?"):
+        reasons.add("question")
+    for verb in path:
+        lemma = verb.lemma_.lower()
+        children = list(verb.children)
+        auxes = [c.lower_ for c in children if c.dep_ in ("aux", "auxpass")]
+        if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in children) or any(
+                c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("if", "unless") for m in c.children)
+                for c in children):
+            reasons.add("conditional")
+        if any(a in WOULD for a in auxes):
+            reasons.add("plan" if lemma in ("love", "like") else "conditional")
+        if any(a in MODALS for a in auxes) and lemma not in ("stand",):
+            reasons.add("modal")
+        if any(a in WILL for a in auxes) or (lemma == "go" and verb.tag_ == "VBG" and any(
+                c.dep_ == "xcomp" for c in children)) or lemma in PLAN_VERBS and any(
+                c.dep_ in ("xcomp", "prep") for c in children) and lemma != "think" or (
+                lemma == "think" and any(c.lower_ in ("about", "of") for c in children)):
+            reasons.add("plan")
+        if lemma == "use" and verb.tag_ == "VBD" and any(c.dep_ == "xcomp" for c in children):
+            reasons.add("past_habit")
+        if verb.tag_ == "VBD" and lemma in STATES and any(
+                c.lower_ in FORMER and c.dep_ in ("advmod", "prep", "npadvmod") for c in children):
+            reasons.add("former")
+        negated = any(c.dep_ == "neg" or c.lower_ == "never" for c in children)
+        if negated:
+            attr = next((c for c in children if c.dep_ in ("attr", "acomp")), None)
+            if lemma in LIKING or (attr is not None and attr.lower_ == "fan"):
+                reasons.add("negated_liking")
+            elif lemma in CONSUMING:
+                reasons.add("negated_consumption")
+            else:
+                reasons.add("negated")
+    for verb in path[-1:]:  # an if-clause above the clause: "If I moved, I'd …"
+        for ancestor in verb.ancestors:
+            if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in ancestor.children):
+                reasons.add("conditional")
+        if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in verb.children):
+            reasons.add("conditional")
+    return reasons
