@@ -65,7 +65,8 @@ def page_view(content: str, fallback: str) -> PageView:
             passages = [target.strip("<>").removeprefix("../") for label, target in links
                         if target.strip("<>").removeprefix("../").startswith("passages/")]
             sections[-1][1].append(Line(_unescape(words.strip()), records, passages[0] if passages else None))
-    aliases = meta.get("aliases") if isinstance(meta.get("aliases"), list) else []
+    listed = meta.get("aliases")
+    aliases = listed if isinstance(listed, list) else []
     return PageView(str(meta.get("subject") or fallback), [str(a) for a in aliases],
                     str(meta["updated"]) if meta.get("updated") else None, sections)
 

@@ -1,7 +1,7 @@
 """Whose fact a value is, and whether it is asserted: the structural gate every reader's values pass.
 
     from twinfs.reading.assertion import gate
-    verdict = gate(doc, "surf shop")                 # doc: the turn parsed by spaCy (rules.nlp()), or its text
+    verdict = gate(doc, "surf shop")                 # doc: the turn parsed by spaCy (pipeline.nlp()), or its text
     verdict.whose      # "speaker" | "other" | "listener" | "assistant" | "none" (the value is not a span)
     verdict.holder     # the clause's subject as said: "I", "My brother Diego", "you"
     verdict.reasons    # why it is not a plain statement (empty when it is), e.g. {"conditional"}
@@ -83,18 +83,20 @@ def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | Non
          concept: str | None = None) -> Assertion:
     """Whose `value` is in this turn and whether it is asserted (see the module's docstring). `concept`: with no
     `start`, prefer an occurrence that holds for it."""
+    parsed: Any = doc
     if isinstance(doc, str):
         from .pipeline import nlp
 
-        doc = nlp()(doc)
+        parsed = nlp()(doc)
     if role == "assistant":
         return Assertion("assistant", "assistant", frozenset({"suggestion"}))
-    text = doc.text
-    offset = doc.start_char if hasattr(doc, "start_char") else 0
+    text = parsed.text
+    offset = parsed.start_char if hasattr(parsed, "start_char") else 0
     starts = [start] if start is not None else [m.start() + offset for m in locate(value, text)]
     verdicts = []
     for at in starts:
-        tokens = [t for t in (doc if not hasattr(doc, "doc") else doc.doc) if at <= t.idx < at + max(1, len(value))]
+        tokens = [t for t in (parsed if not hasattr(parsed, "doc") else parsed.doc)
+                  if at <= t.idx < at + max(1, len(value))]
         if not tokens:
             continue
         verdict = _clause(tokens)

@@ -188,7 +188,7 @@ def _activity(rest: str) -> str | None:
 
 def _listed(rest: str) -> list[str]:
     """"reading, watching movies, and exploring nature" -> the three; stops where the list ends."""
-    out = []
+    out: list[str] = []
     for part in re.split(r"\s*,\s*(?:and |or )?|\s+and\s+|\s+or\s+", rest):
         value = _activity(part)
         if value is None or (out and not re.match(r"\w+ing\b", value)):

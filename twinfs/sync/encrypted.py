@@ -182,7 +182,7 @@ def _old(folder: Path) -> Path:
     return folder.with_name(folder.name + ".twin-old")
 
 
-def replace_folder(folder: Path, push: Callable[[Path], None]) -> None:
+def replace_folder(folder: Path, push: Callable[[Path], object]) -> None:
     """Push the whole history to a fresh folder, then put it in the old one's place and remove the old."""
     fresh = _fresh(folder)
     shutil.rmtree(fresh, ignore_errors=True)
