@@ -71,10 +71,23 @@ def test_turns_said_earlier_than_the_end_rewrite_a_few_passages_not_the_tail(mem
     assert_a_sound_cut(space)
     assert memory.grep(alice, GrepRequest(pattern="edited words")).found == 1
 
-    # after a restart (nothing known of the last cut) the thread is cut whole: the passages a whole cut makes
+    # after a restart (nothing known of the last cut in memory) it is read back from the passage files
     space.heads.clear()
-    memory.add(alice, AddRequest(items=[turn("end", T0 + timedelta(hours=5), "the last word")], wait=True))
+    rendered.clear()
+    memory.add(alice, AddRequest(items=[turn("again", T0 + timedelta(seconds=30 * 77 + 3), "said late again")],
+                                 wait=True))
+    assert len(rendered) <= 3
+    assert_a_sound_cut(space)
+    # … unless a file is not as the cut left it (edited by hand): then the thread is cut whole
     thread = space.threads()[0]
+    cuts = space.state.cuts(thread)
+    assert land._heads_from_files(space, thread, cuts) is not None
+    assert land._heads_from_files(space, thread, {**cuts, next(iter(cuts)): "not its hash"}) is None
+    space.heads.clear()
+    rendered.clear()
+    space.state.set_cuts(thread, {**cuts, next(iter(cuts)): "not its hash"})
+    memory.add(alice, AddRequest(items=[turn("end", T0 + timedelta(hours=5), "the last word")], wait=True))
+    assert len(rendered) == len(space.state.cuts(thread))
     whole = {p.path: render(p) for p in land.cut_thread(thread, space.thread_items(thread))}
     assert {f.relative_to(space.root).as_posix(): f.read_text(encoding="utf-8")
             for f in space.root.glob("passages/**/*.md")} == whole

@@ -98,6 +98,8 @@ def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
             space.vault.delete(path)
         return Cut([], [passage_id(p) for p in before], {}, [])
     known = space.heads.get(thread)
+    if known is None and added is not None and before:
+        known = _heads_from_files(space, thread, before)  # after a restart: read back from the passages
     region = _region(known, before, added)
     after: list[Head] = []
     if known is None or region is None:
@@ -134,6 +136,26 @@ def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
     for path in gone:
         space.vault.delete(path)
     return Cut(docs, [passage_id(p) for p in gone], now, heads)
+
+
+def _heads_from_files(space: Space, thread: str, before: dict[str, str]) -> list[Head] | None:
+    """Where each passage begins, from the passage files the last cut wrote (a restart forgot it), or None
+    where a file is not as that cut left it (edited by hand, gone) or names a turn the thread does not hold:
+    then the thread is cut whole. A read of the thread's passages, once a thread a start."""
+    found = []
+    for path, kept in before.items():
+        try:
+            text = read_exact(space.vault.path(path))
+        except (OSError, UnicodeDecodeError):
+            return None
+        turns = parse(text).turns
+        item = space.thread_item(thread, turns[0]) if turns else None
+        if content_hash(text) != kept or item is None:
+            return None
+        found.append((said_order(item), _number(path), turns))
+    found.sort(key=lambda f: (f[0], f[1]))  # the pieces of a long turn were numbered in their order
+    return [Head(number, order, n == 0 or turns[0] != found[n - 1][2][-1])
+            for n, (order, number, turns) in enumerate(found)]
 
 
 def _number(path: str) -> int:
