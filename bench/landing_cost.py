@@ -34,7 +34,8 @@ def files_changed(root: Path) -> int:
 
 def one(memory: Memory, user: EndUser, ident: str, at_index: float) -> tuple[float, int]:
     item = {"id": ident, "kind": "message", "conversation": "long", "role": "user",
-            "text": f"A turn added later ({ident}): the boiler man comes on Tuesday at nine.",
+            # longer than the room a full passage leaves, so that it always pushes turns along
+            "text": f"A turn added later ({ident}): the boiler man comes on Tuesday at nine. " * 6,
             "at": (T0 + STEP * at_index).isoformat()}
     start = time.perf_counter()
     memory.add(user, AddRequest(items=[item], wait=True))
