@@ -113,7 +113,7 @@ def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
         last = bisect_left(orders, known[end].order) if end < len(known) else len(ordered)
         passages = cut_thread(thread, entries, ordered[first:last])
         numbers = [h.number for h in known[start:end]]
-        top = max(_number(path) for path in before)
+        top = max((_number(path) for path in before), default=0)
         for n, p in enumerate(passages):
             p.number = numbers[n] if n < len(numbers) else top + 1 + n - len(numbers)
         heads, after = known[:start], known[end:]
@@ -167,9 +167,9 @@ def _region(heads: list[Head] | None, before: dict[str, str], added: Span | None
     last passage that begins with a whole turn said before the first turn touched, to the first that begins
     with a whole turn said after the last one touched (the thread's end when none does). A cut begins afresh
     at each passage (passages.cut), so the passages outside come out of a whole cut of them as they are."""
-    if heads is None or added is None or len(heads) != len(before) or \
+    if not heads or added is None or len(heads) != len(before) or \
             sorted(_number(p) for p in before) != sorted(h.number for h in heads):
-        return None  # nothing known of the last cut (a restart, a hand edit): cut it whole
+        return None  # nothing known of the last cut (a restart, a hand edit), or no cut yet: cut it whole
     start = next((n for n in range(len(heads) - 1, -1, -1) if heads[n].whole and heads[n].order < added.first), 0)
     end = next((n for n in range(start + 1, len(heads)) if heads[n].whole and heads[n].order > added.last),
                len(heads))
