@@ -75,6 +75,7 @@ def repair(space: Space, midway: bool) -> list[str]:
             raise Broken("its git repository has no valid HEAD commit (run `git fsck` in it)") from None
         space.vault.first_commit(space.user.dirname)  # killed while it was being made: made now
         done.append("made the first commit of a vault that a kill stopped while it was being made")
+    done += reflogs_mended(space)
     done += migrate(space)
     if midway:
         space.writer.stopped_midway = True  # mending commits what it left as a repair, not as a hand edit
@@ -83,6 +84,29 @@ def repair(space: Space, midway: bool) -> list[str]:
     for line in done:
         log.warning("%s: %s", space.user.dirname, line)
     return done
+
+
+def reflogs_mended(space: Space) -> list[str]:
+    """Reflog entries that name an object git no longer has (`git fsck --strict`: "invalid reflog entry") are
+    dropped, the others kept: a process killed between a history rewrite's prune and its reflog's rewrite, or two
+    gc's pruning at once, left them. One read of the logs and one `cat-file --batch-check`: milliseconds."""
+    logs = space.root / ".git" / "logs"
+    files = [logs / "HEAD"] if (logs / "HEAD").is_file() else []
+    files += sorted(p for p in (logs / "refs").rglob("*") if p.is_file()) if (logs / "refs").is_dir() else []
+    named: set[str] = set()
+    for f in files:
+        for line in f.read_bytes().decode("utf-8", "replace").splitlines():
+            named.update(sha for sha in line.split(" ", 2)[:2] if len(sha) >= 40 and sha.strip("0"))
+    if not named:
+        return []
+    checked = space.vault.git("cat-file", "--batch-check=%(objectname)", input="".join(f"{s}\n" for s in named),
+                              caught_up=False)
+    missing = sum(1 for line in checked.splitlines() if line.endswith(" missing"))
+    if not missing:
+        return []
+    space.vault.git("reflog", "expire", "--stale-fix", "--expire=never", "--expire-unreachable=never", "--all",
+                    caught_up=False)
+    return [f"dropped the reflog entries naming {missing} object{'s' if missing != 1 else ''} git no longer has"]
 
 
 def pending_forget(space: Space) -> tuple[list[str], list[dict] | None] | None:

@@ -36,6 +36,11 @@ GC_EVERY = 200  # commits between two upkeeps (Vault.upkeep)
 TREES_FROM = 4 << 20  # bytes of .git/index
 BEHIND = "twin-index-behind"  # in .git: the index may lag HEAD (Vault.commit_files); caught up at the next open
 _VERSIONS = itertools.count(1)  # Vault.records_version
+# the upkeep running in each vault (its resolved root), whichever Vault started it: a vault closed and opened
+# again (Memory keeps only so many open) is a new Vault, and its forget's `gc --prune=now` must still wait for the
+# old one's `gc --auto` (two gc's at once, one pruning: git fsck found reflog entries naming pruned objects)
+_UPKEEPS: dict[str, threading.Thread] = {}
+_UPKEEPS_LOCK = threading.Lock()
 FILE, FOLDER = 0o100644, 0o040000  # the modes of a file and of a folder in a git tree
 COMMIT_GRAPH = ("commit-graph", "write", "--reachable", "--changed-paths")  # filters reused from the graph it replaces
 # git set for vaults of hundreds of thousands of files: a compact index (v4) and a cache of untracked folders, so
@@ -126,7 +131,6 @@ class Vault:
         # Vault, so a vault opened again never takes a number its last opening gave
         self.records_version = next(_VERSIONS)
         self._commits = 0
-        self._upkeep: threading.Thread | None = None
         self._behind: set[str] = set()  # paths committed from trees that the index does not hold yet
         self._maybe_behind: bool | None = None  # whether BEHIND may exist (None: not looked yet)
 
@@ -412,10 +416,25 @@ class Vault:
         self.git("update-ref", "-m", f"commit: {message.splitlines()[0][:200]}", "HEAD", sha, parent or "",
                  caught_up=False)
         self._commits += 1
-        if self._commits % GC_EVERY == 0 and not (self._upkeep and self._upkeep.is_alive()):
-            self._upkeep = threading.Thread(target=self.upkeep, name="twin-git-upkeep", daemon=True)
-            self._upkeep.start()
+        if self._commits % GC_EVERY == 0:
+            with _UPKEEPS_LOCK:
+                running = _UPKEEPS.get(self._key)
+                if not (running and running.is_alive()):
+                    upkeep = _UPKEEPS[self._key] = threading.Thread(target=self.upkeep, name="twin-git-upkeep",
+                                                                    daemon=True)
+                    upkeep.start()
         return sha
+
+    @property
+    def _key(self) -> str:
+        return str(self.root.resolve())
+
+    def upkeep_done(self) -> None:
+        """Wait for the upkeep running in this vault, if any (started by this Vault or an earlier one)."""
+        with _UPKEEPS_LOCK:
+            running = _UPKEEPS.get(self._key)
+        if running is not None and running is not threading.current_thread():
+            running.join()
 
     def upkeep(self) -> None:
         """What `git commit` would have done now and then: pack loose objects once there are many (in the
@@ -532,6 +551,7 @@ class Vault:
         for shared in (self.root / ".git").glob("sharedindex.*"):
             shared.unlink()  # the old entries' paths (item names are their ids) and blob ids
         self.drop_old_refs()
+        self.upkeep_done()  # its gc's own reflog expire would race this one
         self.git("reflog", "expire", "--expire=now", "--all")
         self.prune_now()
         self.close()  # gitpython's view of the repository is stale
@@ -542,9 +562,7 @@ class Vault:
         second gc while one runs — a forget's purge failed so, and its vault could not be repaired), and with
         --force, since a gc.pid a killed process left stops it too while its pid lives on in another process.
         The home's owner lock keeps every other process's gc out of this vault."""
-        upkeep = self._upkeep
-        if upkeep is not None:
-            upkeep.join()
+        self.upkeep_done()
         self.git("gc", "--prune=now", "--quiet", "--force")
         # gc writes no commit graph (MANY_FILES): the one the upkeep wrote still lists the commits just pruned
         self.git(*COMMIT_GRAPH)

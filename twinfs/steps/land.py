@@ -5,6 +5,7 @@ twice (after a crash between commit and inbox removal) changes nothing and index
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -74,26 +75,50 @@ def keep_cut(space: Space, thread: str, done: Cut) -> None:
     space.heads[thread] = done.heads
 
 
-def recut(space: Space, thread: str, added_from: tuple | None = None) -> Cut:
-    """Cut a thread anew from its items; write the passages whose cut changed. `added_from`: the place in the
-    thread of the first of the turns just added, when all of them are new; the passages that end before it
-    stay as they are and only the tail is cut again (a long conversation is not re-rendered whole for every
-    message added to it)."""
+@dataclass(frozen=True)
+class Span:
+    """Where the turns just added to a thread fall in it: the first one's place and the last one's."""
+
+    first: tuple
+    last: tuple
+
+
+def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
+    """Cut a thread anew from its items; write the passages whose cut changed. `added`: where the turns just
+    added, edited or taken out fall. Then only the passages between the last one that begins before them and the
+    first one that begins after them are cut again (_region): at the thread's end that is its tail (a long
+    conversation is not re-rendered whole for every message added to it); in its middle (a turn arriving out
+    of time order, an edit) it is the passage or two around it, and every other passage keeps its turns, its
+    number and its file. A passage the window needs beyond the ones it had takes the thread's next free number,
+    so numbers no longer say the order once turns arrived out of it (a passage's `from` and `to` do)."""
     entries = space.thread_items(thread)
     before = space.state.cuts(thread)
     if not entries:
         for path in before:
             space.vault.delete(path)
         return Cut([], [passage_id(p) for p in before], {}, [])
-    resumed = _resume(space.heads.get(thread), before, added_from)
-    if resumed is None:
+    known = space.heads.get(thread)
+    if known is None and added is not None and before:
+        known = _heads_from_files(space, thread, before)  # after a restart: read back from the passages
+    region = _region(known, before, added)
+    after: list[Head] = []
+    if known is None or region is None:
         heads, now = [], {}
         passages = cut_thread(thread, entries)
     else:
-        *heads, start = resumed
-        now = {path: h for path, h in before.items() if _number(path) < start.number}
-        tail = [e for e in entries if said_order(e) >= start.order]
-        passages = cut_thread(thread, entries, tail, start.number)
+        start, end = region
+        ordered = sorted(entries, key=said_order)
+        orders = [said_order(e) for e in ordered]
+        first = bisect_left(orders, known[start].order) if start else 0  # a turn said before all others too
+        last = bisect_left(orders, known[end].order) if end < len(known) else len(ordered)
+        passages = cut_thread(thread, entries, ordered[first:last])
+        numbers = [h.number for h in known[start:end]]
+        top = max((_number(path) for path in before), default=0)
+        for n, p in enumerate(passages):
+            p.number = numbers[n] if n < len(numbers) else top + 1 + n - len(numbers)
+        heads, after = known[:start], known[end:]
+        recut_numbers = set(numbers)
+        now = {path: h for path, h in before.items() if _number(path) not in recut_numbers}
     docs: list[Doc] = []
     for n, p in enumerate(passages):
         order = said_order(space.thread_item(thread, p.turns[0]))
@@ -106,25 +131,49 @@ def recut(space: Space, thread: str, added_from: tuple | None = None) -> Cut:
         if before.get(p.path) != h or not target.exists():
             space.vault.write(p.path, text, durable=False)
             docs.append(passage_doc(p.path, text))
+    heads += after
     gone = [path for path in before if path not in now]
     for path in gone:
         space.vault.delete(path)
     return Cut(docs, [passage_id(p) for p in gone], now, heads)
 
 
+def _heads_from_files(space: Space, thread: str, before: dict[str, str]) -> list[Head] | None:
+    """Where each passage begins, from the passage files the last cut wrote (a restart forgot it), or None
+    where a file is not as that cut left it (edited by hand, gone) or names a turn the thread does not hold:
+    then the thread is cut whole. A read of the thread's passages, once a thread a start."""
+    found = []
+    for path, kept in before.items():
+        try:
+            text = read_exact(space.vault.path(path))
+        except (OSError, UnicodeDecodeError):
+            return None
+        turns = parse(text).turns
+        item = space.thread_item(thread, turns[0]) if turns else None
+        if content_hash(text) != kept or item is None:
+            return None
+        found.append((said_order(item), _number(path), turns))
+    found.sort(key=lambda f: (f[0], f[1]))  # the pieces of a long turn were numbered in their order
+    return [Head(number, order, n == 0 or turns[0] != found[n - 1][2][-1])
+            for n, (order, number, turns) in enumerate(found)]
+
+
 def _number(path: str) -> int:
     return int(path.rsplit("_", 1)[-1].removesuffix(".md"))
 
 
-def _resume(heads: list[Head] | None, before: dict[str, str], added_from: tuple | None) -> list[Head] | None:
-    """The heads up to and including the passage to cut again from, or None: cut the whole thread."""
-    if heads is None or added_from is None or len(heads) != len(before) or \
-            sorted(_number(p) for p in before) != [h.number for h in heads]:
-        return None  # nothing known of the last cut (a restart, a hand edit), or an edit: cut it whole
-    for n in range(len(heads) - 1, -1, -1):
-        if heads[n].whole and heads[n].order < added_from:
-            return heads[:n + 1]
-    return None
+def _region(heads: list[Head] | None, before: dict[str, str], added: Span | None) -> tuple[int, int] | None:
+    """Which passages (heads[start:end], in time order) to cut again, or None: cut the whole thread. From the
+    last passage that begins with a whole turn said before the first turn touched, to the first that begins
+    with a whole turn said after the last one touched (the thread's end when none does). A cut begins afresh
+    at each passage (passages.cut), so the passages outside come out of a whole cut of them as they are."""
+    if not heads or added is None or len(heads) != len(before) or \
+            sorted(_number(p) for p in before) != sorted(h.number for h in heads):
+        return None  # nothing known of the last cut (a restart, a hand edit), or no cut yet: cut it whole
+    start = next((n for n in range(len(heads) - 1, -1, -1) if heads[n].whole and heads[n].order < added.first), 0)
+    end = next((n for n in range(start + 1, len(heads)) if heads[n].whole and heads[n].order > added.last),
+               len(heads))
+    return start, end
 
 
 def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Callable[[], None] | None = None) -> None:
@@ -138,12 +187,12 @@ def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Calla
         meaning.result()
 
 
-def recut_all(space: Space, threads: dict[str, tuple | None], meanwhile: Callable[[], None] | None = None
+def recut_all(space: Space, threads: dict[str, Span | None], meanwhile: Callable[[], None] | None = None
               ) -> dict[str, Cut]:
     """Cut these threads anew (each from where its new turns begin, when known: see recut), index what changed
     in both lanes, and keep the cuts."""
     with space.passages_lock.exclusive():  # readers see each cut whole: before it or after it
-        cuts = {thread: recut(space, thread, added_from) for thread, added_from in threads.items()}
+        cuts = {thread: recut(space, thread, added) for thread, added in threads.items()}
     index_docs(space, [d for c in cuts.values() for d in c.docs], [i for c in cuts.values() for i in c.drops],
                meanwhile)
     for thread, done in cuts.items():
@@ -151,29 +200,37 @@ def recut_all(space: Space, threads: dict[str, tuple | None], meanwhile: Callabl
     return cuts
 
 
+def _touch(touched: dict[str, Span | None], thread: str, orders: list[tuple] | None) -> None:
+    """Widen a thread's touched span by these places; None (a place not known): the whole thread."""
+    if orders is None or (thread in touched and touched[thread] is None):
+        touched[thread] = None
+        return
+    span = touched.get(thread)
+    touched[thread] = Span(min(orders if span is None else [span.first, *orders]),
+                           max(orders if span is None else [span.last, *orders]))
+
+
 def land_event(space: Space, event: str) -> list[str]:
     """File one inbox event. Returns the threads it touched."""
     entries = space.take_inbox(event)
     space.state.adopt(event, [(e["id"], e["thread"], e["hash"]) for e in entries])
     by_thread: dict[str, list[dict]] = defaultdict(list)
-    added_from: dict[str, tuple | None] = {}  # thread -> the first new turn's place, while all its turns are new
+    touched: dict[str, Span | None] = {}  # thread -> where the turns added, edited or taken out fall
     for e in entries:
         thread = e["thread"]
         stored = {k: v for k, v in e.items() if k not in ("hash", "moved_from")}
-        new = not e.get("moved_from") and space.thread_item(thread, e["id"]) is None
-        if new and (thread not in by_thread or added_from[thread] is not None):
-            added_from[thread] = min(said_order(stored), added_from.get(thread) or said_order(stored))
-        else:
-            added_from[thread] = None
+        was = None if e.get("moved_from") else space.thread_item(thread, e["id"])
+        _touch(touched, thread, [said_order(stored)] + ([said_order(was)] if was else []))
         by_thread[thread].append(e)
         if e.get("moved_from"):
+            gone = space.thread_item(e["moved_from"], e["id"])
+            _touch(touched, e["moved_from"], [said_order(gone)] if gone else None)
             space.drop_item(e["moved_from"], e["id"])
             by_thread.setdefault(e["moved_from"], [])
-            added_from[e["moved_from"]] = None
         space.put_item(thread, stored)
     threads = sorted(by_thread)
     where = threads[0] if len(threads) == 1 else f"{len(threads)} threads ({', '.join(threads[:3])}…)"
-    recut_all(space, {thread: added_from.get(thread) for thread in by_thread},
+    recut_all(space, {thread: touched.get(thread) for thread in by_thread},
               # the commit needs no index: it runs while the turns are embedded
               meanwhile=lambda: space.vault.commit_written(f"add: {len(entries)} item{'s' if len(entries) != 1 else ''}"
                                                    f" to {where}"))

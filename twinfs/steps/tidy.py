@@ -16,7 +16,7 @@ from ..ledger import load_records, records_path
 from ..passages import passage_id
 from ..space import Space, said_order, stored_hash
 from ..vault import read_exact
-from .land import index_docs, passage_doc, recut_all
+from .land import Span, index_docs, passage_doc, recut_all
 from .read import drop_records, index_records
 
 log = logging.getLogger("twinfs.mending")
@@ -79,7 +79,7 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
     return written
 
 
-def _added_from(space: Space, thread: str, known: set[str] | None, changed: list[str]) -> tuple | None:
+def _added_from(space: Space, thread: str, known: set[str] | None, changed: list[str]) -> Span | None:
     """Where the turns that came into a thread begin, when every changed file of it is a new turn (a merge that
     brought a peer's new messages): its tail alone is cut again (land.recut). None: cut it whole (and when
     the writer did not hold the thread before, so what is new cannot be told)."""
@@ -90,7 +90,8 @@ def _added_from(space: Space, thread: str, known: set[str] | None, changed: list
     entries = [e for e in space.thread_items(thread) if space.item_path(thread, e["id"]).removeprefix(prefix) in edited]
     if len(entries) != len(edited) or any(e["id"] in known for e in entries):
         return None  # an edit, a removal or a broken file: the whole thread
-    return min(said_order(e) for e in entries)
+    orders = [said_order(e) for e in entries]
+    return Span(min(orders), max(orders))
 
 
 def _restore_phases(space: Space, thread: str, changed: list[str]) -> None:

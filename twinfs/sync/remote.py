@@ -170,6 +170,7 @@ def push(vault: Vault, url: str, expected: str | None, force: bool) -> bool:
     if force:  # what was fetched of a history that still held a forgotten text goes from this disk
         vault.drop_old_refs()
         vault.git("update-ref", TRACKING, head)
+        vault.upkeep_done()  # its gc's own reflog expire would race this one
         vault.git("reflog", "expire", "--expire=now", "--all")
         vault.prune_now()
         if _is_local(url):  # … and from the remote's, where we can reach it

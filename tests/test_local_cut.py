@@ -1,0 +1,94 @@
+"""A turn that arrives out of time order into a long conversation costs about what a turn at its end costs
+(issue #35): the passages around it are cut again, the rest keep their turns, numbers and files."""
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+from twinfs.models import AddRequest, GrepRequest
+from twinfs.passages import MAX_CHARS, parse, render
+from twinfs.steps import land
+
+T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
+
+
+def turn(ident: str, at: datetime, text: str) -> dict:
+    return {"id": ident, "kind": "message", "conversation": "long", "role": "user", "text": text,
+            "at": at.isoformat()}
+
+
+def passages_on_disk(space) -> dict[int, object]:
+    return {int(f.stem.split("_")[1]): parse(f.read_text(encoding="utf-8"))
+            for f in space.root.glob("passages/**/*.md")}
+
+
+def assert_a_sound_cut(space) -> None:
+    """Every turn in exactly one passage, numbered 1..N without a gap, read in time order (by their times, not
+    their numbers), none too long."""
+    on_disk = passages_on_disk(space)
+    assert sorted(on_disk) == list(range(1, len(on_disk) + 1))
+    thread = space.threads()[0]
+    items = {e["id"]: e for e in space.thread_items(thread)}
+    seen: list[str] = []
+    for n in sorted(on_disk, key=lambda n: (on_disk[n].start, items[on_disk[n].turns[0]]["at"])):
+        seen += on_disk[n].turns
+        assert len(on_disk[n].body) <= MAX_CHARS
+    assert sorted(seen) == sorted(items)  # each once: no turn lost, none twice
+    said = [(items[i]["at"], items[i]["id"]) for i in seen]
+    assert [s[0] for s in said] == sorted(s[0] for s in said)  # the passages read in time order
+
+
+def test_turns_said_earlier_than_the_end_rewrite_a_few_passages_not_the_tail(memory, alice, monkeypatch):
+    rng = random.Random(3)
+    lengths = [rng.choice([40, 90, 160, 300]) for _ in range(300)]
+    memory.add(alice, AddRequest(items=[turn(f"m{n:03d}", T0 + timedelta(seconds=30 * n),
+                                             f"turn {n} " + "x" * lengths[n]) for n in range(300)], wait=True))
+    space = memory.space(alice)
+    total = len(passages_on_disk(space))
+    assert total > 40
+    rendered: list[int] = []
+    monkeypatch.setattr(land, "render", lambda p: rendered.append(p.number) or render(p))
+    for k in range(12):  # each said between two turns of the first half of the thread
+        at = T0 + timedelta(seconds=30 * rng.randrange(1, 150) + 7)
+        rendered.clear()
+        memory.add(alice, AddRequest(items=[turn(f"late{k}", at, f"said late {k}: " + "y" * rng.choice([40, 200]))],
+                                     wait=True))
+        assert len(rendered) <= 3, rendered  # not the ~100 passages after it
+        assert_a_sound_cut(space)
+        hits = memory.grep(alice, GrepRequest(pattern=f"said late {k}:"))
+        assert hits.found == 1
+    # said before everything: still local
+    rendered.clear()
+    memory.add(alice, AddRequest(items=[turn("first", T0 - timedelta(minutes=5), "said first")], wait=True))
+    assert len(rendered) <= 3
+    assert_a_sound_cut(space)
+    assert "first" in passages_on_disk(space)[1].turns
+
+    # an edit in the middle is local too
+    rendered.clear()
+    memory.add(alice, AddRequest(items=[turn("m010", T0 + timedelta(seconds=300), "edited words")], wait=True))
+    assert len(rendered) <= 3
+    assert_a_sound_cut(space)
+    assert memory.grep(alice, GrepRequest(pattern="edited words")).found == 1
+
+    # after a restart (nothing known of the last cut in memory) it is read back from the passage files
+    space.heads.clear()
+    rendered.clear()
+    memory.add(alice, AddRequest(items=[turn("again", T0 + timedelta(seconds=30 * 77 + 3), "said late again")],
+                                 wait=True))
+    assert len(rendered) <= 3
+    assert_a_sound_cut(space)
+    # … unless a file is not as the cut left it (edited by hand): then the thread is cut whole
+    thread = space.threads()[0]
+    cuts = space.state.cuts(thread)
+    assert land._heads_from_files(space, thread, cuts) is not None
+    assert land._heads_from_files(space, thread, {**cuts, next(iter(cuts)): "not its hash"}) is None
+    space.heads.clear()
+    rendered.clear()
+    space.state.set_cuts(thread, {**cuts, next(iter(cuts)): "not its hash"})
+    memory.add(alice, AddRequest(items=[turn("end", T0 + timedelta(hours=5), "the last word")], wait=True))
+    assert len(rendered) == len(space.state.cuts(thread))
+    whole = {p.path: render(p) for p in land.cut_thread(thread, space.thread_items(thread))}
+    assert {f.relative_to(space.root).as_posix(): f.read_text(encoding="utf-8")
+            for f in space.root.glob("passages/**/*.md")} == whole
+    assert_a_sound_cut(space)
