@@ -8,6 +8,8 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# the suite reads by rules alone: only the tests about the model pass load a model (they say which)
+os.environ.setdefault("TWIN_READER_MODEL", "none")
 
 from twinfs import EndUser, Memory, Settings  # noqa: E402
 from twinfs.index.embedder import shared_embedder  # noqa: E402

@@ -24,7 +24,10 @@ class Reader(Protocol):
 def make_reader(model: str | None = None, url: str | None = None, **opts: Any) -> Reader:
     """`url` (TWIN_READER_URL): an OpenAI-compatible endpoint; `model` (TWIN_READER_MODEL): a GGUF path or a
     shipped model's name ("smollm2", "qwen-coder-1.5b"), run by llama.cpp in a child process; neither: the
-    embedded default. `opts` go to the backend (for an endpoint `model` names the served model)."""
+    embedded default. `opts` go to the backend (for an endpoint `model` names the served model). `model="none"`
+    (TWIN_READER_MODEL=none) is the rules reader alone: no model reads or checks."""
+    if model and model.strip().lower() == "none":
+        model = None
     if url:
         from .openai import OpenAIReader
 
