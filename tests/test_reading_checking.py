@@ -1,0 +1,81 @@
+"""The model's second pass: code's verdict on each answer (whose fact, asserted, a span of the turn), the fixed
+prefix evaluated once (SmolLM2-135M, real llama.cpp), and what the model drops retracted through `correct`."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from conftest import chat
+
+from twinfs import Memory, Settings, ledger
+from twinfs.models import AddRequest, LineageRequest
+from twinfs.reading.checking import Answer, Checker, Question, amend, decide, load, questions
+from twinfs.reading.shipped import model_path
+
+
+def test_a_relatives_job_is_never_the_speakers():
+    q = Question("My brother works as a chef in Porto.", "", "job", "chef", "th#r1")
+    verdict = decide(q, Answer(True, "job", "chef"))
+    assert verdict.action == "drop" and "brother" in verdict.why.lower()
+
+
+def test_a_hypothetical_home_is_dropped():
+    q = Question("If I ever moved, I'd live in Lisbon.", "", "home", "Lisbon", "th#r1")
+    verdict = decide(q, Answer(True, "home", "Lisbon"))
+    assert verdict.action == "drop" and "conditional" in verdict.why
+
+
+def test_a_paraphrase_or_a_copied_example_is_not_set():
+    turn = "I teach chemistry at a school in Leeds."
+    assert decide(Question(turn), Answer(True, "job", "chemistry teacher")).action == "none"  # paraphrased
+    assert decide(Question(turn), Answer(True, "home", "Lisbon")).action == "none"  # a value not in the turn
+    kept = decide(Question(turn, "", "job", "teach chemistry", "th#r1"), Answer(True, "job", "chemistry teacher"))
+    assert kept.action == "keep" and "not said in the turn" in kept.why  # the rules' record stands unchanged
+
+
+def test_a_label_the_model_fixes_and_a_value_it_finds():
+    turn = "I started a new job as a nurse last week."
+    fixed = decide(Question(turn, "", "hobby", "new job as a nurse", "th#r1"), Answer(True, "job", "a nurse"))
+    assert (fixed.action, fixed.attribute, fixed.value) == ("replace", "job", "a nurse")
+    found = decide(Question("My cat is called Miso."), Answer(True, "pet", "miso"))
+    assert (found.action, found.value) == ("add", "Miso")  # as the turn spells it
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    return load(str(model_path("smollm2")), n_threads=2)
+
+
+def test_the_prefix_is_evaluated_once(smollm2):
+    checker = Checker(smollm2, max_tokens=3)
+    asked = [Question("I live in Leeds.", "Where are you based?", "home", "Leeds"),
+             Question("My dog is called Mango.", "Any pets?", "pet", "Mango"),
+             Question("I work as a nurse.", "", "job", "nurse")]
+    counts = []
+    for q in asked:
+        checker.ask(q)
+        counts.append(checker.evaluated)
+    assert counts[0] >= checker.prefix_tokens > 100
+    # each later question evaluates its own tokens only, far fewer than the prefix
+    assert all(0 < b - a < checker.prefix_tokens for a, b in zip(counts, counts[1:], strict=False)), counts
+
+
+def test_what_the_model_drops_is_retracted_in_lineage(tmp_path, embedder, alice):
+    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
+    lines = [("m1", "user", "Hi there."), ("m2", "assistant", "Hello! Where are you based these days?"),
+             ("m3", "user", "I live in Leeds with my wife.")]
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", lines), wait=True))
+        assert memory.idle(60)
+        with memory._existing(alice) as space:
+            records = ledger.all_records(space)
+        turns = [SimpleNamespace(id=i, role=role, text=text) for i, role, text in lines]
+        asked = questions(records, turns)
+        home = next(q for q in asked if q.attribute and q.value == "Leeds")
+        assert home.before.startswith("Hello!")  # the turn before goes with the question
+        # the model's answer (by hand here: this is the path, not the model) says it is not the speaker's fact
+        dropped = amend(memory, alice, [(home, None, decide(home, Answer(False, "home", "Leeds")))])
+        assert dropped == [home.record]
+        lineage = memory.lineage(alice, LineageRequest(id=home.record))
+        assert lineage.record.retracted["reason"].startswith("model check")  # retracted, never deleted
+        assert [c.message.split(":")[0] for c in lineage.commits] == ["correct", "read"]
