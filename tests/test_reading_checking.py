@@ -10,6 +10,7 @@ from conftest import chat
 from twinfs import Memory, Settings, ledger
 from twinfs.models import AddRequest, LineageRequest
 from twinfs.reading.checking import Answer, Checker, Question, amend, decide, load, questions
+from twinfs.reading.checkpass import CheckPass
 from twinfs.reading.shipped import model_path
 
 
@@ -74,8 +75,32 @@ def test_what_the_model_drops_is_retracted_in_lineage(tmp_path, embedder, alice)
         home = next(q for q in asked if q.attribute and q.value == "Leeds")
         assert home.before.startswith("Hello!")  # the turn before goes with the question
         # the model's answer (by hand here: this is the path, not the model) says it is not the speaker's fact
-        dropped = amend(memory, alice, [(home, None, decide(home, Answer(False, "home", "Leeds")))])
+        dropped = amend(memory.correct, alice, [(home, None, decide(home, Answer(False, "home", "Leeds")))])
         assert dropped == [home.record]
         lineage = memory.lineage(alice, LineageRequest(id=home.record))
         assert lineage.record.retracted["reason"].startswith("model check")  # retracted, never deleted
         assert [c.message.split(":")[0] for c in lineage.commits] == ["correct", "read"]
+
+
+def test_the_pass_resumes_where_it_stopped(tmp_path, embedder, alice, smollm2):
+    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
+    lines = [("m1", "user", "I live in Leeds with my wife."), ("m2", "assistant", "Lovely. What do you do?"),
+             ("m3", "user", "I work as a nurse at the hospital.")]
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", lines), wait=True))
+        assert memory.idle(60)
+        checker = Checker(smollm2, max_tokens=3)  # too few tokens to answer: every record stays, each is asked
+        first = CheckPass(lambda: checker, memory._correct)
+        first.stopping.set()  # stopped at once: nothing asked, nothing marked
+        with memory._existing(alice) as space:
+            first(space)
+            assert checker.questions == 0
+            owed = len([r for r in ledger.all_records(space) if r.attribute and not r.retracted])  # user turns
+            first.stopping.clear()
+            first(space)
+        assert checker.questions == owed > 0
+    with Memory(settings, embedder=embedder) as memory:  # after a restart: nothing is asked twice
+        again = Checker(smollm2, max_tokens=3)
+        with memory._existing(alice) as space:
+            CheckPass(lambda: again, memory._correct)(space)
+        assert again.questions == 0

@@ -237,6 +237,8 @@ class Lifecycle:
             self._syncer.join(120)  # a sync under way finishes
         if self.reading:
             self.reading.stopping.set()  # a pass over a long backlog would hold the stop for minutes
+            if self.checking:
+                self.checking.stopping.set()
         self.pipeline.close()
         self.spaces.close_all(wait_writer=not self.read_only)
         self.lock.release()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import shutil
 import sqlite3
 import threading
@@ -53,6 +54,7 @@ from .models import (
 )
 from .pending import Marks
 from .reading import Budget, Reader, make_reader
+from .reading.checkpass import CheckPass, checker_for
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
 from .spaces import Spaces
@@ -117,6 +119,7 @@ class Memory(Lifecycle):
         self.pipeline = Pipeline(workers=settings.workers, mend=self._mend, open=self._held_by_name,
                                  settle=self._settle)
         self.reading: Reading | None = None
+        self.checking: CheckPass | None = None
         self.folding: Folding | None = None
         # the brief's folded records, per open end user
         self.briefs = Briefs(self.embedder, self.clock, self._records_seen)
@@ -127,6 +130,10 @@ class Memory(Lifecycle):
             self.reading.landing = self.pipeline.landing
             self.folding = Folding(settings.fold_seconds, self.briefs.folded, clock=self.clock)
             self.pipeline.steps += [self.reading, self._fold_when_due]  # each takes the writer for its turns
+            if not settings.reader_url and not (settings.reader_model or os.environ.get("TWIN_READER_MODEL")):
+                # the rules read; the shipped model checks them (reading/checkpass.py), loaded on its first use
+                self.checking = CheckPass(lambda: checker_for(None), self._correct)
+                self.pipeline.steps += [self.checking]
         self.pipeline.steps += [self._tidy, self._warm]
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
         self._every = max(1.0, min(30.0, settings.quiet_seconds / 4))  # how often the ticker looks
@@ -412,6 +419,8 @@ class Memory(Lifecycle):
                          "and are read then.")
         if self.reading:
             notes += self.reading.notes(space)
+        if self.checking:
+            notes += self.checking.notes(space)
         return notes
 
     def _usable(self, space: Space) -> Space:

@@ -174,9 +174,9 @@ def questions(records: list[Any], turns: list[Any]) -> list[Question]:
     return asked
 
 
-def amend(memory: Any, user: Any, checked: list[tuple[Question, Answer | None, Verdict]]) -> list[str]:
-    """What the model changed, through the same path as a person's `correct` (a commit each; the old record
-    retracted with the reason, never deleted; a new value a corrected copy). Returns the ids retracted."""
+def amend(correct: Any, user: Any, checked: list[tuple[Question, Answer | None, Verdict]]) -> list[str]:
+    """What the model changed, through `correct(user, request)` (Memory.correct, a person's path: a commit each;
+    the old record retracted with the reason, never deleted; a new value a corrected copy). Returns the ids retracted."""
     from ..models import CorrectRequest
 
     done = []
@@ -188,6 +188,6 @@ def amend(memory: Any, user: Any, checked: list[tuple[Question, Answer | None, V
             value = None  # the attribute is wrong: the record goes; a new one is the reader's to make
         else:
             reason, value = f"model check: {verdict.why}", verdict.value
-        memory.correct(user, CorrectRequest(id=question.record, reason=reason[:2000], value=value))
+        correct(user, CorrectRequest(id=question.record, reason=reason[:2000], value=value))
         done.append(question.record)
     return done
