@@ -1,6 +1,6 @@
 """The second reading set, rules alone and rules + the model's check pass, side by side.
 
-    ./run python bench/reading_checked.py [--model qwen-coder-1.5b] [--conversations N] [--verbose]
+    ./run bench reading_checked [--model qwen-coder-1.5b] [--conversations N] [--verbose]
 
 The rules read each conversation; then every record they made from a user's turn is asked about once
 (twinfs/reading/checking.py, the same questions and verdicts as the background pass) and the verdicts applied
@@ -13,18 +13,12 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
-HERE = Path(__file__).resolve()
-sys.path.insert(0, str(HERE.parents[1]))
-sys.path.insert(0, str(HERE.parent))
-
-from reading import machine  # noqa: E402
-from reading_set2 import load_set, print_scores, read_set, score_set  # noqa: E402
-
-from twinfs.reading import make_reader  # noqa: E402
-from twinfs.reading.checking import Checker, load, questions  # noqa: E402
-from twinfs.reading.shipped import model_path  # noqa: E402
+from bench.reading import machine
+from bench.reading_set2 import load_set, print_scores, read_set, score_set
+from twinfs.reading import make_reader
+from twinfs.reading.checking import Checker, load, questions
+from twinfs.reading.shipped import model_path
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -175,7 +175,7 @@ def questions(records: list[Any], turns: list[Any]) -> list[Question]:
 
 
 def amend(correct: Any, user: Any, checked: list[tuple[Question, Answer | None, Verdict]]) -> list[str]:
-    """What the model changed, through `correct(user, request)` (Memory.correct, a person's path: a commit each;
+    """What the model changed, through `correct(user, request)` (Memory.correct, as a person's: a commit each;
     the old record retracted with the reason, never deleted; a new value a corrected copy). Returns the ids retracted."""
     from ..models import CorrectRequest
 
