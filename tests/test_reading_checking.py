@@ -105,3 +105,9 @@ def test_the_pass_resumes_where_it_stopped(tmp_path, embedder, alice, smollm2):
             later = CheckPass(lambda: again, memory._correct)
             assert until(lambda: later(space) is None, 30)
         assert again.questions == 0
+
+
+def test_the_same_meaning_under_the_rules_name_stays():
+    turn = "I moved to Headingley last spring."
+    same = decide(Question(turn, "", "home_city", "Headingley", "th#r1"), Answer(True, "home", "Headingley"))
+    assert same.action == "keep"  # home_city is the concept home: nothing to correct

@@ -73,6 +73,13 @@ def span(value: str, turn: str) -> str | None:
     return hit.group(0) if hit else None
 
 
+def concept(attribute: str | None) -> str | None:
+    """The folding concept an attribute of the rules means ("home_city" -> "home"), or the attribute itself."""
+    from ..folding import concept_of
+
+    return concept_of(attribute) or attribute
+
+
 def decide(question: Question, answer: Answer) -> Verdict:
     """Code's verdict on the model's answer: only a span of the turn that the gate finds the speaker's, asserted
     (or of the kind the concept is made of: a plan, a dislike), is ever set."""
@@ -90,8 +97,11 @@ def decide(question: Question, answer: Answer) -> Verdict:
         whose = f"{verdict.holder or verdict.whose}'s" if verdict.whose != "speaker" else ""
         why = f"not the speaker's own, asserted {answer.attribute}: " + (whose or ", ".join(sorted(verdict.reasons)))
         return Verdict("drop", why=why) if had else Verdict("none", why=why)
-    if had and answer.attribute == question.attribute and said.lower() == (question.value or "").lower():
+    same_concept = had and concept(question.attribute) == answer.attribute
+    if same_concept and said.lower() == (question.value or "").lower():
         return Verdict("keep", answer.attribute, said)
+    if same_concept and (question.value or "").lower() in said.lower():
+        return Verdict("keep", answer.attribute, question.value, why="the model's value only adds words")
     return Verdict("replace" if had else "add", answer.attribute, said,
                    why=f"checked: {answer.attribute} is {said!r}")
 
@@ -176,14 +186,15 @@ def questions(records: list[Any], turns: list[Any]) -> list[Question]:
 
 def amend(correct: Any, user: Any, checked: list[tuple[Question, Answer | None, Verdict]]) -> list[str]:
     """What the model changed, through `correct(user, request)` (Memory.correct, as a person's: a commit each;
-    the old record retracted with the reason, never deleted; a new value a corrected copy). Returns the ids retracted."""
+    the old record retracted with the reason, never deleted; a new value a corrected copy). Returns the ids
+    retracted."""
     from ..models import CorrectRequest
 
     done = []
     for question, _, verdict in checked:
         if not question.record or verdict.action not in ("drop", "replace"):
             continue
-        if verdict.action == "replace" and verdict.attribute != question.attribute:
+        if verdict.action == "replace" and verdict.attribute != concept(question.attribute):
             reason = f"model check: {verdict.why}; read as {verdict.attribute}, not {question.attribute}"
             value = None  # the attribute is wrong: the record goes; a new one is the reader's to make
         else:
