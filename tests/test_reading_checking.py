@@ -111,3 +111,11 @@ def test_the_same_meaning_under_the_rules_name_stays():
     turn = "I moved to Headingley last spring."
     same = decide(Question(turn, "", "home_city", "Headingley", "th#r1"), Answer(True, "home", "Headingley"))
     assert same.action == "keep"  # home_city is the concept home: nothing to correct
+
+
+def test_without_the_model_one_line_says_pages_are_rules_only(caplog):
+    from twinfs.reading.checkpass import checker_for
+
+    assert checker_for("none") is None and not caplog.records  # asked for: no line
+    assert checker_for("/nowhere/model.gguf") is None
+    assert [r.getMessage() for r in caplog.records if "rules-only" in r.getMessage()] != []
