@@ -9,36 +9,36 @@ from conftest import chat, until
 
 from twinfs import Memory, Settings, ledger
 from twinfs.models import AddRequest, LineageRequest
-from twinfs.reading.checking import Answer, Checker, Question, amend, decide, load, questions
+from twinfs.reading.checking import Checker, ModelAnswer, Question, amend, decide, load, questions
 from twinfs.reading.checkpass import CheckPass
 from twinfs.reading.shipped import model_path
 
 
 def test_a_relatives_job_is_never_the_speakers():
     q = Question("My brother works as a chef in Porto.", "", "job", "chef", "th#r1")
-    verdict = decide(q, Answer(True, "job", "chef"))
+    verdict = decide(q, ModelAnswer(True, "job", "chef"))
     assert verdict.action == "drop" and "brother" in verdict.why.lower()
 
 
 def test_a_hypothetical_home_is_dropped():
     q = Question("If I ever moved, I'd live in Lisbon.", "", "home", "Lisbon", "th#r1")
-    verdict = decide(q, Answer(True, "home", "Lisbon"))
+    verdict = decide(q, ModelAnswer(True, "home", "Lisbon"))
     assert verdict.action == "drop" and "conditional" in verdict.why
 
 
 def test_a_paraphrase_or_a_copied_example_is_not_set():
     turn = "I teach chemistry at a school in Leeds."
-    assert decide(Question(turn), Answer(True, "job", "chemistry teacher")).action == "none"  # paraphrased
-    assert decide(Question(turn), Answer(True, "home", "Lisbon")).action == "none"  # a value not in the turn
-    kept = decide(Question(turn, "", "job", "teach chemistry", "th#r1"), Answer(True, "job", "chemistry teacher"))
+    assert decide(Question(turn), ModelAnswer(True, "job", "chemistry teacher")).action == "none"  # paraphrased
+    assert decide(Question(turn), ModelAnswer(True, "home", "Lisbon")).action == "none"  # a value not in the turn
+    kept = decide(Question(turn, "", "job", "teach chemistry", "th#r1"), ModelAnswer(True, "job", "chemistry teacher"))
     assert kept.action == "keep" and "not said in the turn" in kept.why  # the rules' record stands unchanged
 
 
 def test_a_label_the_model_fixes_and_a_value_it_finds():
     turn = "I started a new job as a nurse last week."
-    fixed = decide(Question(turn, "", "hobby", "new job as a nurse", "th#r1"), Answer(True, "job", "a nurse"))
+    fixed = decide(Question(turn, "", "hobby", "new job as a nurse", "th#r1"), ModelAnswer(True, "job", "a nurse"))
     assert (fixed.action, fixed.attribute, fixed.value) == ("replace", "job", "a nurse")
-    found = decide(Question("My cat is called Miso."), Answer(True, "pet", "miso"))
+    found = decide(Question("My cat is called Miso."), ModelAnswer(True, "pet", "miso"))
     assert (found.action, found.value) == ("add", "Miso")  # as the turn spells it
 
 
@@ -75,7 +75,7 @@ def test_what_the_model_drops_is_retracted_in_lineage(tmp_path, embedder, alice)
         home = next(q for q in asked if q.attribute and q.value == "Leeds")
         assert home.before.startswith("Hello!")  # the turn before goes with the question
         # the model's answer (by hand here: this is the path, not the model) says it is not the speaker's fact
-        dropped = amend(memory.correct, alice, [(home, None, decide(home, Answer(False, "home", "Leeds")))])
+        dropped = amend(memory.correct, alice, [(home, None, decide(home, ModelAnswer(False, "home", "Leeds")))])
         assert dropped == [home.record]
         lineage = memory.lineage(alice, LineageRequest(id=home.record))
         assert lineage.record.retracted["reason"].startswith("model check")  # retracted, never deleted
@@ -109,7 +109,7 @@ def test_the_pass_resumes_where_it_stopped(tmp_path, embedder, alice, smollm2):
 
 def test_the_same_meaning_under_the_rules_name_stays():
     turn = "I moved to Headingley last spring."
-    same = decide(Question(turn, "", "home_city", "Headingley", "th#r1"), Answer(True, "home", "Headingley"))
+    same = decide(Question(turn, "", "home_city", "Headingley", "th#r1"), ModelAnswer(True, "home", "Headingley"))
     assert same.action == "keep"  # home_city is the concept home: nothing to correct
 
 

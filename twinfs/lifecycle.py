@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .home_lock import HomeLock
     from .jobs import Pipeline
     from .pending import Marks
+    from .reading.checkpass import CheckPass
     from .settings import Settings
     from .spaces import Spaces
     from .steps.fold import Folding
@@ -55,6 +56,7 @@ class Lifecycle:
     remotes: Marks
     pipeline: Pipeline
     reading: Reading | None
+    checking: CheckPass | None
     folding: Folding | None
     trims: int
     _every: float

@@ -50,14 +50,14 @@ class Question:
 
 
 @dataclass(frozen=True)
-class Answer:
+class ModelAnswer:
     keep: bool
     attribute: str
     value: str
 
 
 @dataclass(frozen=True)
-class Verdict:
+class CheckVerdict:
     action: str  # "keep" | "replace" (a new attribute or value) | "add" | "drop" | "none" (nothing to add)
     attribute: str | None = None
     value: str | None = None
@@ -77,32 +77,32 @@ def concept(attribute: str | None) -> str | None:
     """The folding concept an attribute of the rules means ("home_city" -> "home"), or the attribute itself."""
     from ..folding import concept_of
 
-    return concept_of(attribute) or attribute
+    return (concept_of(attribute) if attribute else None) or attribute
 
 
-def decide(question: Question, answer: Answer) -> Verdict:
+def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
     """Code's verdict on the model's answer: only a span of the turn that the gate finds the speaker's, asserted
     (or of the kind the concept is made of: a plan, a dislike), is ever set."""
     had = question.attribute is not None
     if not answer.keep:
-        return Verdict("drop", why="the model read no fact of the speaker's here") if had else Verdict("none")
+        return CheckVerdict("drop", why="the model read no fact of the speaker's here") if had else CheckVerdict("none")
     said = span(answer.value, question.turn)
     if said is None:
         why = f"the model's value {answer.value!r} is not said in the turn"
-        return Verdict("keep" if had else "none", why=why)
+        return CheckVerdict("keep" if had else "none", why=why)
     if answer.attribute == "other":
-        return Verdict("keep" if had else "none", why="no attribute of a known kind")
+        return CheckVerdict("keep" if had else "none", why="no attribute of a known kind")
     verdict = gate(question.turn, said, concept=answer.attribute)
     if not verdict.holds(answer.attribute):
         whose = f"{verdict.holder or verdict.whose}'s" if verdict.whose != "speaker" else ""
         why = f"not the speaker's own, asserted {answer.attribute}: " + (whose or ", ".join(sorted(verdict.reasons)))
-        return Verdict("drop", why=why) if had else Verdict("none", why=why)
+        return CheckVerdict("drop", why=why) if had else CheckVerdict("none", why=why)
     same_concept = had and concept(question.attribute) == answer.attribute
     if same_concept and said.lower() == (question.value or "").lower():
-        return Verdict("keep", answer.attribute, said)
+        return CheckVerdict("keep", answer.attribute, said)
     if same_concept and (question.value or "").lower() in said.lower():
-        return Verdict("keep", answer.attribute, question.value, why="the model's value only adds words")
-    return Verdict("replace" if had else "add", answer.attribute, said,
+        return CheckVerdict("keep", answer.attribute, question.value, why="the model's value only adds words")
+    return CheckVerdict("replace" if had else "add", answer.attribute, said,
                    why=f"checked: {answer.attribute} is {said!r}")
 
 
@@ -141,23 +141,23 @@ class Checker:
         llm.eval = counted
         self.prefix_tokens = len(llm.tokenize(PREFIX.encode(), add_bos=False, special=True))
 
-    def ask(self, question: Question) -> Answer | None:
+    def ask(self, question: Question) -> ModelAnswer | None:
         """The model's answer, or None when it gave none that parses (then the record stays as the rules made it)."""
         self.questions += 1
         out = self.llm.create_completion(PREFIX + question.prompt(), max_tokens=self.max_tokens, temperature=0.0,
                                          top_k=1, grammar=self.grammar)
         try:
             body = json.loads(out["choices"][0]["text"])
-            return Answer(bool(body["keep"]), str(body["attribute"]), str(body["value"]))
+            return ModelAnswer(bool(body["keep"]), str(body["attribute"]), str(body["value"]))
         except (ValueError, KeyError, TypeError):
             return None
 
-    def check(self, questions: list[Question]) -> list[tuple[Question, Answer | None, Verdict]]:
+    def check(self, questions: list[Question]) -> list[tuple[Question, ModelAnswer | None, CheckVerdict]]:
         """One window's questions, in order (all share the prefix)."""
         done = []
         for q in questions:
             answer = self.ask(q)
-            done.append((q, answer, decide(q, answer) if answer else Verdict("keep", why="no answer")))
+            done.append((q, answer, decide(q, answer) if answer else CheckVerdict("keep", why="no answer")))
         return done
 
 
@@ -184,7 +184,7 @@ def questions(records: list[Any], turns: list[Any]) -> list[Question]:
     return asked
 
 
-def amend(correct: Any, user: Any, checked: list[tuple[Question, Answer | None, Verdict]]) -> list[str]:
+def amend(correct: Any, user: Any, checked: list[tuple[Question, ModelAnswer | None, CheckVerdict]]) -> list[str]:
     """What the model changed, through `correct(user, request)` (Memory.correct, as a person's: a commit each;
     the old record retracted with the reason, never deleted; a new value a corrected copy). Returns the ids
     retracted."""
