@@ -10,7 +10,8 @@ the GnuPG home's default key.
 After a forget rewrote history, the remote must keep no ciphertext of the old one. gcrypt never drops an object
 once pushed: even its full repack (GCRYPT_FULL_REPACK) downloads every old pack and packs all their objects again.
 So a remote that is a local folder (a path, a mounted NAS or cloud drive) is made anew: the new history is pushed to
-a fresh folder beside it, which then takes the old one's place (a kill in between is finished by the next sync). A
+a fresh folder beside it, whose files are then swapped into the old one's, the manifest last (a kill in between is
+finished by the next sync). A
 remote reached over ssh or https keeps its old packs, still sealed, until it is made anew by hand (docs/sync.md)."""
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import Invalid, TwinError, Unavailable
-from ..vault import Vault
+from ..vault import Vault, atomic_write, fsync_dir
 
 PREFIX = "gcrypt::"
 REMOTE = "origin"
@@ -174,29 +175,47 @@ def plain_repository(url: str) -> Path | None:
     return Path(rest) if held.returncode == 0 else None
 
 
-def _fresh(folder: Path) -> Path:
+def fresh_beside(folder: Path) -> Path:
+    """Where the new history is pushed before it is swapped in."""
     return folder.with_name(folder.name + ".twin-new")
 
 
-def _old(folder: Path) -> Path:
-    return folder.with_name(folder.name + ".twin-old")
+PUSHED = ".twin-pushed"  # in the fresh folder once the push into it finished: the names it made, one a line
 
 
 def replace_folder(folder: Path, push: Callable[[Path], object]) -> None:
-    """Push the whole history to a fresh folder, then put it in the old one's place and remove the old."""
-    fresh = _fresh(folder)
+    """Push the whole history to a fresh folder beside the remote, then swap its files into the remote's folder
+    one by one: the remote is whole at every moment (never a missing folder another machine would take for an
+    empty remote)."""
+    fresh = fresh_beside(folder)
     shutil.rmtree(fresh, ignore_errors=True)
     push(fresh)
-    if folder.exists():
-        os.replace(folder, _old(folder))
-    os.replace(fresh, folder)
-    shutil.rmtree(_old(folder), ignore_errors=True)
+    made = sorted(f.name for f in fresh.iterdir())
+    atomic_write(fresh / PUSHED, "".join(f"{name}\n" for name in made))
+    _swap_in(folder, fresh)
+
+
+def _swap_in(folder: Path, fresh: Path) -> None:
+    """gcrypt names its packs by their content and keeps one manifest under a fixed name: the new packs go in
+    first (names the old folder has not), then the manifest over the old one (a single rename: readers see the old
+    history or the new, each with its packs present), then every file the new manifest does not list goes."""
+    made = (fresh / PUSHED).read_text().split()
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in sorted(made, key=lambda n: (folder / n).exists()):  # new names first, the manifest last
+        if (fresh / name).exists():
+            os.replace(fresh / name, folder / name)
+    fsync_dir(folder)
+    for old in folder.iterdir():
+        if old.is_file() and old.name not in made:
+            old.unlink()
+    shutil.rmtree(fresh, ignore_errors=True)
 
 
 def finish_replacing(folder: Path) -> None:
-    """What a kill left of replace_folder: a complete fresh folder with the old one moved aside or gone."""
-    fresh, old = _fresh(folder), _old(folder)
-    if not folder.exists() and fresh.exists():
-        os.replace(fresh, folder)
-    if folder.exists():
-        shutil.rmtree(old, ignore_errors=True)
+    """What a kill left of replace_folder: a finished push is swapped in; an unfinished one is dropped (the
+    remote still holds the old history, whole, and the forced push is made again)."""
+    fresh = fresh_beside(folder)
+    if (fresh / PUSHED).is_file():
+        _swap_in(folder, fresh)
+    elif fresh.exists():
+        shutil.rmtree(fresh, ignore_errors=True)
