@@ -10,9 +10,9 @@ import pytest
 
 from twinfs import EndUser, Memory, Settings
 from twinfs.cli import main
-from twinfs.importers import chatgpt
+from twinfs.importers import chatgpt, claude
 from twinfs.importers.source import BadExport
-from twinfs.models import GrepRequest, StatusRequest
+from twinfs.models import GrepRequest, ReadRequest, StatusRequest
 
 ALICE = EndUser(org="local", project="default", account="alice")
 
@@ -113,6 +113,55 @@ def test_claude_content_blocks_and_senders(tmp_path, capsys):
         [line] = m.grep(ALICE, GrepRequest(pattern="Hackney")).lines
         assert line.path.startswith("passages/claude/messages/")
         assert m.grep(ALICE, GrepRequest(pattern="That sounds fun")).found == 1  # `text` when no text block
+
+
+def claude_branched() -> list[dict]:
+    """The person edited their second message: m-2 and its answer are the branch left, m-2b and a-2b the kept one
+    (current_leaf_message_uuid)."""
+    root = "00000000-0000-4000-8000-000000000000"
+
+    def said(uuid, parent, sender, text, minute):
+        return {"uuid": uuid, "parent_message_uuid": parent, "sender": sender, "text": text,
+                "created_at": f"2026-05-02T09:{minute:02d}:00Z"}
+
+    return [{"uuid": "c-2", "name": "Moving", "created_at": "2026-05-02T09:00:00Z",
+             "current_leaf_message_uuid": "a-2b", "chat_messages": [
+                 said("m-1", root, "human", "I am planning a move this summer.", 0),
+                 said("a-1", "m-1", "assistant", "Where to?", 1),
+                 said("m-2", "a-1", "human", "Probably Lisbon.", 2),
+                 said("a-2", "m-2", "assistant", "Lisbon is sunny.", 3),
+                 said("m-2b", "a-1", "human", "To Porto, near my sister.", 4),
+                 said("a-2b", "m-2b", "assistant", "Porto is lovely.", 5)]}]
+
+
+def test_claude_keeps_the_branch_that_ends_at_the_current_leaf_and_names_the_person(tmp_path, capsys):
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(claude_branched()), encoding="utf-8")
+    assert main(["--home", str(tmp_path / "home"), "import", "claude", str(export), "--account", "alice",
+                 "--name", "Alice Chen", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "1 conversation, 4 turns" in out and "2 messages on a branch not kept" in out
+    with memory_of(tmp_path).start() as m:
+        assert m.grep(ALICE, GrepRequest(pattern="Lisbon")).found == 0
+        [line] = m.grep(ALICE, GrepRequest(pattern="Porto, near my sister")).lines
+        passage = m.read(ALICE, ReadRequest(path=line.path)).content
+        assert "Alice Chen" in passage  # the person's turns carry the name given
+
+
+def test_a_name_no_turn_can_carry_stops_before_anything_is_added(tmp_path, capsys):
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(claude_export()), encoding="utf-8")
+    assert main(["--home", str(tmp_path / "home"), "import", "claude", str(export), "--account", "alice",
+                 "--name", "Alice\nChen", "--quiet"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--name" in err[0] and "Traceback" not in err[0]
+
+
+def test_a_claude_branch_that_loops_is_a_bad_export():
+    looped = claude_branched()[0]
+    looped["chat_messages"][0]["parent_message_uuid"] = "a-2b"
+    with pytest.raises(BadExport, match="loop"):
+        claude.conversation(looped, "conversations.json: conversation 1")
 
 
 def test_a_truncated_export_keeps_what_was_read_whole_and_a_rerun_of_the_whole_file_finishes(tmp_path, capsys):

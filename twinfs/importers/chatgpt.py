@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .source import BadExport, Conversation, Message, array_items, moment, opened
+from .source import BadExport, Conversation, array_items, moment, opened
 
 SOURCE = "chatgpt"
 ROLES = {"user": "user", "assistant": "assistant"}
@@ -32,21 +32,11 @@ def conversation(raw: dict[str, Any], where: str) -> Conversation:
         if not isinstance(message, dict):
             continue  # the root holds no message
         role = (message.get("author") or {}).get("role")
-        if role not in ROLES:
-            out.skip(f"{role or 'unknown'} messages")
-            continue
-        if (message.get("metadata") or {}).get("is_visually_hidden_from_conversation"):
+        if role in ROLES and (message.get("metadata") or {}).get("is_visually_hidden_from_conversation"):
             out.skip("hidden messages")
             continue
-        text = _text(message.get("content") or {})
-        if not text:
-            out.skip("messages without text")
-            continue
-        at = moment(message.get("create_time")) or started
-        if at is None:
-            out.skip("messages without a time")
-            continue
-        out.messages.append(Message(id=str(message.get("id") or node.get("id")), role=ROLES[role], text=text, at=at))
+        out.take(str(message.get("id") or node.get("id")), role, ROLES, _text(message.get("content") or {}),
+                 moment(message.get("create_time")) or started)
     return out
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from ..errors import Unavailable, describe
+from ..errors import Invalid, Unavailable, describe
 from ..models import MAX_TEXT, AddRequest, AddResult, EndUser, Item, Phase
 from . import chatgpt, claude, jsonl
 from .source import BadExport, Conversation
@@ -35,8 +36,9 @@ class Summary:
         self.skipped[why] = self.skipped.get(why, 0) + n
 
 
-def items_of(conv: Conversation, source: str, summary: Summary) -> list[Item]:
-    """A conversation's messages as add items; a text over MAX_TEXT is cut into parts of whole paragraphs."""
+def items_of(conv: Conversation, source: str, summary: Summary, name: str | None = None) -> list[Item]:
+    """A conversation's messages as add items; a text over MAX_TEXT is cut into parts of whole paragraphs. `name`:
+    how the person is called in passages (their turns' `name`), so pages speak of them by it."""
     out = []
     for why, n in conv.skipped.items():
         summary.skip(why, n)
@@ -46,10 +48,21 @@ def items_of(conv: Conversation, source: str, summary: Summary) -> list[Item]:
             suffix = f".part{k}" if len(pieces) > 1 else ""
             try:
                 out.append(Item(id=f"{source}:{m.id}{suffix}", kind="message", conversation=f"{source}:{conv.id}",
-                                role=m.role, text=piece, at=m.at, source=source))  # type: ignore[arg-type]
+                                role=m.role, name=name if m.role == "user" else None, text=piece, at=m.at,
+                                source=source))  # type: ignore[arg-type]
             except ValidationError as exc:
                 summary.skip(f"messages that are no item ({describe(exc)})")
     return out
+
+
+def check_name(name: str | None) -> None:
+    """A name no turn could carry stops the import before anything is added."""
+    if name is None:
+        return
+    try:
+        Item(id="name", kind="message", role="user", name=name, text="-", at=datetime.now(UTC))
+    except ValidationError as exc:
+        raise Invalid(f"--name {name!r}: {describe(exc)}", "name") from None
 
 
 def split(text: str, most: int = MAX_TEXT) -> list[str]:
@@ -73,11 +86,13 @@ def split(text: str, most: int = MAX_TEXT) -> list[str]:
 
 
 def import_file(memory, user: EndUser, kind: str, path: Path, progress: Callable[[int, int], None] | None = None,
-                summary: Summary | None = None) -> Summary:
+                summary: Summary | None = None, name: str | None = None) -> Summary:
     """Every conversation of the export at `path` into `user`'s memory, counted in `summary` (given, so that a
-    caller still has the count when the export breaks). `progress(conversations, turns)` after each batch. A bad
+    caller still has the count when the export breaks). `name`: the person's, on their turns (items_of).
+    `progress(conversations, turns)` after each batch. A bad
     export raises BadExport once what was read before it is added."""
     summary = summary if summary is not None else Summary()
+    check_name(name)
     batch: list[Item] = []
 
     def flush() -> None:
@@ -99,7 +114,7 @@ def import_file(memory, user: EndUser, kind: str, path: Path, progress: Callable
             source, read = FORMATS[kind]
             for conv in read(path):
                 summary.conversations += 1
-                made = items_of(conv, source, summary)
+                made = items_of(conv, source, summary, name)
                 summary.turns += len(made)
                 batch += made
                 if len(batch) >= BATCH:

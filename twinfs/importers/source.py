@@ -37,6 +37,19 @@ class Conversation:
     def skip(self, why: str) -> None:
         self.skipped[why] = self.skipped.get(why, 0) + 1
 
+    def take(self, id: str, said_by: Any, roles: dict[str, str], text: str, at: datetime | None) -> None:
+        """One message of the export kept as a turn, or counted under why it was left out (whose it is, no text,
+        no time): the same checks for every format."""
+        role = roles.get(str(said_by))
+        if role is None:
+            self.skip(f"{said_by or 'unknown'} messages")
+        elif not text:
+            self.skip("messages without text")
+        elif at is None:
+            self.skip("messages without a time")
+        else:
+            self.messages.append(Message(id=id, role=role, text=text, at=at))
+
 
 @contextmanager
 def opened(path: Path, inside: str = "conversations.json") -> Iterator[IO[bytes]]:
