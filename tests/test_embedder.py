@@ -26,6 +26,7 @@ def fp32():
     return Embedder(bf16=False, onnx=False)
 
 
+@pytest.mark.slow
 def test_questions_run_in_onnx_runtime_and_match_torch(embedder, fp32):
     assert embedder.runtime == "onnxruntime" and fp32.runtime == "torch"
     for text in TEXTS + ["Where does Alice live now?"]:
@@ -73,6 +74,7 @@ def test_int8_batches_keep_each_text_nearest_its_own_fp32_vector(fp32):
     assert np.allclose(int8.query("Where did Alice move to?"), fp32.query("Where did Alice move to?"), atol=1e-3)
 
 
+@pytest.mark.slow
 def test_the_graph_is_exported_once_into_the_cache(tmp_path, fp32):
     first = Embedder(bf16=False, int8=True, cache=tmp_path)
     assert first.runtime == "onnxruntime"

@@ -215,6 +215,7 @@ def vector_lane(tmp_path, monkeypatch, seed: int):
     return db, put, rng
 
 
+@pytest.mark.slow
 def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_up(tmp_path, monkeypatch):
     import numpy as np
 
@@ -251,6 +252,7 @@ def test_past_its_size_the_meaning_lane_is_an_ivf_index_kept_on_disk_and_caught_
 
 
 
+@pytest.mark.slow
 def test_an_ivf_index_is_trained_again_when_it_outgrows_or_loses_what_it_was_trained_on(tmp_path, monkeypatch):
     import numpy as np
 

@@ -65,11 +65,6 @@ def _memory(args, write: bool = True):
     return Memory(settings, owner=f"twin {args.command.name}").start()
 
 
-def _no_bar(quiet: bool) -> bool:
-    """Progress bars only on a terminal: a log or a pipe gets the result, not a bar redrawn line by line."""
-    return quiet or not sys.stderr.isatty()
-
-
 def _user(args) -> EndUser:
     return EndUser.parse(args.org or DEFAULT_ORG, args.project or DEFAULT_PROJECT, args.account)
 
@@ -108,7 +103,7 @@ def cmd_add(args) -> list[AddResult]:
     user = _user(args)
     answers: list[AddResult] = []
     with _memory(args) as memory:
-        with tqdm(total=len(items), desc="accepted", unit="item", disable=_no_bar(args.quiet)) as bar:
+        with tqdm(total=len(items), desc="accepted", unit="item", disable=terminal.no_bar(args.quiet)) as bar:
             for i in range(0, len(items), BATCH):
                 answers.append(memory.add(user, AddRequest(items=items[i:i + BATCH])))
                 bar.update(len(answers[-1].ids))
@@ -129,7 +124,7 @@ def _follow(memory, user: EndUser, answers: list[AddResult], phase: Phase, quiet
 
     reached = PHASE_ORDER[PHASE_ORDER.index(phase):]
     total = sum(len(a.ids) for a in answers)
-    with tqdm(total=total, desc=phase.value, unit="item", disable=_no_bar(quiet)) as bar:
+    with tqdm(total=total, desc=phase.value, unit="item", disable=terminal.no_bar(quiet)) as bar:
         while True:
             for answer in answers:
                 answer.phases = memory.status(user, StatusRequest(ids=answer.ids)).phases
@@ -154,7 +149,7 @@ def cmd_import(args) -> dict:
     summary = Summary()
     with _memory(args) as memory:
         try:
-            with tqdm(desc="accepted", unit="turn", disable=_no_bar(args.quiet)) as bar:
+            with tqdm(desc="accepted", unit="turn", disable=terminal.no_bar(args.quiet)) as bar:
                 import_file(memory, user, args.format, Path(args.file), lambda _, turns: bar.update(turns - bar.n),
                             summary, name=args.name)
         finally:  # what was accepted before a bad export stops it lands before the one line says why
@@ -219,7 +214,7 @@ def cmd_reindex(args) -> list[dict]:
             u for u in map(EndUser.of_folder, memory.users())
             if (args.org is None or u.org == args.org) and (args.project is None or u.project == args.project)]
         for user in users:
-            with tqdm(desc=f"reindex {user.dirname}", unit="passage", disable=_no_bar(args.quiet)) as bar:
+            with tqdm(desc=f"reindex {user.dirname}", unit="passage", disable=terminal.no_bar(args.quiet)) as bar:
                 def progress(done: int, total: int) -> None:
                     bar.total = total
                     bar.update(done - bar.n)
@@ -298,12 +293,11 @@ def _sync_each(args, names: list[str], one: Callable[[EndUser, Callable[[int, in
     """Each vault synced by `one`, with progress bars; with --all a vault that fails does not stop the others."""
     from tqdm import tqdm
 
-
     answers: list[dict] = []
-    failed = 0
-    with tqdm(total=len(names), desc="sync", unit="vault", disable=_no_bar(args.quiet) or len(names) < 2) as bar:
+    failed, off = 0, terminal.no_bar(args.quiet)
+    with tqdm(total=len(names), desc="sync", unit="vault", disable=off or len(names) < 2) as bar:
         for user in map(EndUser.of_folder, names):
-            with tqdm(desc=f"index {user.account}", unit="passage", disable=_no_bar(args.quiet), leave=False) as inner:
+            with tqdm(desc=f"index {user.account}", unit="passage", disable=off, leave=False) as inner:
                 def progress(done: int, total: int) -> None:
                     inner.total = total
                     inner.update(done - inner.n)
@@ -341,6 +335,7 @@ WINDOW = (arg("--scope", help="a path prefix such as passages/memory/messages"),
           arg("--before", help="only memory said before this day (YYYY-MM-DD)"),
           arg("--after", help="only memory from this day on (YYYY-MM-DD)"))
 QUIET = arg("--quiet", action="store_true", help="no progress bars")
+NO_WAIT = arg("--no-wait", action="store_true", help="return once accepted, without waiting to land")
 RECORD_ID = arg("id", help="the record id, th_…#r…")
 
 
@@ -361,7 +356,7 @@ COMMANDS: tuple[Command, ...] = (
             show=lambda a: f"twin home ready at {a['home']}"),
     Command("add", "add items from a JSONL file (one item a line; - for stdin) and wait until they land",
             "twin add --account alice items.jsonl", cmd_add,
-            (arg("file"), arg("--no-wait", action="store_true", help="return once accepted, without waiting to land"),
+            (arg("file"), NO_WAIT,
              arg("--read", action="store_true", help="also read and fold what was added before returning (the "
                  "newest turns too; without it a running `twin serve` or `twin mcp` reads them)"),
              QUIET), show=terminal.added),
@@ -369,8 +364,7 @@ COMMANDS: tuple[Command, ...] = (
             "(conversations.json, or the export's zip) or a JSONL file of add items; a second import adds nothing",
             "twin import chatgpt --account alice ~/Downloads/chatgpt-export.zip", cmd_import,
             (arg("format", choices=["chatgpt", "claude", "jsonl"], help="whose export the file is"), arg("file"),
-             arg("--name", help="how the person is called (their turns' name in passages and pages)"),
-             arg("--no-wait", action="store_true", help="return once accepted, without waiting to land"), QUIET),
+             arg("--name", help="how the person is called (their turns' name)"), NO_WAIT, QUIET),
             show=terminal.imported),
     Command("search", "ask one end user's memory a question: the brief (known, facts, hits), or ranked hits with "
             "--scope or --after", 'twin search --account alice "Where does Alice live?"', cmd_search,

@@ -187,3 +187,8 @@ def imported(answer: dict) -> str:
     for why, n in sorted(answer["skipped"].items(), key=lambda kv: -kv[1]):
         lines.append(f"left out: {n:,} {why}")
     return "\n".join(lines)
+
+
+def no_bar(quiet: bool) -> bool:
+    """Progress bars only on a terminal: a log or a pipe gets the result, not a bar redrawn line by line."""
+    return quiet or not sys.stderr.isatty()
