@@ -143,8 +143,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 and all(c.i == t.i for c in t.head.children) and t.head.lemma_.lower() not in TIME_NOUNS \
                 and not (t.head.dep_ == "pobj" and t.head.head.lower_ in TEMPORAL):
             out.append((t, "echo"))  # "the painting" after "an abstract painting": that one, if it was named
-        elif t.lemma_.lower() in RELATIONAL and t.tag_ == "NN" and t.dep_ in _CORE and t.head.lemma_ != "do" and not any(
-                (c.dep_ == "prep" and c.lower_ in COMPLEMENTS) or c.dep_ in ("acl", "relcl", "compound")
+        elif t.lemma_.lower() in RELATIONAL and t.tag_ == "NN" and t.dep_ in _CORE and t.head.lemma_ != "do" \
+                and not any((c.dep_ == "prep" and c.lower_ in COMPLEMENTS) or c.dep_ in ("acl", "relcl", "compound")
                 for c in t.children):
             out.append((t, ""))  # "the atmosphere was electric": of what was said before
         elif low in AFTER and not any(x.pos_ in ("VERB", "AUX") and x.i < t.i and x.i != t.head.i for x in span) \
