@@ -97,6 +97,12 @@ def _specific(root: Token) -> bool:
                                                   "relcl") for c in root.children)
 
 
+def _asked(noun: Token, said: Said) -> bool:
+    """The noun is what a question asks for: "What's your favorite genre?" names no genre."""
+    return said.span.text.rstrip().endswith("?") and any(
+        w.lower_ in ("what", "which") for w in (*noun.children, *noun.head.children))
+
+
 def _ambient(t: Token) -> bool:
     """An "it" that points to nothing said before: "it's nice to have", "it's been tough with the car",
     "I made it", "it's raining"."""
@@ -236,6 +242,8 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
                          if x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" and _specific(x)
                          and x.tag_ == t.head.tag_  # "this city" is not "my favorite cities"
                          and not any(c.lower_ in QUANTIFIERS for c in x.children)), None)
+            if said is not None and _asked(*said):
+                return None  # "What's your favorite genre?" - "I'm a fan of this genre": which one is not said
             phrase = _phrase(*said, speaker, names) if said else None
             if phrase is None or t.head.children and any(c.i != t.i for c in t.head.lefts):
                 return None  # "this necklace" after "Love the necklace!": which necklace is still not said

@@ -18,6 +18,7 @@ from .reference import Said, pointers
 from .reference import resolve as referent
 from .third_person import rewrite
 from .trimming import trimmed
+from .values import whole
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -73,6 +74,11 @@ class Sentence:
             return None
         if self.tokens[0].lower_ in ("gon", "gonna"):  # spaCy parses a leading "Gonna" as a noun
             return "is"
+        first = self.tokens[0]
+        if first.dep_ in ("advcl", "conj") and (first.tag_ == "VBD" or (
+                first.tag_ == "VB" and first.lower_ in PAST_FORMS)) and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "expl", "aux", "auxpass") for c in first.children):
+            return ""  # "Lost my job as a banker, so I'm …": the first clause leaves its "I" out, not the second
         root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
         if root is None or root.pos_ not in ("VERB", "AUX") or root.i - self.tokens[0].i > 2:
             return None
@@ -224,7 +230,7 @@ class Sentence:
         ents: dict[str, str] = {}
         for ent in self.span.ents:
             ents.setdefault(ent.label_, ent.text)
-        return stated(text, self.tokens, ents)
+        return [(a, v) for a, v in stated(text, self.tokens, ents) if whole(v, self.tokens)]
 
     def rewrite(self, drop: tuple[int, int] | None) -> str:
         """The sentence in the third person, the speaker named once; a relative time phrase (`drop`) taken out."""

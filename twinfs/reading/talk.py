@@ -141,3 +141,4 @@ def _generic(tokens: list[Token]) -> bool:
     tense = auxes[0] if auxes else verb
     return tense.tag_ in ("VBP", "VBZ") or tense.lower_ in ("can", "could") or (
         tense.tag_ == "VB" and any(c.dep_ == "nsubj" for c in verb.children))  # spaCy tags "challenges help" VB
+

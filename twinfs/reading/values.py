@@ -122,3 +122,37 @@ def listed(rest: str) -> list[str]:
         if re.search(r"[.;!?]", part):
             break
     return out
+
+
+# what modifies a word after it: a value that ends on one was cut inside its phrase ("a safe, inviting place")
+_LEADS = ("amod", "compound", "det", "nummod", "predet", "nmod")
+# what a verb needs after it: a value that ends on the verb and leaves it out was cut ("boost" of "boost my brand")
+_NEEDED = ("dobj", "xcomp", "ccomp", "attr", "acomp", "dative")
+
+
+def whole(value: str, tokens: list[Token]) -> bool:
+    """A value is a whole phrase of the sentence: it neither ends on a word that modifies one left out ("creating a
+    safe" of "a safe, inviting place"), nor on a verb whose object it leaves out ("market myself and boost" of "…
+    boost my brand"), nor begins with a question word ("how to market"). A value the sentence does not spell
+    (the rules' own words: "single", "owner of a store") passes."""
+    words = "".join(value.lower().split())
+    for start, first in enumerate(tokens):
+        if not words.startswith(first.lower_):
+            continue
+        run, end = "", start
+        while end < len(tokens) and len(run) < len(words):
+            run += tokens[end].lower_
+            end += 1
+        if run != words:
+            continue
+        if end - start < 2:
+            return True  # one word: "German" of "German now - tough but fun language" is the language
+        last = tokens[end - 1]
+        if first.tag_ in ("WRB", "WP"):
+            return False
+        inside = {t.i for t in tokens[start:end]}
+        if last.dep_ in _LEADS and last.head.i > last.i and last.head.i not in inside:
+            return False
+        return not (last.pos_ == "VERB" and any(c.dep_ in _NEEDED and c.i > last.i and c.i not in inside
+                                                  for c in last.children))
+    return True
