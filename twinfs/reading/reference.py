@@ -251,6 +251,8 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
             out[t.head.i] = ""
             continue
         before = recent[0]
+        if before.span.text.rstrip().endswith("?") and any(x.tag_ in ("WP", "WDT") for x in before.span):
+            return None  # "Who was the main actress in Harry Potter? I've heard about her": the one asked for
         if wants == "place":  # the one place the sentence before names
             places = {e.text for e in before.span.ents if e.label_ in PLACES}
             if len(places) != 1:

@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..text import FIRST
+from .assertion import PAST_FORMS
 from .lexicon import KIN
 
 if TYPE_CHECKING:
@@ -20,6 +21,11 @@ BARE_TIMES = {"yesterday", "today", "tomorrow", "tonight", "last", "next", "this
 MAX_WORDS = 40
 MAX_CHARS = 200  # a Draft's text
 _IRREGULAR = {"be": "is", "am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "were": "was"}
+# past forms spaCy may tag as a present ("books I forgot I owned"): no "-s" for them
+PAST = PAST_FORMS | {"forgot", "thought", "knew", "felt", "told", "said", "came", "became", "wrote", "began", "brought",
+                     "taught", "caught", "kept", "spent", "sent", "built", "heard", "held", "understood", "gave",
+                     "ate", "drank", "grew", "drew", "threw", "flew", "wore", "chose", "spoke", "broke", "woke",
+                     "drove", "fell"}
 _CONTRACTED = {"'m": "am", "'ve": "have", "'d": "would", "'ll": "will", "'re": "are", "n't": "not"}
 
 
@@ -145,8 +151,9 @@ def _agree(t: Token, agree: str) -> str:
         return "is"
     if low == "'ve":
         return "has"
-    if t.tag_ == "VBP" or low in ("am", "are", "were"):
-        return third_person_verb(t.text)
+    if (t.tag_ == "VBP" and low not in PAST and not (low.endswith("ed") and t.lemma_.lower() != low)) \
+            or low in ("am", "are", "were"):
+        return third_person_verb(t.text)  # a past spaCy tags VBP ("books I forgot I owned") stays as it is
     return t.text
 
 
