@@ -68,3 +68,11 @@ def test_a_past_tagged_as_a_present_keeps_its_form():
     assert any("Joanna forgot" in t for t in texts(records)), texts(records)
     records = read(("John", "I need to find a better way to focus my energy on the campaign."))
     assert any(t.startswith("John needs to find") for t in texts(records)), texts(records)
+
+
+def test_a_status_a_future_presupposes_is_the_speakers():
+    records = read(("Lena", "It'll be hard as a single mom, but I'm ready for it!"))
+    found = {(r.attribute, r.value) for r in records if r.attribute}
+    assert ("relationship_status", "single") in found, found
+    records = read(("Lena", "If I were a single mom, I'd move closer to my parents."))
+    assert not any(r.attribute == "relationship_status" for r in records)

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Span
 
 POINTING_WORDS = set(POINTS) | set(POINTING)
+SINGLE_PARENT = re.compile(r"\bas an? single (?:parent|mom|mother|dad|father)\b", re.I)
 RECENT = 3  # sentences back where "this necklace" may find the necklace named before
 SUGGESTION = re.compile(
     r"^(?:(?:maybe|perhaps|so|and|also|oh|then),? )*(?:you (?:might|could|may|should|would) (?:also |really )?"
@@ -45,6 +46,9 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     verdict = gate(span, value, concept=attribute)
     if attribute in RELATIONS and verdict.whose in ("speaker", "other"):  # "a gift from my grandma": "my" said it
         return not verdict.reasons & {"conditional", "question", "modal"}
+    if attribute == "relationship_status" and SINGLE_PARENT.search(span.text) \
+            and not verdict.reasons - {"modal", "plan", "not_a_span"}:
+        return True  # "It'll be tough as a single parent": the future is the parenting; single she is now
     return "not_a_span" in verdict.reasons or verdict.holds(attribute)
 
 
