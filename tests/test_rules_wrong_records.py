@@ -76,3 +76,10 @@ def test_a_status_a_future_presupposes_is_the_speakers():
     assert ("relationship_status", "single") in found, found
     records = read(("Lena", "If I were a single mom, I'd move closer to my parents."))
     assert not any(r.attribute == "relationship_status" for r in records)
+
+
+def test_habits_said_as_verbs_are_hobbies():
+    records = read(("Ines", "I love my friends. We usually watch films, swim, and have quiz nights at my flat."))
+    found = {(r.attribute, r.value) for r in records if r.attribute}
+    assert {("hobby", "watch films"), ("hobby", "swim")} <= found, found
+    assert not any(v.startswith("have") for a, v in found), found

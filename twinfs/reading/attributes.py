@@ -45,6 +45,11 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     return form.format(who=who, value=value)
 
 
+# what one does for its own sake, said as a verb: "I swim every morning", "we usually hike"
+_SPORTS = ("swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|bake|draw|garden|row|box|fish|sail|"
+           "golf|jog|skateboard|crochet|sew")
+
+
 def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pair]:
     """Every (attribute, value) a first-person sentence states."""
     found: list[Pair] = []
@@ -289,11 +294,16 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"([\w -]+)", low)
     if m and (value := activity(m.group(1))):
         add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
-    m = re.search(r"\bi (swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|bake|draw|garden|row|"
-                  r"box|fish|sail|golf|jog|skateboard|crochet|sew) (?:every|twice|once|three times|\d+ times|most|"
+    m = re.search(r"\bi (" + _SPORTS + r") (?:every|twice|once|three times|\d+ times|most|"
                   r"regularly|a lot|daily|weekly|on (?:weekends|sundays|saturdays))\b", low)
     if m:
         add("hobby", m.group(1))
+    m = re.search(r"\b(?:i|we) (?:usually|often|normally|regularly) ((?:watch|play|" + _SPORTS + r")\b[\w ,'-]*)", low)
+    for part in re.split(r"\s*,\s*(?:and |or )?|\s+and\s+|\s+or\s+", m.group(1)) if m else []:
+        if not re.match(r"(?:watch|play|" + _SPORTS + r")\b", part):
+            break  # "we usually watch movies, hike, and have game nights": the habits, up to what is not one
+        if (value := cut_value(part, 4)) and len(value.split()) <= 3:
+            add("hobby", value)
     # plans: "I'm planning to visit Lisbon", "thinking about running a marathon"
     m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|plan|hoping|hope|intend|intending|aiming|going|"
                   r"gon na|gonna|want|wanna)(?: to| on)? ((?:visit|move|go|start|learn|travel|open|buy|adopt|run|"
