@@ -1,6 +1,7 @@
-"""The rules reader makes no wrong record of the kinds the judged sample of #31 found: a value cut inside its phrase,
-a sentence whose "I" is left out read as a garble, what a question asks for taken as the thing named, a purpose
-read as a fact, a past verb given a present's "-s". Small conversations written for these tests."""
+"""The rules reader makes no wrong record of the kinds the judged sample of #31 found (a value cut inside its
+phrase, a sentence whose "I" is left out read as a garble, what a question asks for taken as the thing named, a
+purpose read as a fact, a past verb given a present's "-s") and reads two plain values it missed (a status a future
+presupposes, habits said as verbs). Small conversations written for these tests."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
