@@ -30,7 +30,7 @@ from twinfs.folding import concept_of
 from twinfs.models import Record
 from twinfs.passages import Turn
 from twinfs.reading import Reader, Window, plan_windows
-from twinfs.reading.attributes import KIN
+from twinfs.reading.lexicon import KIN
 
 SET2 = Path(__file__).resolve().parent / "reading_set2.json"
 # the concepts an attribute may mean for a gold value of each concept to count as found

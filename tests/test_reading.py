@@ -9,7 +9,8 @@ import pytest
 from twinfs.passages import Turn
 from twinfs.reading import Budget, Draft, Outcome, Window, finish, make_reader, plan_windows
 from twinfs.reading.prompts import ask, parse, schema
-from twinfs.reading.rules import RulesReader, third_person_verb
+from twinfs.reading.rules import RulesReader
+from twinfs.reading.third_person import third_person_verb
 
 T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 THREAD = "th_0123456789abcdef"

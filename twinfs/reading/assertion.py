@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST
-from .attributes import KIN
+from .lexicon import KIN
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token

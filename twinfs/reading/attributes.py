@@ -11,85 +11,13 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .lexicon import BUSINESS, DIETS, HEALTH, JOBS, KIN, LANGUAGES, NUMBERS, PETS
+from .values import AT_PLACE, VERB_STOP, activity, as_spelled, cut_value, entities, listed, proper_name, workplace
+
 if TYPE_CHECKING:
     from spacy.tokens import Token
 
 Pair = tuple[str, str]
-
-KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": "partner",
-       "boyfriend": "partner", "girlfriend": "partner", "fiance": "partner", "fiancé": "partner",
-       "fiancee": "partner", "fiancée": "partner",
-       "kid": "children", "kids": "children", "child": "children", "children": "children", "son": "son",
-       "sons": "son", "daughter": "daughter", "daughters": "daughter", "baby": "children",
-       "mom": "mother", "mother": "mother", "mum": "mother", "dad": "father", "father": "father",
-       "parents": "parents", "sister": "sister", "sisters": "sister", "brother": "brother", "brothers": "brother",
-       "sibling": "sibling", "siblings": "sibling", "grandma": "grandmother", "grandmother": "grandmother",
-       "grandpa": "grandfather", "grandfather": "grandfather", "grandparents": "grandparents", "aunt": "aunt",
-       "uncle": "uncle", "cousin": "cousin", "niece": "niece", "nephew": "nephew", "stepson": "son",
-       "stepdaughter": "daughter", "twins": "children", "bestie": "friend", "best friend": "friend",
-       "granddaughter": "granddaughter", "grandson": "grandson", "grandkids": "grandchildren",
-       "grandchildren": "grandchildren"}
-PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
-        "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
-        "guinea pig", "puppies", "kittens"}
-JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
-        "lawyer", "chef", "cook", "writer", "designer", "developer", "programmer", "manager", "accountant",
-        "scientist", "therapist", "painter", "musician", "photographer", "journalist", "pilot", "firefighter",
-        "police", "officer", "cop", "soldier", "veteran", "dentist", "pharmacist", "architect", "consultant",
-        "entrepreneur", "freelancer", "baker", "barista", "waiter", "waitress", "cashier", "driver", "mechanic",
-        "electrician", "plumber", "carpenter", "farmer", "librarian", "professor", "researcher", "analyst",
-        "athlete", "player", "coach", "trainer", "instructor", "volunteer", "intern", "secretary", "clerk",
-        "actor", "actress", "dancer", "singer", "filmmaker", "screenwriter", "author", "editor", "streamer",
-        "gamer", "vet", "veterinarian", "surgeon", "paramedic", "owner", "founder", "ceo", "tutor",
-        "guard", "model", "blogger", "youtuber", "influencer", "producer", "director", "worker", "assistant",
-        "specialist", "technician", "administrator", "agent", "broker", "realtor", "caregiver", "illustrator",
-        "animator", "translator", "interpreter", "economist", "welder", "miner", "midwife", "pharmacologist",
-        "optician", "physiotherapist", "physio", "psychologist", "sociologist", "statistician", "surveyor",
-        "solicitor", "attorney", "paralegal", "receptionist", "hairdresser", "barber", "butcher", "florist",
-        "gardener", "landscaper", "builder", "roofer", "tailor", "jeweller", "jeweler", "lecturer", "teaching",
-        "headteacher", "principal", "coder", "sysadmin", "bartender", "sommelier", "zookeeper", "ranger"}
-# languages one speaks or learns: "I'm learning Portuguese for work" is a language, not a hobby
-LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", "dutch", "swedish", "norwegian",
-             "danish", "finnish", "polish", "czech", "russian", "ukrainian", "greek", "turkish", "arabic", "hebrew",
-             "persian", "farsi", "hindi", "urdu", "bengali", "punjabi", "tamil", "mandarin", "cantonese", "chinese",
-             "japanese", "korean", "vietnamese", "thai", "indonesian", "malay", "tagalog", "swahili", "yoruba",
-             "igbo", "hausa", "amharic", "zulu", "afrikaans", "irish", "welsh", "gaelic", "catalan", "basque",
-             "romanian", "hungarian", "serbian", "croatian", "bulgarian", "latin", "asl", "esperanto", "icelandic"}
-BUSINESS = r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm)"
-DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "lactose intolerant",
-         "kosher", "halal", "flexitarian", "plant-based"}
-HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "arthritis", "celiac", "epilepsy",
-          "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism",
-          "coeliac disease", "celiac disease", "crohn's", "crohn's disease", "ibs", "lupus", "ms", "copd",
-          "fibromyalgia", "hypertension", "chronic fatigue", "long covid", "dyslexia", "psoriasis", "tinnitus",
-          "high cholesterol", "heart disease", "endometriosis", "pcos", "bipolar disorder", "ocd"}
-STATUS = {"single", "married", "divorced", "engaged", "widowed", "separated"}
-NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
-# where a value ends: the clause goes on past these
-_CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she|that|this|my)\b| but | because | cause "
-                  r"| 'cause | since | so | when | while | which | who | where | that | if | though | although "
-                  r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b"
-                  r"| i (?=\w)| we (?=\w)"
-                  r"| (?:\w+ )?(?:days?|weeks?|months?|years?) ago| last (?:week|month|year|night)| yesterday| today"
-                  r"| next (?:week|month|year|spring|summer|autumn|fall|winter|weekend)| someday| sometime| one day"
-                  r"| this (?:week|month|year|morning|weekend|spring|summer|autumn|fall|winter))",
-                  re.I)
-_AT = re.compile(r" (?:at|for|in|with|from|on|of) ", re.I)  # a job ends where its place begins
-_LEAD = re.compile(r"^(?:a |an |the |some |my |our |really |also |just |so |very |to |of )+", re.I)
-_TRAILING = {"the", "a", "an", "with", "of", "to", "and", "for", "at", "in", "my", "our", "on", "about", "or", "but",
-             "their", "his", "her", "some", "this", "that", "from", "by", "as", "so", "really", "just", "is", "are"}
-_NOT_VALUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "ones", "things", "stuff",
-              "everything", "anything", "something", "lot", "a lot", "how", "what", "when", "being", "having", "too",
-              "time", "life", "all", "people", "the idea", "the feeling", "this one", "each other"}
-# not an activity: how one is ("doing OK"), a count of things ("a few new recipes"), oneself ("pushing myself")
-_NOT_ACTIVITY = re.compile(r"^(?:ok|okay|well|good|great|fine|alright|better|best|few|several|many|lots|some|more|\d+)\b"
-                           r"|\b(?:me|myself|i|us|ourselves)$", re.I)
-# a verb or a time where a thing should be: "what I'm doing is making an impact", "a job I enjoy every day"
-_NO_THING = re.compile(r"^(?:is|are|was|were|has|have|had|'s|'re|'m)\b|^(?:every|each|all) (?:day|week|night|morning|"
-                       r"month|year|time)s?$", re.I)
-_VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|know|think|say|tell|hear|try|"
-                        r"share|seeing|hearing|talking|chatting|catching|helping|getting|having|doing|love|like|enjoy|"
-                        r"hate|prefer)\b", re.I)  # "I do love watching classics": the like, not a hobby "love …"
 
 
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
@@ -117,86 +45,9 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     return form.format(who=who, value=value)
 
 
-def _entities(tokens: Iterable[Token]) -> list[tuple[str, str]]:
-    """The named entities among the sentence's tokens, in order: [("St Mary's Hospital", "ORG"), …]."""
-    found: list[tuple[list[str], str]] = []
-    for t in tokens:
-        if t.ent_iob_ == "B" or (t.ent_iob_ == "I" and not found):
-            found.append(([t.text_with_ws], t.ent_type_))
-        elif t.ent_iob_ == "I":
-            found[-1][0].append(t.text_with_ws)
-    return [(re.sub(r"\s+'s\b", "'s", "".join(words).strip()), label) for words, label in found]
-
-
-def _workplace(rest: str, orgs: list[str]) -> str | None:
-    """The named place a job is done at: "pharmacist at Boots, and …" -> Boots (a named entity or capitals)."""
-    at = re.match(r"[\w -]*? (?:at|for|with) (?:the )?([A-Z][\w'&.-]*(?: (?:'s|[A-Z][\w'&.-]*))*)", rest)
-    if at is None:
-        return None
-    name = re.sub(r" 's\b", "'s", at.group(1))
-    return next((o for o in orgs if name.startswith(o) or o.startswith(name)), None) or _proper(name)
-
-
-def _proper(rest: str) -> str | None:
-    """The capitalised words a phrase starts with: "Headingley with our cat" -> Headingley."""
-    m = re.match(r"((?:St\.? |[A-Z][\w'-]+)(?: (?:[A-Z][\w'-]+|of|de|upon|on|am)(?= [A-Z]| ?$))*(?: [A-Z][\w'-]+)?)",
-                 rest.strip())
-    value = m.group(1) if m else None
-    return value if value and value.lower() not in ("i", "the", "my", "our", "a") else None
-
-
-def _original(value: str | None, text: str) -> str | None:
-    """A lower-cased value as the sentence spells it ("visit lisbon" -> "visit Lisbon")."""
-    if value is None:
-        return None
-    at = text.lower().find(value.lower())
-    return text[at:at + len(value)] if at >= 0 else value
-
-
-def _value(rest: str, words: int = 6) -> str | None:
-    """The value a pattern's tail names: cut at the clause, without articles, at most `words` words."""
-    head = _CUT.split(" " + rest, maxsplit=1)[0].strip()
-    head = _LEAD.sub("", head).strip(" '\"")
-    head = re.sub(r"\s+(?:here|there|so much|a lot|right now)$", "", head)
-    head = re.sub(r"\s+'s\b", "'s", head)
-    head = re.sub(r"\s+n't\b", "n't", head)
-    tokens = head.split()
-    if not tokens or len(tokens) > words:
-        tokens = tokens[:words]
-    while tokens and tokens[-1].lower() in _TRAILING:
-        tokens.pop()
-    value = " ".join(tokens).strip(" ,.'\"")
-    if not value or value.lower() in _NOT_VALUE or len(value) < 2 or _NO_THING.match(value):
-        return None
-    return value
-
-
-def _activity(rest: str) -> str | None:
-    """A hobby named by a gerund phrase or a noun ("painting", "playing video games", "aerial yoga")."""
-    rest = re.sub(r"^(?:learning )?(?:how )?to play (?:the )?", "", rest.strip(), flags=re.I)  # "… the piano"
-    rest = re.sub(r"^playing (?:my|our) ", "playing ", rest, flags=re.I)  # "playing my violin" is playing the violin
-    value = _value(rest, 6)
-    if value is None or _VERB_STOP.match(value) or _NOT_ACTIVITY.match(value) or re.match(
-            r"(?:for|with|at|on|in|to|about|from)\b", value, re.I):  # "practicing for my next tournament"
-        return None
-    if re.match(rf"\w+ing (?:(?:my|our|a|the) )?(?:own )?(?:[\w-]+ )?{BUSINESS}\b", value, re.I):
-        return None  # "running my own studio" is work, not a hobby
-    if re.match(r"\w+ing (?:up |out |down )?(?:my|our)\b", value, re.I) or re.search(r"\b(?:my|our)\b", value, re.I):
-        return None  # "breaking up my studying": a way of doing one's own things
-    return value
-
-
-def _listed(rest: str) -> list[str]:
-    """"reading, watching movies, and exploring nature" -> the three; stops where the list ends."""
-    out: list[str] = []
-    for part in re.split(r"\s*,\s*(?:and |or )?|\s+and\s+|\s+or\s+", rest):
-        value = _activity(part)
-        if value is None or (out and not re.match(r"\w+ing\b", value)):
-            break
-        out.append(value)
-        if re.search(r"[.;!?]", part):
-            break
-    return out
+# what one does for its own sake, said as a verb: "I swim every morning", "we usually hike"
+_SPORTS = ("swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|bake|draw|garden|row|box|fish|sail|"
+           "golf|jog|skateboard|crochet|sew")
 
 
 def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pair]:
@@ -205,14 +56,14 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     low = text.lower()
 
     languages = {e.lower() for e in (ents.get("LANGUAGE"), ents.get("NORP")) if e} | LANGUAGES
-    named = _entities(tokens)
+    named = entities(tokens)
     places = [e for e, label in named if label in ("GPE", "LOC", "FAC")]
     orgs = [e for e, label in named if label in ("ORG", "FAC", "GPE", "PERSON", "PRODUCT")]
 
     def add(attribute: str, value: str | None) -> None:
         if attribute == "hobby" and value and value.split()[0].lower() in languages:
             # "I'm learning German", "Portuguese for work"
-            attribute, value = "language", _original(value.split()[0], text)
+            attribute, value = "language", as_spelled(value.split()[0], text)
         if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:
             found.append((attribute, value))
 
@@ -221,11 +72,11 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r" (?:live|lived|living|moved|moving|relocated|relocating|based) (?:in|to) (?:an? (?:[\w-]+ )?"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village) in )?([A-Z][\w .'-]+)",
                   text, re.I) or re.search(r"\bbased (?:in|out of) ([A-Z][\w .'-]+)", text)
-    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or _proper(m.group(1))):
+    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
         add("home_city", place)
     m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|grew up in|raised in) "
                   r"([A-Z][\w .'-]+)", text)
-    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or _proper(m.group(1))):
+    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
         add("hometown", place)
     m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
     if m:
@@ -236,20 +87,20 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"part time| full time| freelance| remotely| now)? (as|at|for) (?:an? |the )?([\w '&-]+)", text, re.I)
     if m:
         if m.group(1).lower() == "as":
-            add("job", _value(_AT.split(m.group(2))[0], 4))
-            add("employer", _workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
+            add("job", cut_value(AT_PLACE.split(m.group(2))[0], 4))
+            add("employer", workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
         elif (org := next((o for o in orgs if o in m.group(2)), None)):
             add("employer", org)
     m = re.search(r"\b(?:started|starting|start|got|landed|took|accepted|began|begin|beginning) (?:a |my |the )?"
                   r"(?:new |first )?(?:job|position|role|gig|post) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m:
-        add("job", _value(_AT.split(m.group(1))[0], 4))
+        add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
     m = re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching|taught) ([\w -]+?)(?: to [\w -]+?)? at (an? |the )?"
                   r"((?:[\w-]+ )?(?:school|college|university|academy|uni|institute)(?: in [A-Z][\w'-]+)?)",
                   text, re.I) \
         or re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching) ((?:[a-z]+ )?[a-z]+)$", text, re.I)
     if m:
-        add("job", "teaches " + (_value(m.group(1), 3) or m.group(1)))
+        add("job", "teaches " + (cut_value(m.group(1), 3) or m.group(1)))
         if m.lastindex and m.lastindex >= 3:
             add("employer", m.group(3))
     m = re.search(r"\b(?:firm|company|studio|agency|shop|practice|startup|business|restaurant|cafe|café|bakery|"
@@ -260,11 +111,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   text, re.I)
     if m:
         add("former_job" if m.group(1).lower() == "as" else "former_employer",  # a job lost is not held now
-            _value(_AT.split(m.group(2))[0], 4))
+            cut_value(AT_PLACE.split(m.group(2))[0], 4))
     m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m and not re.search(r"\b(?:lost|quit|left)\s+$", text[:m.start()], re.I):
-        add("job", _value(_AT.split(m.group(1))[0], 4))
-    m = re.search(r"\bi(?: 'm| am| was| became| 've been| have been)(?: now| still| also| just)? (?:an? )([\w -]+)", low)
+        add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
+    m = re.search(r"\bi(?: 'm| am| was| became| 've been| have been)(?: now| still| also| just)? (?:an? )([\w -]+)",
+                  low)
     if m:
         words = m.group(1).split()
         for n in (2, 1):
@@ -274,10 +126,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                 add("job", " ".join(words[:hits[0] + n]))
                 job = " ".join(words[:hits[0] + n])
                 at = re.search(re.escape(job), text, re.I)  # "a nurse at St Mary's Hospital"
-                add("employer", _workplace(text[at.start():], orgs) if at else None)
+                add("employer", workplace(text[at.start():], orgs) if at else None)
                 break
-    m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )((?:[\w-]+ )?{BUSINESS})\b",
-                  low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
+    m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )"
+                  rf"((?:[\w-]+ )?{BUSINESS})\b", low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
     if m and not re.search(r"\b(?:want|wanna|going to|gonna|gon na|hope|dream|plan|thinking|looking|find|search|ideal|"
                            r"start|starting|take a shot)",
                            low[:m.start()]):
@@ -292,7 +144,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"[\w']+(?: degree)?)(?: [a-z']+){0,3}? (?:at|to|from) (?:the )?([A-Z][\w .'&-]+)", text)
     if m and re.search(r"\bi\b", low[:m.start() + 1] + " ") and (
             org := next((o for o, label in named if label in ("ORG", "FAC") and o in m.group(0)), None) or (
-                _proper(m.group(1)) if re.match(r"did|doing|stud|graduated", m.group(0)) else None)):
+                proper_name(m.group(1)) if re.match(r"did|doing|stud|graduated", m.group(0)) else None)):
         add("school", re.sub(r"^the ", "", org, flags=re.I))
 
     # relationship status, partners, family and pets
@@ -347,17 +199,17 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"fully |still )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r")\b", low)
     if m:
         add("diet", m.group(1))
-    m = re.search(r"\bi (?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|(?:do n't|don't) (?:eat|drink))"
-                  r" ([\w -]+)", low)  # "I can't have dairy", not "I don't have big plans"
-    if m and (value := _value(m.group(1), 3)) and not _VERB_STOP.match(value):
+    m = re.search(r"\bi (?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|"
+                  r"(?:do n't|don't) (?:eat|drink)) ([\w -]+)", low)  # "I can't have dairy", not "I don't have plans"
+    if m and (value := cut_value(m.group(1), 3)) and not VERB_STOP.match(value):
         add("diet", f"no {value}")
     m = re.search(r"\bi (?:'ve |have )?(?:started|stopped|quit|gave up) (eating|drinking) ([\w -]+)", low)
-    if m and (value := _value(m.group(2), 3)):
+    if m and (value := cut_value(m.group(2), 3)):
         add("diet", ("no " if re.search(r"stopped|quit|gave up", m.group(0)) else "eats " if m.group(1) == "eating"
                      else "drinks ") + value)
     m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic to ([\w ,'-]+)", low)
     if m:
-        add("allergy", _value(m.group(1), 5))
+        add("allergy", cut_value(m.group(1), 5))
     m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) ((?:type [12] |"
                   r"chronic |mild |severe |bad )?(?:" + "|".join(sorted(HEALTH, key=len, reverse=True)) + r"))\b", low)
     if m:
@@ -368,13 +220,13 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"| gon na| gonna)* (?:started|start|took up|picked up|learning|doing|practicing|practising|into|do|"
                   r"practice) "
                   r"(?:some |a bit of |the )?([\w -]+)", low)
-    if m and (value := _activity(m.group(1))) and not re.match(r"(?:my|our)\b", m.group(1)) and not re.match(
+    if m and (value := activity(m.group(1))) and not re.match(r"(?:my|our)\b", m.group(1)) and not re.match(
             r"(?:my|it|that|this|what|work|job|research|eating|drinking|(?:a )?new (?:job|role|position|gig)|"
             r"\w+ing (?:my|a|the|to|on|for|with)\b)\b", value):
         add("hobby", value)
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
                   r"([\w -]+)", low)
-    if m and (value := _activity(m.group(1))):
+    if m and (value := activity(m.group(1))):
         add("hobby", value)
     m = re.search(r"\bmy ([\w-]+(?: [\w-]+)?) collection\b", low)
     if m:
@@ -382,9 +234,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bi(?: 'm| am)? (?:now )?(?:writing|write|wrote) ([\w -]+?) for (an? (?:online |local |big )?"
                   r"(?:mag|magazine|newspaper|paper|blog|website|site|publication|journal))\b", low)
     if m:
-        add("job", f"writes {_value(m.group(1), 3) or 'pieces'} for {m.group(2)}")
+        add("job", f"writes {cut_value(m.group(1), 3) or 'pieces'} for {m.group(2)}")
     for m in re.finditer(r"\bi(?: 'm| am)? (?:play|playing|played) (?:the |some |a lot of )?([\w -]+)", low):
-        if (value := _activity(m.group(1))) and not re.match(r"(?:with|for|it|a role|games with)\b", value):
+        if (value := activity(m.group(1))) and not re.match(r"(?:with|for|it|a role|games with)\b", value):
             add("hobby", value)
     m = re.search(r"\b(?:i|we) (?:'m |am )?(?:off to |going to )?go(?:ing)? ([a-z]+ing)\b", low)
     if m and m.group(1) not in ("thing", "nothing", "something", "going"):
@@ -392,39 +244,41 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b([\w ,-]+?) (?:is|are) my (?:main |favorite |favourite |new )?(?:hobby|hobbies|passion|"
                   r"go-to)\b", low)
     if m:
-        for value in _listed(re.sub(r"^.*\b(?:and|but|so|,)\s+(?=\w+ing\b)", "", m.group(1))):
+        for value in listed(re.sub(r"^.*\b(?:and|but|so|,)\s+(?=\w+ing\b)", "", m.group(1))):
             add("hobby", value)
     m = re.search(r"\bmy (?:main |favorite |favourite )?(?:hobby|hobbies|passion) (?:is|are) ([\w ,-]+)", low)
     if m:
-        for value in _listed(m.group(1)):
+        for value in listed(m.group(1)):
             add("hobby", value)
-    for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still |do )*(love|like|enjoy|adore|"
-                         r"prefer|hate|dislike|ca n't stand|can't stand|detest) ([\w'-][\w '-]*)", low):
+    for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still |do )*"
+                         r"(love|like|enjoy|adore|prefer|hate|dislike|ca n't stand|can't stand|detest) "
+                         r"([\w'-][\w '-]*)", low):
         liking = m.group(1) not in ("hate", "dislike", "ca n't stand", "can't stand", "detest")
         rest = m.group(2)
         if re.match(r"\w+ing\b", rest) and liking:
-            for value in _listed(low[m.start(2):]):
+            for value in listed(low[m.start(2):]):
                 add("hobby", value)
         elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way|is|are|was|"
                           r"were|'s)\b", rest):
-            add("likes" if liking else "dislikes", _original(_value(rest, 5), text))
+            add("likes" if liking else "dislikes", as_spelled(cut_value(rest, 5), text))
     m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive )?fan of ([\w '-]+)", low) \
         or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \
-        or re.search(r"\bi(?: 'm| am) (?:really |so |super )?(?:passionate about|obsessed with|drawn to) ([\w '-]+)", low)
+        or re.search(r"\bi(?: 'm| am) (?:really |so |super )?(?:passionate about|obsessed with|drawn to) "
+                     r"([\w '-]+)", low)
     if m:
-        add("likes", _value(m.group(1), 5))
+        add("likes", cut_value(m.group(1), 5))
     m = re.search(r"\bmy (?:all-time |top |absolute )?favou?rite ([a-z ]{3,30}?) (?:is|was|are) (.+)$", text, re.I)
     if m:
-        add("favorite_" + "_".join(m.group(1).lower().split()), _value(m.group(2), 6))
+        add("favorite_" + "_".join(m.group(1).lower().split()), cut_value(m.group(2), 6))
     m = re.search(r"\b([\w -]+?) (?:is|are) my (?:top pick|favou?rite)\b", low)
-    if m and (value := _value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 6)):  # "landscapes and still life"
+    if m and (value := cut_value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 6)):  # "landscapes and still life"
         add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
     m = re.search(r"(?:^|[-–:] )((?:[a-z]+ing\b[\w ]*?, ){2,}(?:or |and )?[a-z]+ing\b[\w ]*?)(?: [-–]|[.;!]|$)", low)
     if m:  # "me-time each day - running, reading, or playing my violin -"
-        for value in _listed(m.group(1)):
+        for value in listed(m.group(1)):
             add("hobby", value)
     m = re.match(r"([a-z]+ing(?: [a-z]+)?) (?:'s|is|helps|has helped|lets|gives) (?:a |such a |my |me |the |so )", low)
-    if m and (value := _activity(m.group(1))):
+    if m and (value := activity(m.group(1))):
         add("hobby", value)  # "Painting's a fun way to express my feelings"
 
     # what one does not like: "I don't really like crowds", "not a fan of the cold", "I find cricket boring"
@@ -435,16 +289,21 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         or re.search(r"\bi (?:find|found) ([\w -]+?) (?:so |really |pretty |quite |a bit |rather )?(?:boring|dull|"
                      r"tedious|annoying|unbearable|awful|overrated|exhausting)\b", low)
     if m and not re.match(r"(?:to|it|that|this|how|when|what|you|the way|is|are|was|were|'s)\b", m.group(1)):
-        add("dislikes", _original(_value(m.group(1), 5), text))
+        add("dislikes", as_spelled(cut_value(m.group(1), 5), text))
     m = re.search(r"\bwhat (?:i|we) (?:really |actually |truly |most )*(?:love|like|enjoy)(?: most| doing)? (?:is|are) "
                   r"([\w -]+)", low)
-    if m and (value := _activity(m.group(1))):
+    if m and (value := activity(m.group(1))):
         add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
-    m = re.search(r"\bi (swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|bake|draw|garden|row|"
-                  r"box|fish|sail|golf|jog|skateboard|crochet|sew) (?:every|twice|once|three times|\d+ times|most|"
+    m = re.search(r"\bi (" + _SPORTS + r") (?:every|twice|once|three times|\d+ times|most|"
                   r"regularly|a lot|daily|weekly|on (?:weekends|sundays|saturdays))\b", low)
     if m:
         add("hobby", m.group(1))
+    m = re.search(r"\b(?:i|we) (?:usually|often|normally|regularly) ((?:watch|play|" + _SPORTS + r")\b[\w ,'-]*)", low)
+    for part in re.split(r"\s*,\s*(?:and |or )?|\s+and\s+|\s+or\s+", m.group(1)) if m else []:
+        if not re.match(r"(?:watch|play|" + _SPORTS + r")\b", part):
+            break  # "we usually watch movies, hike, and have game nights": the habits, up to what is not one
+        if (value := cut_value(part, 4)) and len(value.split()) <= 3:
+            add("hobby", value)
     # plans: "I'm planning to visit Lisbon", "thinking about running a marathon"
     m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|plan|hoping|hope|intend|intending|aiming|going|"
                   r"gon na|gonna|want|wanna)(?: to| on)? ((?:visit|move|go|start|learn|travel|open|buy|adopt|run|"
@@ -452,8 +311,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         or re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? thinking (?:about|of) ((?:visiting|moving|going|starting|"
                      r"learning|travelling|traveling|opening|buying|adopting|running|getting|taking|trying|joining|"
                      r"studying|applying|launching|building|writing|becoming|retiring)\b[\w '-]+)", low)
-    if m and (value := _value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
-        add("plans", _original(value, text))
+    if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
+        add("plans", as_spelled(value, text))
 
     # languages and car
     m = re.search(r"\b[Ii] (?:speak|'m fluent in|am fluent in|'m learning|am learning|'m picking up|am picking up|"
@@ -468,5 +327,5 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("car", m.group(1).strip())
     m = re.search(r"\bmy (?:new |old )?car is an? ([\w -]+)", low)
     if m:
-        add("car", _value(m.group(1), 4))
+        add("car", cut_value(m.group(1), 4))
     return [(a, v) for a, v in found if v]

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ..models import Record, RecordKind
 from ..text import norm
-from .dates import as_day, find, phrases, resolve
+from .dates import Prefer, as_day, find, phrases, resolve
 from .windows import Window
 
 _SELF = {"i", "me", "myself", "user", "the user", "speaker", "the speaker", "you", "assistant", "the assistant"}
@@ -70,11 +70,11 @@ def _happened(draft: Draft, text: str, said_text: str, at: datetime, from_model:
     """The day a draft names, from a time phrase the cited turn really holds (a model's own date is not
     trusted): its `when` if the turn says it, else the first time phrase of the record's text the turn says,
     else (`from_model`: a model leaves `when` out) the turn's only time phrase."""
-    prefer = "future" if draft.kind == "plan" else "past"
+    prefer: Prefer = "future" if draft.kind == "plan" else "past"
     said_low = " ".join(said_text.lower().split())
-    if draft.when and " ".join(draft.when.lower().split()) in said_low:
-        if (day := resolve(draft.when, at, prefer)) is not None:
-            return day
+    if draft.when and " ".join(draft.when.lower().split()) in said_low \
+            and (day := resolve(draft.when, at, prefer)) is not None:
+        return day
     found = find(text, at, prefer)
     if found and " ".join(found[0].lower().split()) in said_low:
         return found[1]
@@ -91,7 +91,8 @@ def _grounded(value: str, said: list[str]) -> bool:
 
 
 def finish(window: Window, drafts: list[Draft], from_model: bool = False) -> list[Record]:
-    """Records from drafts: only turns the window reads, days resolved from the cited turn, stable ids, no duplicates."""
+    """Records from drafts: only turns the window reads, days resolved from the cited turn, stable ids, no
+    duplicates."""
     allowed = set(window.new)
     records: dict[str, Record] = {}
     for draft in drafts:
@@ -112,7 +113,7 @@ def finish(window: Window, drafts: list[Draft], from_model: bool = False) -> lis
             subject = cited.speaker  # a model may name the other speaker of a turn; the turn says who spoke
         attribute = _attribute(draft.attribute) if by == "user" else None  # a suggestion sets no one's value
         value = _clean(draft.value) if attribute else None
-        if from_model and value and not _grounded(value, [window.turn(t).text for t in turns]):
+        if from_model and value and not _grounded(value, [turn.text for t in turns if (turn := window.turn(t))]):
             attribute = value = None  # a value the cited turns never say (a model copies the prompt's examples)
         if value is None:
             attribute = None

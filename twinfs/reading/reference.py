@@ -97,6 +97,12 @@ def _specific(root: Token) -> bool:
                                                   "relcl") for c in root.children)
 
 
+def _asked(noun: Token, said: Said) -> bool:
+    """The noun is what a question asks for: "What's your favorite genre?" names no genre."""
+    return said.span.text.rstrip().endswith("?") and any(
+        w.lower_ in ("what", "which") for w in (*noun.children, *noun.head.children))
+
+
 def _ambient(t: Token) -> bool:
     """An "it" that points to nothing said before: "it's nice to have", "it's been tough with the car",
     "I made it", "it's raining"."""
@@ -143,8 +149,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 and all(c.i == t.i for c in t.head.children) and t.head.lemma_.lower() not in TIME_NOUNS \
                 and not (t.head.dep_ == "pobj" and t.head.head.lower_ in TEMPORAL):
             out.append((t, "echo"))  # "the painting" after "an abstract painting": that one, if it was named
-        elif t.lemma_.lower() in RELATIONAL and t.tag_ == "NN" and t.dep_ in _CORE and t.head.lemma_ != "do" and not any(
-                (c.dep_ == "prep" and c.lower_ in COMPLEMENTS) or c.dep_ in ("acl", "relcl", "compound")
+        elif t.lemma_.lower() in RELATIONAL and t.tag_ == "NN" and t.dep_ in _CORE and t.head.lemma_ != "do" \
+                and not any((c.dep_ == "prep" and c.lower_ in COMPLEMENTS) or c.dep_ in ("acl", "relcl", "compound")
                 for c in t.children):
             out.append((t, ""))  # "the atmosphere was electric": of what was said before
         elif low in AFTER and not any(x.pos_ in ("VERB", "AUX") and x.i < t.i and x.i != t.head.i for x in span) \
@@ -236,6 +242,8 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
                          if x.lemma_.lower() == t.head.lemma_.lower() and x.pos_ == "NOUN" and _specific(x)
                          and x.tag_ == t.head.tag_  # "this city" is not "my favorite cities"
                          and not any(c.lower_ in QUANTIFIERS for c in x.children)), None)
+            if said is not None and _asked(*said):
+                return None  # "What's your favorite genre?" - "I'm a fan of this genre": which one is not said
             phrase = _phrase(*said, speaker, names) if said else None
             if phrase is None or t.head.children and any(c.i != t.i for c in t.head.lefts):
                 return None  # "this necklace" after "Love the necklace!": which necklace is still not said
@@ -243,6 +251,8 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
             out[t.head.i] = ""
             continue
         before = recent[0]
+        if before.span.text.rstrip().endswith("?") and any(x.tag_ in ("WP", "WDT") for x in before.span):
+            return None  # "Who was the main actress in Harry Potter? I've heard about her": the one asked for
         if wants == "place":  # the one place the sentence before names
             places = {e.text for e in before.span.ents if e.label_ in PLACES}
             if len(places) != 1:

@@ -46,6 +46,9 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
     if not tokens:
         return True
     first = tokens[0]
+    lead = next((t for t in span if not t.is_punct), None)
+    if lead is not None and lead.lower_ == "so" and lead.dep_ == "mark":
+        return True  # "… a dance studio. So I can teach others": the purpose of the sentence before, not a fact
     if not stated and first.tag_ == "VB" and first.lower_ == first.lemma_.lower() and not any(
             c.dep_ in ("nsubj", "nsubjpass", "aux") for c in first.children):
         return True  # "Check out this moment I snapped"
@@ -141,3 +144,4 @@ def _generic(tokens: list[Token]) -> bool:
     tense = auxes[0] if auxes else verb
     return tense.tag_ in ("VBP", "VBZ") or tense.lower_ in ("can", "could") or (
         tense.tag_ == "VB" and any(c.dep_ == "nsubj" for c in verb.children))  # spaCy tags "challenges help" VB
+

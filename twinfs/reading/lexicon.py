@@ -1,0 +1,53 @@
+"""The words that tell kinds of lasting facts apart, for the rules reader: a relative from a pet, a job from a
+hobby, a language, a diet, a health condition. Only kinds: every value is the speaker's own words."""
+from __future__ import annotations
+
+KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": "partner",
+       "boyfriend": "partner", "girlfriend": "partner", "fiance": "partner", "fiancé": "partner",
+       "fiancee": "partner", "fiancée": "partner",
+       "kid": "children", "kids": "children", "child": "children", "children": "children", "son": "son",
+       "sons": "son", "daughter": "daughter", "daughters": "daughter", "baby": "children",
+       "mom": "mother", "mother": "mother", "mum": "mother", "dad": "father", "father": "father",
+       "parents": "parents", "sister": "sister", "sisters": "sister", "brother": "brother", "brothers": "brother",
+       "sibling": "sibling", "siblings": "sibling", "grandma": "grandmother", "grandmother": "grandmother",
+       "grandpa": "grandfather", "grandfather": "grandfather", "grandparents": "grandparents", "aunt": "aunt",
+       "uncle": "uncle", "cousin": "cousin", "niece": "niece", "nephew": "nephew", "stepson": "son",
+       "stepdaughter": "daughter", "twins": "children", "bestie": "friend", "best friend": "friend",
+       "granddaughter": "granddaughter", "grandson": "grandson", "grandkids": "grandchildren",
+       "grandchildren": "grandchildren"}
+PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
+        "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
+        "guinea pig", "puppies", "kittens"}
+JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
+        "lawyer", "chef", "cook", "writer", "designer", "developer", "programmer", "manager", "accountant",
+        "scientist", "therapist", "painter", "musician", "photographer", "journalist", "pilot", "firefighter",
+        "police", "officer", "cop", "soldier", "veteran", "dentist", "pharmacist", "architect", "consultant",
+        "entrepreneur", "freelancer", "baker", "barista", "waiter", "waitress", "cashier", "driver", "mechanic",
+        "electrician", "plumber", "carpenter", "farmer", "librarian", "professor", "researcher", "analyst",
+        "athlete", "player", "coach", "trainer", "instructor", "volunteer", "intern", "secretary", "clerk",
+        "actor", "actress", "dancer", "singer", "filmmaker", "screenwriter", "author", "editor", "streamer",
+        "gamer", "vet", "veterinarian", "surgeon", "paramedic", "owner", "founder", "ceo", "tutor",
+        "guard", "model", "blogger", "youtuber", "influencer", "producer", "director", "worker", "assistant",
+        "specialist", "technician", "administrator", "agent", "broker", "realtor", "caregiver", "illustrator",
+        "animator", "translator", "interpreter", "economist", "welder", "miner", "midwife", "pharmacologist",
+        "optician", "physiotherapist", "physio", "psychologist", "sociologist", "statistician", "surveyor",
+        "solicitor", "attorney", "paralegal", "receptionist", "hairdresser", "barber", "butcher", "florist",
+        "gardener", "landscaper", "builder", "roofer", "tailor", "jeweller", "jeweler", "lecturer", "teaching",
+        "headteacher", "principal", "coder", "sysadmin", "bartender", "sommelier", "zookeeper", "ranger"}
+# languages one speaks or learns: "I'm learning Portuguese for work" is a language, not a hobby
+LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", "dutch", "swedish", "norwegian",
+             "danish", "finnish", "polish", "czech", "russian", "ukrainian", "greek", "turkish", "arabic", "hebrew",
+             "persian", "farsi", "hindi", "urdu", "bengali", "punjabi", "tamil", "mandarin", "cantonese", "chinese",
+             "japanese", "korean", "vietnamese", "thai", "indonesian", "malay", "tagalog", "swahili", "yoruba",
+             "igbo", "hausa", "amharic", "zulu", "afrikaans", "irish", "welsh", "gaelic", "catalan", "basque",
+             "romanian", "hungarian", "serbian", "croatian", "bulgarian", "latin", "asl", "esperanto", "icelandic"}
+BUSINESS = r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm)"
+DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "lactose intolerant",
+         "kosher", "halal", "flexitarian", "plant-based"}
+HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "arthritis", "celiac", "epilepsy",
+          "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism",
+          "coeliac disease", "celiac disease", "crohn's", "crohn's disease", "ibs", "lupus", "ms", "copd",
+          "fibromyalgia", "hypertension", "chronic fatigue", "long covid", "dyslexia", "psoriasis", "tinnitus",
+          "high cholesterol", "heart disease", "endometriosis", "pcos", "bipolar disorder", "ocd"}
+STATUS = {"single", "married", "divorced", "engaged", "widowed", "separated"}
+NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}

@@ -1,0 +1,237 @@
+"""One sentence of a person's turn as the rules reader reads it: what it says of the speaker, its kind, its day.
+
+Whether a sentence says something of its speaker at all (not a question, small talk, an imperative, a sentence about
+someone else), what kind of record it makes (a plan, an event, a state, a preference, an opinion, a relation), the
+time phrase that names its day, and the lasting facts it states (`attributes.py`).
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..text import FIRST
+from .assertion import PAST_FORMS
+from .attributes import stated
+from .dates import phrases, resolve
+from .lexicon import KIN
+from .reference import Said, pointers
+from .reference import resolve as referent
+from .third_person import rewrite
+from .trimming import trimmed
+from .values import whole
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
+RECURRING = re.compile(r"\b(?:every|each|most|some|other)\s+$", re.I)  # the words before a habit's day
+RECURRING_AFTER = re.compile(r"\s*(?:mornings|afternoons|evenings|nights|nites)\b", re.I)
+SMALL_TALK = re.compile(
+    r"^(?:i(?:'m| am)? (?:so |really |totally |just )*(?:glad|happy|sorry|thankful|grateful) "
+    r"(?:to hear|for you|that you)"
+    r"|i (?:totally |really |completely )?(?:agree|understand|hear you|see|know what you mean|feel you|get it)"
+    r"|i (?:can't|cannot) wait to (?:see|hear)|i appreciate|i hope (?:so|you|that you)|i bet|i wish you|let me know"
+    r"|let'?s |let us |here(?:'s| is| are) (?:a |an |the |some |one )?(?:pic|photo|picture|snap|shot|video|link)"
+    r"|(?:it'?s )?been (?:a (?:few|couple)|ages|a while|so long).* since (?:we|i) (?:last )?(?:chatted|talked|spoke)"
+    r"|talk (?:to you )?(?:soon|later)|catch (?:you )?later|see (?:you|ya)|take care|bye|good ?night|good to see)",
+    re.I)
+PREFER_WORDS = {"love", "like", "enjoy", "prefer", "adore", "favorite", "favourite", "fan", "hate", "dislike",
+                "passionate", "fond", "obsessed"}
+OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opinion", "find", "consider", "wonder"}
+
+
+class Sentence:
+    """One sentence of a turn rewritten in the third person, with what the rules read from it."""
+
+    def __init__(self, span: Span, speaker: str):
+        self.span = span
+        self.speaker = speaker
+        self.tokens = trimmed(span)
+        self.implicit = self._implicit()
+        self.refs: dict[int, str] = {}  # pointing words ("it") -> what they point to, from the sentence before
+        self.pointing: set[str] = set()  # the words that point outside the sentence
+
+    def resolved(self, value: str | None) -> str | None:
+        """An attribute's value with its pointing words read as what they point to: "fan of them" -> videos."""
+        for i, phrase in self.refs.items():
+            if value and phrase != "the":
+                value = re.sub(rf"\b{re.escape(self.span.doc[i].text)}\b", phrase, value)
+        return value
+
+    def readable(self, before: list[Said], names: set[str]) -> bool:
+        """Every pointing word points to something this or the sentence before names (kept in `refs`)."""
+        found = pointers(self.tokens, self.span)
+        self.pointing = {t.lower_ for t, _ in found}
+        refs = referent(found, before, self.speaker, names)
+        if refs is None:
+            return False
+        self.refs = refs
+        return True
+
+    def _implicit(self) -> str | None:
+        """What "I" a sentence leaves out says before its verb: "Gonna try it" -> "is", "Went home" -> ""."""
+        if not self.tokens:
+            return None
+        if self.tokens[0].lower_ in ("gon", "gonna"):  # spaCy parses a leading "Gonna" as a noun
+            return "is"
+        first = self.tokens[0]
+        if first.dep_ in ("advcl", "conj") and (first.tag_ == "VBD" or (
+                first.tag_ == "VB" and first.lower_ in PAST_FORMS)) and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "expl", "aux", "auxpass") for c in first.children):
+            return ""  # "Lost my job as a banker, so I'm …": the first clause leaves its "I" out, not the second
+        root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
+        if root is None or root.pos_ not in ("VERB", "AUX") or root.i - self.tokens[0].i > 2:
+            return None
+        if any(t.ent_type_ in ("DATE", "TIME") for t in self.tokens if t.i < root.i):
+            return None  # "Last week was wild": the time is what the verb is said of
+        if root.lemma_ == "be" and any(c.dep_ == "attr" for c in root.children):
+            return None  # "Been a busy week": "it has", not "I have"
+        if any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
+            return None
+        if any(c.dep_ == "dobj" and c.lower_ in ("me", "us") for c in root.children):
+            return None  # "Really made me proud": what did is left out, not the speaker
+        if any(c.dep_ in ("aux", "auxpass") for c in root.children):
+            first = self.tokens[0]  # "Been tweaking a recipe": "has been"
+            return "has" if first.lower_ == "been" and first.dep_ == "aux" and first.head.i == root.i else None
+        if root.tag_ == "VBG":
+            if any(t.i > root.i and ((t.lemma_ == "be" and t.dep_ != "aux" and any(
+                    c.dep_ in ("acomp", "attr") for c in t.children)) or (t.dep_ == "conj" and t.head.i == root.i
+                    and t.tag_ in ("VBZ", "VBD") and any(c.dep_ == "dobj" and c.lower_ in ("me", "us")
+                                                         for c in t.children))) for t in self.tokens):
+                return None  # "Trying out flavors … has been a blast": the doing is the subject, not the speaker
+            return "is"
+        if root.tag_ == "VBD" or (root.tag_ == "VB" and root.lower_ in PAST_FORMS and root.i == self.tokens[0].i):
+            return ""  # "Lost my job as a banker yesterday": spaCy reads a past form as an imperative
+        if root.tag_ == "VBN":
+            return "has"
+        return None
+
+    @property
+    def lower(self) -> str:
+        return "".join(t.text_with_ws for t in self.tokens).strip().lower()
+
+    def informative(self) -> bool:
+        if not self.tokens or self.span.text.rstrip().endswith("?"):
+            return False
+        if self.tokens[0].lower_ in ("which", "that's", "thats") or [t.lower_ for t in self.tokens[:2]] == [
+                "that", "'s"]:
+            return False  # "Which is why my meetings are so exciting": what it follows from was said before
+        words = {t.lower_ for t in self.tokens}
+        if not (words & FIRST or self.implicit is not None):
+            return False
+        if SMALL_TALK.match(self.lower):
+            return False
+        root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
+        if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i and root.lower_ not in PAST_FORMS:
+            return False  # an imperative: "Check out my new studio"
+        if self.implicit is None and not self._about_speaker():
+            return False  # "It takes me to another world", "Taking time for ourselves is crucial": no fact of theirs
+        content = [t for t in self.tokens if not t.is_stop and not t.is_punct and t.pos_ in
+                   ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV") and t.lower_ not in FIRST]
+        has_verb = any(t.pos_ in ("VERB", "AUX") for t in self.tokens)
+        return has_verb and len(content) >= MIN_CONTENT
+
+    def _about_speaker(self) -> bool:
+        """A first-person word is a subject, or owns one ("my sister is visiting", "my kids and I")."""
+        for t in self.tokens:
+            if t.lower_ not in FIRST:
+                continue
+            if t.dep_ in ("nsubj", "nsubjpass") or (t.dep_ == "conj" and t.head.dep_ in ("nsubj", "nsubjpass")):
+                return True
+            if t.dep_ == "poss" and (t.head.dep_ in ("nsubj", "nsubjpass") or (
+                    t.head.dep_ == "conj" and t.head.head.dep_ in ("nsubj", "nsubjpass"))):
+                return True
+        return False
+
+    def time_phrase(self, base) -> tuple[str | None, tuple[int, int] | None]:
+        """The sentence's first time phrase that names a day, and its character span in the sentence."""
+        text = self.span.text
+        for ent in self.span.ents:
+            if re.fullmatch(r"(?:\d{1,2}|[a-z]+)", ent.text.lower()) and not phrases(ent.text):
+                continue  # "when I turned ten": a number, not October
+            if RECURRING.search(text[:ent.start_char - self.span.start_char]) or RECURRING_AFTER.match(
+                    text[ent.end_char - self.span.start_char:]) or re.search(r"days\b", ent.text, re.I):
+                continue  # "every Wednesday", "on Sunday mornings", "on Fridays": a habit, not a day
+            if ent.label_ in ("DATE", "TIME") and resolve(ent.text, base) is not None:
+                return ent.text, (ent.start_char - self.span.start_char, ent.end_char - self.span.start_char)
+        for phrase in phrases(text):
+            at = text.find(phrase)
+            if RECURRING.search(text[:at]) or RECURRING_AFTER.match(text[at + len(phrase):]):
+                continue
+            if resolve(phrase, base) is not None:
+                return phrase, (at, at + len(phrase))
+        return None, None
+
+    def kind(self) -> str:
+        lemmas = [t.lemma_.lower() for t in self.tokens]
+        lows = [t.lower_ for t in self.tokens]
+        # the main clause only: "I'm proud of researching visas for countries I want to visit" plans nothing
+        text = " ".join(t.lower_ for t in self.tokens if not any(
+            x.dep_ in ("relcl", "acl") for x in (t, *t.ancestors)))
+        finite = self._finite()
+        main = {finite.i, finite.head.i} if finite is not None else set()
+        future = (
+            any(t.tag_ == "MD" and t.lower_ in ("will", "'ll", "shall") and t.head.i in main and not any(
+                c.dep_ == "neg" or c.lower_ == "never" for c in t.head.children) for t in self.tokens)
+            or any(t.lower_ == "going" and t.i + 1 < len(t.doc) and t.nbor().lower_ == "to" and any(
+                c.dep_ == "aux" and c.lemma_ == "be" for c in t.children)
+                for t in self.tokens)  # not "started going to"
+            or re.search(r"\b(gon na|gonna|plan(?:ning)? to|intend to|hoping to|hope to|want to|wanna|"
+                         r"would love to|'d love to|thinking (?:about|of)(?! (?:how|what|why|whether|when|where)\b)|"
+                         r"looking forward|can't wait|ca n't wait|about to|aim to|decided to|goal is|"
+                         r"next (?:week|month|year|weekend)|planning (?:a|an|to|on|my|our|the)|"
+                         r"plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
+        )
+        if future:
+            return "plan"
+        head = finite.lemma_.lower() if finite is not None else ""
+        if head in OPINION_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ"):
+            return "opinion"
+        fan = any(t.lower_ == "fan" and (t.dep_ == "attr" or any(c.lower_ == "of" for c in t.children))
+                  for t in self.tokens)  # "I'm a big fan of", not "I had a chat with a Harry Potter fan"
+        favorite = any(t.lower_ in ("favorite", "favourite") and (t.dep_ != "amod" or t.head.dep_ in (
+            "nsubj", "nsubjpass", "attr", "ROOT", "appos")) for t in self.tokens)  # not "writing my favorite memories"
+        if (head in PREFER_WORDS and finite is not None and finite.tag_ in ("VBP", "VBZ")) or favorite or fan:
+            return "preference"
+        stative = finite is not None and (finite.lemma_ == "be" or any(
+            c.dep_ == "auxpass" and c.lemma_ == "be" for c in finite.children))  # "I was busy", "have been married"
+        owned = finite is not None and finite.lower_ == "got" and any(c.lemma_ == "have" for c in finite.children)
+        past = finite is not None and not stative and not owned and (finite.tag_ == "VBD" or (
+            finite.tag_ == "VBN" and any(c.lemma_ == "have" for c in finite.children)))  # "we've got a pup": a state
+        if past or ("just" in lows and finite is not None and finite.tag_ == "VBN"):
+            return "event"
+        if any((t.lower_ in KIN or t.lemma_.lower() in KIN) and any(c.lower_ in ("my", "our") for c in t.children)
+               for t in self.tokens):  # "my sister is visiting", not "my life … since I was a kid"
+            return "relation"
+        if head in ("feel", "find") or "opinion" in lemmas:
+            return "opinion"
+        return "state"
+
+    def _finite(self) -> Token | None:
+        """The verb that tells the tense of what the speaker says of themself (the verb of "I"/"we", else the
+        root), or the auxiliary that carries it."""
+        subject = next((t for t in self.tokens if t.lower_ in ("i", "we") and t.dep_ in ("nsubj", "nsubjpass")), None)
+        root = subject.head if subject is not None else next((t for t in self.tokens if t.dep_ == "ROOT"), None)
+        if root is None:
+            return None
+        for child in root.children:
+            if child.dep_ in ("aux", "auxpass") and child.tag_ in ("VBD", "VBP", "VBZ", "MD"):
+                if child.lemma_ == "have" and root.tag_ == "VBN":
+                    return root
+                return child
+        return root
+
+    def attributes(self) -> list[tuple[str, str]]:
+        """The lasting facts the sentence states, as (attribute, value) pairs."""
+        # one space between tokens, so "I'm" reads "I 'm" and "I've" reads "I 've" in the patterns
+        text = re.sub(r" ([,.!?;:])", r"\1", " ".join(t.text for t in self.tokens))
+        for word in re.findall(r"\w+(?:-\w+)+", self.span.text):  # "sci-fi" stays one word, " - " stays a dash
+            text = text.replace(" - ".join(word.split("-")), word)
+        ents: dict[str, str] = {}
+        for ent in self.span.ents:
+            ents.setdefault(ent.label_, ent.text)
+        return [(a, v) for a, v in stated(text, self.tokens, ents) if whole(v, self.tokens)]
+
+    def rewrite(self, drop: tuple[int, int] | None) -> str:
+        """The sentence in the third person, the speaker named once; a relative time phrase (`drop`) taken out."""
+        return rewrite(self.speaker, self.tokens, self.span.start_char, self.implicit, self.refs, drop)

@@ -1,0 +1,83 @@
+"""What of a sentence is the speaker's own statement, for the rules reader: the talk around it trimmed.
+
+"Oh wow, Jon - by the way, I started kickboxing, you should try it!" -> "I started kickboxing": interjections,
+vocatives, the talk's joints ("By the way", "Speaking of which"), a lead before a colon, what is said to the listener
+and a bid to them at the end ("…, take a look!") are not part of the fact.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..text import FIRST, SECOND
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+# the talk's joints that lead a sentence: "By the way, …", "Speaking of which, …"
+JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "which"), ("on", "another", "note"),
+          ("on", "a", "different", "note"), ("on", "a", "side", "note"), ("on", "that", "note"),
+          ("that", "being", "said"), ("having", "said", "that"))
+# what one bids the listener do after telling something: "…, take a look!", "… - come see!"
+TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
+YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
+OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh", "hey", "hi", "hello", "thanks",
+           "thank", "haha", "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok",
+           "okay", "sure",
+           "totally", "absolutely", "definitely", "aww", "aw", "omg", "ugh", "um", "uh", "hmm", "gosh", "man", "dude",
+           "honestly", "actually", "plus", "ah", "yay", "cool", "great", "awesome", "nice", "right", "true",
+           "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what", "meanwhile"}
+
+
+def trimmed(span: Span) -> list[Token]:
+    """A sentence's tokens without leading interjections, vocatives, the talk's joints, what is said to the
+    listener and trailing punctuation."""
+    tokens = list(span)
+    while tokens:
+        t = tokens[0]
+        nxt = tokens[1] if len(tokens) > 1 else None
+        vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")
+        cleft = t.lower_ == "what" and nxt is not None and nxt.lower_ in ("i", "we")  # "What I love is …"
+        if t.is_punct or t.is_space or t.pos_ == "INTJ" or (t.lower_ in OPENERS and not cleft) or vocative:
+            tokens.pop(0)
+        elif (joint := next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)), None)):
+            del tokens[:len(joint)]  # "By the way, …", "Speaking of which, …": the talk's joints, not the fact
+        elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")
+                             and (x.text == ":" or i == 0 or tokens[i - 1].whitespace_)),  # not "Money-wise"
+                            None)) is not None \
+                and not any(x.lower_ in FIRST for x in tokens[:colon]):
+            del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"
+        else:
+            break
+    while len(tokens) > 3 and tokens[-1].is_punct and tokens[-2].pos_ == "PROPN" and tokens[-3].text == "," \
+            and tokens[-2].ent_type_ not in ("GPE", "LOC", "FAC", "ORG", "NORP"):  # "my home country, Sweden"
+        del tokens[-3:]  # "I've had some tough times with my business, Jon." — the name is whom she tells
+    while len(tokens) > 3 and [x.lower_ for x in tokens[-3:]] == ["by", "the", "way"] or \
+            len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:
+        del tokens[-4 if tokens[-1].is_punct else -3:]  # "…, by the way."
+    # "I started kickboxing, you should try it": keep what the speaker says of themself
+    listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU or (  # "…, so let's make it happen"
+        t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))), None)
+    lead = next((i for i, t in enumerate(tokens) if listener is not None and i > listener and t.text in (":", ";")
+                 and any(x.lower_ in FIRST for x in tokens[i + 1:i + 3])), None)
+    if lead is not None:  # "Quick intro so you can help me: I'm Priya, I work as …": what follows is theirs
+        tokens = tokens[lead + 1:]
+        listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU), None)
+    if listener is not None:
+        cut = max((i for i, t in enumerate(tokens[:listener]) if t.text in (",", "-", "–", ";", ":")
+                   or t.lower_ in ("but", "so", "and", "because", "cause", "'cause")), default=0)
+        tokens = tokens[:cut]
+        kept = {t.i for t in tokens}
+        if tokens and all(t.dep_ in ("npadvmod", "advmod", "prep", "mark", "punct", "intj") or (
+                t.dep_ == "advcl" and any(c.dep_ in ("mark", "npadvmod") for c in t.children))
+                          for t in tokens if t.head.i not in kept or t.head.i == t.i):
+            tokens = []  # "Last time we saw each other, I noticed your pin": what is left only leads the rest
+    command = next((i for i in range(1, len(tokens)) if tokens[i].tag_ == "VB" and tokens[i - 1].text in (
+        ",", "-", "–", "—", ";") and tokens[i].lemma_ in TO_LISTENER and not any(
+        c.dep_ in ("nsubj", "nsubjpass", "aux") for c in tokens[i].children)), None)
+    if command is not None:
+        tokens = tokens[:command - 1]  # "I've done an abstract painting too, take a look!": said to the listener
+    while tokens and (tokens[-1].is_punct or tokens[-1].is_space or tokens[-1].pos_ == "SYM"
+                      or tokens[-1].lower_ in ("and", "but", "so", "because")):
+        tokens.pop()
+    return tokens
+
