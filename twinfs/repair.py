@@ -11,6 +11,7 @@ end users go on.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -206,10 +207,8 @@ def _stop_gits_in(root: Path, seconds: float = 10.0) -> tuple[int, int]:
             else:
                 found.append(pid)
     for pid in found:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and any(_running(pid) for pid in found):
         time.sleep(0.02)

@@ -305,7 +305,7 @@ class Vault:
         for rel in paths:
             folder, _, name = rel.rpartition("/")
             changed.setdefault(folder, {})[name] = None
-        for rel, blob in zip(present, blobs):
+        for rel, blob in zip(present, blobs, strict=True):
             folder, _, name = rel.rpartition("/")
             changed[folder][name] = f"{FILE:06o} blob {blob}"
         folders: set[str] = set()

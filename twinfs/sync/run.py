@@ -1,7 +1,7 @@
-"""One sync of one end user's vault, step by step (the merge rule is merge.py's, the remote remote.py's): fetch outside the writer; under
-it, land what waits, commit hand edits, forget what the remote forgot, merge and settle; push outside it again;
-fetch and merge again when someone pushed meanwhile. A new machine joining clones the vault and builds its
-indexes. Two syncs of one vault take turns."""
+"""One sync of one end user's vault, step by step (the merge rule is merge.py's, the remote remote.py's): fetch
+outside the writer; under it, land what waits, commit hand edits, forget what the remote forgot, merge and settle;
+push outside it again; fetch and merge again when someone pushed meanwhile. A new machine joining clones the vault
+and builds its indexes. Two syncs of one vault take turns."""
 from __future__ import annotations
 
 import json
@@ -68,8 +68,8 @@ def run(space: Space, url: str, hooks: Hooks) -> Outcome:
             raise Unavailable(f"sync stopped: {message}", retry_after=60) from None
     out.head = vault.head()
     out.conflicts = remote.conflict_copies(vault)
-    remote.note(vault, remote_head=remote.rev(vault, remote.TRACKING), synced_at=remote.when(), error=None, error_at=None,
-              conflicts=out.conflicts)
+    remote.note(vault, remote_head=remote.rev(vault, remote.TRACKING), synced_at=remote.when(), error=None,
+                error_at=None, conflicts=out.conflicts)
     return out
 
 
