@@ -74,7 +74,7 @@ def _items_from(path: str) -> list[Item]:
     try:
         source = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115  # closed by the with below, stdin or not
     except OSError as exc:
-        raise Invalid(f"{path}: {exc.strerror.lower()}") from None
+        raise Invalid(f"{path}: {(exc.strerror or str(exc)).lower()}") from None
     items = []
     with source:
         for n, line in enumerate(source, 1):
@@ -489,6 +489,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # the embedder's loading bar says nothing to a person
     args = parse(argv)
     command: Command = args.command
+    assert command.run is not None  # argparse requires a subcommand: the one picked is a leaf, and leaves run
     try:
         answer = command.run(args)
     except TwinError as exc:

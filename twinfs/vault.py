@@ -68,7 +68,7 @@ def fsync_dir(path: Path) -> None:
 
 
 def atomic_write(path: Path, data: str | bytes, durable: bool = True,
-                 written: Callable[[tuple], None] | None = None) -> None:
+                 written: Callable[[tuple | None], None] | None = None) -> None:
     """Write a temp file beside the target, fsync it, then rename over: a reader sees old or new, never half.
     `written(stamp)` is told the file's stamp (file_stamp: a rename keeps it) before the rename makes it seen."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -96,6 +96,11 @@ def _unquote(path: str) -> str:
         return path
     raw = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1")
     return raw.decode("utf-8", "replace")
+
+
+def _text(message: str | bytes) -> str:
+    """A commit's message as text (gitpython gives bytes only when it cannot decode it)."""
+    return message if isinstance(message, str) else message.decode(errors="replace")
 
 
 def file_stamp(path: Path) -> tuple | None:
@@ -317,6 +322,8 @@ class Vault:
         made: dict[str, str | None] = {}
         maker = subprocess.Popen(["git", "-C", str(self.root), "mktree", "-z", "--batch", "--missing"],
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        feed, trees = maker.stdin, maker.stdout
+        assert feed is not None and trees is not None  # both asked for as pipes
         try:
             for folder in sorted(folders, key=lambda f: -1 if not f else -f.count("/") - 2):  # deepest first
                 entries = listed[folder]
@@ -329,26 +336,28 @@ class Vault:
                 if not lines and folder:
                     made[folder] = None  # a folder left empty is no folder in git
                     continue
-                maker.stdin.write(("".join(lines) + "\0").encode())  # an empty record ends a tree
-                maker.stdin.flush()
-                made[folder] = maker.stdout.readline().decode().strip()
+                feed.write(("".join(lines) + "\0").encode())  # an empty record ends a tree
+                feed.flush()
+                made[folder] = trees.readline().decode().strip()
         finally:
-            maker.stdin.close()
+            feed.close()
             maker.wait()
         if maker.returncode:
             raise subprocess.CalledProcessError(maker.returncode, "git mktree")
-        if made[""] == head_tree:
+        tree = made[""]
+        assert tree is not None  # the root is always written (the empty tree when nothing is left)
+        if tree == head_tree:
             return None
         self._mark_behind(paths)
-        return self._commit_tree(made[""], parent, message)
+        return self._commit_tree(tree, parent, message)
 
-    def _ls_trees(self, head_tree: str, folders: set[str]) -> dict[str, dict[str, str]]:
+    def _ls_trees(self, head_tree: str, folders: set[str]) -> dict[str, dict[str, str | None]]:
         """Each folder's entries in HEAD's tree, name -> "mode type object" ({} for a folder HEAD has not): one
         git ls-tree a folder, all started at once."""
         running = {f: subprocess.Popen(["git", "-C", str(self.root), "ls-tree", "-z", f"{head_tree}:{f}" if f
                                         else head_tree], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
                    for f in folders}
-        listed: dict[str, dict[str, str]] = {}
+        listed: dict[str, dict[str, str | None]] = {}
         for folder, proc in running.items():
             out, _ = proc.communicate()
             listed[folder] = {}
@@ -581,9 +590,8 @@ class Vault:
 
     def log(self, rel: str | None = None, limit: int = 100) -> list[Commit]:
         """Commits newest first, of the whole vault or of one file."""
-        kwargs = {"paths": rel} if rel else {}
-        return [Commit(c.hexsha, c.message.strip(), c.committed_datetime.isoformat(), c.author.name)
-                for c in self.repo.iter_commits("HEAD", max_count=limit, **kwargs)]
+        return [Commit(c.hexsha, _text(c.message).strip(), c.committed_datetime.isoformat(), c.author.name or "")
+                for c in self.repo.iter_commits("HEAD", rel or "", max_count=limit)]
 
     def rev_before(self, when: datetime) -> str | None:
         """The last commit made before `when` (None when the vault is younger)."""

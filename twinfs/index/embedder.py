@@ -375,7 +375,9 @@ def _export(folder: Path, out: Path) -> None:
     finally:
         transformers_logging.set_verbosity(verbosity)
 
-    class Hidden(torch.nn.Module):
+    module: Any = torch.nn.Module  # torch is imported here, at run time: a base mypy takes as it finds it
+
+    class Hidden(module):
         def __init__(self, model):
             super().__init__()
             self.model = model
