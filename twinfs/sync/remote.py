@@ -39,8 +39,8 @@ class Refused(TwinError):
 
 
 @dataclass
-class Outcome:
-    """What one sync did."""
+class SyncReport:
+    """What one sync did (result() in run.py shapes it into the API's SyncResult)."""
 
     remote: str
     kind: str = "up to date"  # "sent", "received", "merged", "replayed", "cloned"
