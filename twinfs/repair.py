@@ -21,9 +21,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from .durable import atomic_write, fsync_dir
 from .paths import MARKER, VAULT_TOPS, item_filename
 from .space import WRITING, Space
-from .vault import FORMAT, atomic_write, fsync_dir
+from .vault import FORMAT
 
 log = logging.getLogger("twinfs.repair")
 GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "FETCH_HEAD.lock", "config.lock", "packed-refs.lock",

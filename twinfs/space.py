@@ -11,6 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from .durable import atomic_write, fsync_dir
 from .index.embedder import Embedder
 from .index.meaning import MeaningIndex
 from .index.words import WordIndex
@@ -19,7 +20,7 @@ from .passage_lock import PassageLock
 from .passages import TURN_LINE, Turn
 from .paths import item_filename, thread_id
 from .state import State
-from .vault import Vault, atomic_write, fsync_dir
+from .vault import Vault
 
 WRITING = "twin-writing"  # the writer's mark in .git
 
