@@ -13,7 +13,7 @@ from typing import Literal
 
 from .durable import atomic_write
 from .errors import Invalid, Unauthorized
-from .models import NAME_PART
+from .forms import NAME_PART
 
 Role = Literal["read", "write"]
 

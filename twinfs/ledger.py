@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 from . import git_history
 from .durable import file_stamp
 from .errors import Invalid, NotFound
-from .models import THREAD_ID, Record
+from .forms import THREAD_ID
+from .models import Record
 from .space import Space
 
 
