@@ -18,9 +18,9 @@ from twinfs import (
     Memory,
     Settings,
     forgetting,
+    git_history,
 )
 from twinfs.models import AddRequest, ForgetRequest
-from twinfs.vault import Vault
 
 
 def main() -> None:
@@ -50,7 +50,7 @@ def main() -> None:
             n += args.items
         built = time.perf_counter() - t0
         clock(forgetting, "forget")
-        clock(Vault, "rewrite_history")
+        clock(git_history, "rewrite_history")
         t0 = time.perf_counter()
         result = memory.forget(user, ForgetRequest(ids=["m7"]))
         total = time.perf_counter() - t0

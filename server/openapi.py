@@ -19,7 +19,8 @@ from starlette.responses import Response
 
 from twinfs import __version__
 from twinfs.errors import TwinError
-from twinfs.models import ACCOUNT_ID, MAX_USER_DIR
+from twinfs.forms import ACCOUNT_ID
+from twinfs.models import MAX_USER_DIR
 
 from .body import MAX_BODY
 from .errors import ErrorBody

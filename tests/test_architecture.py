@@ -13,8 +13,7 @@ PACKAGES = {"twinfs": ROOT / "twinfs", "twinfs.server": ROOT / "server"}
 MOST_LINES = 400
 # modules still over MOST_LINES, each at the size it may not pass: shrink them and take them off
 STILL_OVER: dict[str, int] = {
-    "twinfs.memory": 630, "twinfs.vault": 598, "twinfs.models": 535,
-    "twinfs.cli": 520, "twinfs.folding": 490, "twinfs.index.embedder": 440,
+    "twinfs.memory": 630, "twinfs.folding": 490,
 }
 
 
@@ -119,7 +118,7 @@ def test_no_private_name_is_imported_from_another_module():
 
 
 # class names still shared by two modules, to be renamed: the list may only shrink
-SHARED_NAMES_LEFT = {"Outcome"}
+SHARED_NAMES_LEFT: set[str] = set()
 
 
 def test_every_class_name_is_unique():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import MOVE, chat
 
-from twinfs import Memory, Settings
+from twinfs import Memory, Settings, git_history
 from twinfs import vault as vault_module
 from twinfs.models import AddRequest
 from twinfs.repair import reflogs_mended
@@ -62,7 +62,7 @@ def test_a_prune_waits_for_the_upkeep_an_earlier_opening_of_the_vault_started(tm
     first.close()
     again = Vault(root)  # the vault opened again: a new Vault
     pruned = threading.Event()
-    waiter = threading.Thread(target=lambda: (again.prune_now(), pruned.set()), daemon=True)
+    waiter = threading.Thread(target=lambda: (git_history.prune_now(again), pruned.set()), daemon=True)
     waiter.start()
     time.sleep(0.3)
     assert not pruned.is_set()  # waits for the running upkeep, whoever started it

@@ -120,8 +120,7 @@ def test_commit_messages_that_could_say_what_was_forgotten_are_redacted():
 def forget_that_fails(settings, embedder, alice, monkeypatch, landed=None, meanwhile=None):
     """An add (then `landed()`), then a forget whose history rewrite fails (a full disk), `meanwhile()` run while
     the forget holds the writer; -> the vault's root, its owner closed, the secret still in the history."""
-    from twinfs import Memory
-    from twinfs.vault import Vault
+    from twinfs import Memory, git_history
 
     def fails(*args, **kwargs):
         if meanwhile:
@@ -134,7 +133,7 @@ def forget_that_fails(settings, embedder, alice, monkeypatch, landed=None, meanw
         if landed:
             landed()
         with monkeypatch.context() as patched:
-            patched.setattr(Vault, "rewrite_history", fails)
+            patched.setattr(git_history, "rewrite_history", fails)
             with suppress(OSError):
                 m.forget(alice, ForgetRequest(ids=["msg-004"]))
         assert "4471-zebra" in everything_in(root)  # still in the history: the rewrite failed

@@ -8,7 +8,7 @@ import zipfile
 
 import pytest
 
-from twinfs import EndUser, Memory, Settings
+from twinfs import EndUser, Memory, Settings, git_history
 from twinfs.cli import main
 from twinfs.importers import chatgpt, claude
 from twinfs.importers.source import BadExport
@@ -96,11 +96,11 @@ def test_a_second_import_adds_nothing_and_a_zip_is_read_like_its_file(tmp_path, 
     assert run(tmp_path, "chatgpt", str(export)) == 0
     assert "(4 new, 0 already there)" in capsys.readouterr().out
     with memory_of(tmp_path).start() as m:
-        commits = len(m.space(ALICE).vault.log(limit=1000))
+        commits = len(git_history.log(m.space(ALICE).vault, limit=1000))
     assert run(tmp_path, "chatgpt", str(export)) == 0
     assert "(0 new, 4 already there)" in capsys.readouterr().out
     with memory_of(tmp_path).start() as m:
-        assert len(m.space(ALICE).vault.log(limit=1000)) == commits  # nothing written the second time
+        assert len(git_history.log(m.space(ALICE).vault, limit=1000)) == commits  # nothing written the second time
 
 
 def test_claude_content_blocks_and_senders(tmp_path, capsys):

@@ -6,20 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from twinfs import BadRequest, EndUser, Invalid
-from twinfs.models import (
-    MOMENT,
-    NOT_BLANK,
-    SCOPE,
-    SPACE,
-    VAULT_PATH,
-    AddRequest,
-    CorrectRequest,
-    GrepRequest,
-    Item,
-    ReadRequest,
-    SearchRequest,
-    StatusRequest,
-)
+from twinfs.forms import MOMENT, NOT_BLANK, SCOPE, SPACE, VAULT_PATH
+from twinfs.models import AddRequest, CorrectRequest, GrepRequest, Item, ReadRequest, SearchRequest, StatusRequest
 from twinfs.paths import clean_relpath, thread_id
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import regex
 
+from . import git_history
 from .errors import Invalid, NotFound
 from .models import GrepLine, GrepRequest, GrepResult, ReadResult
 from .passages import parse
@@ -75,8 +76,8 @@ def read(space: Space, path: str, before: datetime | None = None) -> ReadResult:
     if not target.is_relative_to(space.root.resolve()):
         raise Invalid(f"path '{path}' leaves the vault", "path")
     if before is not None:
-        rev = space.vault.rev_before(before)
-        content = space.vault.show(rel, rev) if rev else None
+        rev = git_history.rev_before(space.vault, before)
+        content = git_history.show(space.vault, rel, rev) if rev else None
         if content is None:
             raise NotFound(f"no file at '{rel}' in this memory before {before.date().isoformat()}")
     else:

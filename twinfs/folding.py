@@ -16,7 +16,8 @@ from typing import Any
 
 import yaml
 
-from .models import Record, parse_day
+from .forms import parse_day
+from .models import Record
 from .text import SPELLING, STOP, norm, stem, stems_of, words_of
 
 MAX_SLUG = 60

@@ -14,6 +14,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
+from . import git_history
 from .ledger import dump_records, load_records, records_path
 from .space import Space
 from .steps.land import land_event, recut_all
@@ -68,7 +69,7 @@ def _corrections(space: Space, thread: str, leaving: set[str]) -> list:
 def history_paths(space: Space, threads: list[str]) -> list[str]:
     """What forget rewrites in every commit: the threads' items, records and passages (wherever they ever were),
     and the pages."""
-    ever = space.vault.paths_ever("passages")
+    ever = git_history.paths_ever(space.vault, "passages")
     passages = sorted({posixpath.dirname(p) for p in ever if posixpath.basename(posixpath.dirname(p)) in threads})
     return [f"items/{t}" for t in threads] + [records_path(t) for t in threads] + passages + ["pages"]
 
@@ -79,7 +80,7 @@ def purge(space: Space) -> int:
     pending = space.vault.purge_pending()
     if not pending:
         return 0
-    rewritten = space.vault.rewrite_history(pending["prefixes"], redact(pending["threads"]))
+    rewritten = git_history.rewrite_history(space.vault, pending["prefixes"], redact(pending["threads"]))
     space.vault.purge_done()
     return rewritten
 

@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
+from .durable import atomic_write
 from .errors import Invalid, Unauthorized
-from .models import NAME_PART
-from .vault import atomic_write
+from .forms import NAME_PART
 
 Role = Literal["read", "write"]
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
+from . import git_history
+from .durable import file_stamp
 from .errors import Invalid, NotFound
-from .models import THREAD_ID, Record
+from .forms import THREAD_ID
+from .models import Record
 from .space import Space
-from .vault import file_stamp
 
 
 def records_path(thread: str) -> str:
@@ -23,7 +25,7 @@ def load_records(space: Space, thread: str) -> list[Record]:
 
 
 def kept_records(space: Space, thread: str) -> tuple[Record, ...]:
-    """A thread's records as its file now stands, parsed once for each version of the file (vault.file_stamp: size,
+    """A thread's records as its file now stands, parsed once for each version of the file (durable.file_stamp: size,
     modified time, inode) and kept on the Space: for searches and the brief, which only read them. A file broken by
     hand gives none (left out until mended)."""
     stamp = file_stamp(space.vault.path(records_path(thread)))
@@ -98,7 +100,7 @@ def correct(space: Space, record_id: str, reason: str, value: str | None,
 
 
 def _record_at(space: Space, rel: str, rev: str, record_id: str) -> dict | None:
-    text = space.vault.show(rel, rev)
+    text = git_history.show(space.vault, rel, rev)
     if text is None:
         return None
     try:
@@ -122,7 +124,7 @@ def lineage(space: Space, record_id: str) -> dict:
     except (FileNotFoundError, IsADirectoryError):
         source = None
     commits = []
-    for c in space.vault.log(rel, limit=500):
+    for c in git_history.log(space.vault, rel, limit=500):
         now = _record_at(space, rel, c.sha, record_id)
         before = _record_at(space, rel, f"{c.sha}~1", record_id)
         if now != before:

@@ -21,6 +21,7 @@ from .brief import Briefs
 from .clock import Clock
 from .errors import Invalid, NotFound, TwinError, Unavailable
 from .filtering import Filter, make_filter
+from .forms import parse_day
 from .home_lock import HomeBusy, HomeLock, holder
 from .index import Bounds
 from .index.embedder import Embedder, shared_embedder
@@ -50,7 +51,6 @@ from .models import (
     StatusResult,
     SyncRequest,
     SyncResult,
-    parse_day,
 )
 from .pending import Marks
 from .reading import Budget, Reader, make_reader

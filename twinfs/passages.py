@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 import yaml
 
-from .models import as_utc, iso
+from .forms import as_utc, iso
 
 MAX_CHARS = 1400  # a passage's text, context line included, stays within this
 PIECE_CHARS = 1100  # a turn longer than fits is cut into pieces of at most this

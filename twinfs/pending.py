@@ -16,7 +16,7 @@ import threading
 import time
 from pathlib import Path
 
-from .vault import fsync_dir
+from .durable import fsync_dir
 
 
 class Marks:

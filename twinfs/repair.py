@@ -11,6 +11,7 @@ end users go on.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -20,9 +21,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from .durable import atomic_write, fsync_dir
 from .paths import MARKER, VAULT_TOPS, item_filename
 from .space import WRITING, Space
-from .vault import FORMAT, atomic_write, fsync_dir
+from .vault import FORMAT
 
 log = logging.getLogger("twinfs.repair")
 GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "FETCH_HEAD.lock", "config.lock", "packed-refs.lock",
@@ -206,10 +208,8 @@ def _stop_gits_in(root: Path, seconds: float = 10.0) -> tuple[int, int]:
             else:
                 found.append(pid)
     for pid in found:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and any(_running(pid) for pid in found):
         time.sleep(0.02)

@@ -9,9 +9,10 @@ from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from .forms import iso
 from .index import Bounds
 from .ledger import kept_records, records_path
-from .models import Fact, Hit, Record, iso
+from .models import Fact, Hit, Record
 from .passages import MAX_CHARS, parse
 from .reading.dates import TimeSpan, as_day, time_spans
 from .space import Space

@@ -11,15 +11,17 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from .durable import atomic_write, fsync_dir
+from .forms import as_utc, iso
 from .index.embedder import Embedder
 from .index.meaning import MeaningIndex
 from .index.words import WordIndex
-from .models import EndUser, Item, as_utc, iso
+from .models import EndUser, Item
 from .passage_lock import PassageLock
 from .passages import TURN_LINE, Turn
 from .paths import item_filename, thread_id
 from .state import State
-from .vault import Vault, atomic_write, fsync_dir
+from .vault import Vault
 
 WRITING = "twin-writing"  # the writer's mark in .git
 

@@ -109,7 +109,8 @@ class State:
         with self._lock, transaction(self._db):
             self._db.executemany("INSERT OR IGNORE INTO items VALUES (?, ?, ?, 'accepted', ?)",
                                  [(i, t, h, event) for i, t, h in items])
-            self._db.execute("INSERT OR IGNORE INTO events VALUES (?, ?)", (event, json.dumps([i for i, _, _ in items])))
+            self._db.execute("INSERT OR IGNORE INTO events VALUES (?, ?)",
+                             (event, json.dumps([i for i, _, _ in items])))
 
     def restore(self, items: list[tuple[str, str, str]], landed: set[str]) -> None:
         """Items found on disk but not here (after .twin/ was deleted): landed if a passage holds them."""

@@ -1,23 +1,21 @@
-"""The files and git of one end user: atomic writes, commits, history. The caller serialises writes."""
+"""One end user's vault: its files (written atomically, the writer's own edits told from hand edits) and its git
+repository (configured, committed to, kept up). The caller serialises writes. Commits' trees are made by
+git_trees.py, the history is read and rewritten by git_history.py."""
 from __future__ import annotations
 
 import itertools
 import json
 import os
-import shutil
 import subprocess
-import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 import git
 
-from . import faults, fsmonitor
+from . import faults, fsmonitor, git_trees
 from .background import LATER_NICE, lower_priority
+from .durable import atomic_write, file_stamp, read_exact
 from .paths import COMMITTED, MARKER, TOMBSTONES
 
 FORMAT = 2  # 2: item file names portable to every file system (paths.item_filename), vault.json
@@ -41,7 +39,6 @@ _VERSIONS = itertools.count(1)  # Vault.records_version
 # old one's `gc --auto` (two gc's at once, one pruning: git fsck found reflog entries naming pruned objects)
 _UPKEEPS: dict[str, threading.Thread] = {}
 _UPKEEPS_LOCK = threading.Lock()
-FILE, FOLDER = 0o100644, 0o040000  # the modes of a file and of a folder in a git tree
 COMMIT_GRAPH = ("commit-graph", "write", "--reachable", "--changed-paths")  # filters reused from the graph it replaces
 # git set for vaults of hundreds of thousands of files: a compact index (v4) and a cache of untracked folders, so
 # that git status does not walk all of it (Vault.configure). Not a split index: at 457,654 files (100,000
@@ -52,67 +49,6 @@ COMMIT_GRAPH = ("commit-graph", "write", "--reachable", "--changed-paths")  # fi
 MANY_FILES = {"index.version": "4", "core.splitIndex": "false", "core.untrackedCache": "true",
               "feature.manyFiles": "true", "core.commitGraph": "true", "gc.writeCommitGraph": "false",
               "fetch.writeCommitGraph": "true"}
-
-
-def read_exact(path: Path) -> str:
-    """A file's text as stored: no newline turned into another (read_text would make \r\n and \r into \n)."""
-    return path.read_bytes().decode("utf-8")
-
-
-def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def atomic_write(path: Path, data: str | bytes, durable: bool = True,
-                 written: Callable[[tuple], None] | None = None) -> None:
-    """Write a temp file beside the target, fsync it, then rename over: a reader sees old or new, never half.
-    `written(stamp)` is told the file's stamp (file_stamp: a rename keeps it) before the rename makes it seen."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode() if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(raw)
-            if durable:
-                f.flush()
-                os.fsync(f.fileno())
-        if written is not None:
-            written(file_stamp(Path(tmp)))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    if durable:
-        fsync_dir(path.parent)
-
-
-def _unquote(path: str) -> str:
-    """A path as git writes it in a stream: as is, or C-quoted ("a\\"b", octal bytes) when it needs to be."""
-    if not path.startswith('"'):
-        return path
-    raw = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1")
-    return raw.decode("utf-8", "replace")
-
-
-def file_stamp(path: Path) -> tuple | None:
-    """A file's size, change time and inode (None when it is gone): what an edit would change."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_size, st.st_mtime_ns, st.st_ino
-
-
-@dataclass(frozen=True)
-class Commit:
-    sha: str
-    message: str
-    at: str
-    author: str
 
 
 class Vault:
@@ -298,66 +234,11 @@ class Vault:
         if head is None:
             return self.commit(message, paths)  # the first commit: from the index, as git commit would
         parent, head_tree = head
-        present = [p for p in paths if (self.root / p).is_file()]
-        blobs = self.git("hash-object", "-w", "--stdin-paths", input="".join(f"{p}\n" for p in present),
-                         caught_up=False).split() if present else []
-        changed: dict[str, dict[str, str | None]] = {}  # folder -> name -> its ls-tree line's head | None: gone
-        for rel in paths:
-            folder, _, name = rel.rpartition("/")
-            changed.setdefault(folder, {})[name] = None
-        for rel, blob in zip(present, blobs):
-            folder, _, name = rel.rpartition("/")
-            changed[folder][name] = f"{FILE:06o} blob {blob}"
-        folders: set[str] = set()
-        for folder in changed:
-            while folder not in folders:
-                folders.add(folder)
-                folder = folder.rpartition("/")[0]
-        listed = self._ls_trees(head_tree, folders)
-        made: dict[str, str | None] = {}
-        maker = subprocess.Popen(["git", "-C", str(self.root), "mktree", "-z", "--batch", "--missing"],
-                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        try:
-            for folder in sorted(folders, key=lambda f: -1 if not f else -f.count("/") - 2):  # deepest first
-                entries = listed[folder]
-                for name, now in changed.get(folder, {}).items():
-                    entries[name] = now
-                for sub in [f for f in made if f and f.rpartition("/")[0] == folder]:
-                    tree = made.pop(sub)
-                    entries[sub.rpartition("/")[2]] = f"{FOLDER:06o} tree {tree}" if tree else None
-                lines = [f"{head}\t{name}\0" for name, head in entries.items() if head]
-                if not lines and folder:
-                    made[folder] = None  # a folder left empty is no folder in git
-                    continue
-                maker.stdin.write(("".join(lines) + "\0").encode())  # an empty record ends a tree
-                maker.stdin.flush()
-                made[folder] = maker.stdout.readline().decode().strip()
-        finally:
-            maker.stdin.close()
-            maker.wait()
-        if maker.returncode:
-            raise subprocess.CalledProcessError(maker.returncode, "git mktree")
-        if made[""] == head_tree:
+        tree = git_trees.tree_with(self.root, head_tree, paths)
+        if tree == head_tree:
             return None
         self._mark_behind(paths)
-        return self._commit_tree(made[""], parent, message)
-
-    def _ls_trees(self, head_tree: str, folders: set[str]) -> dict[str, dict[str, str]]:
-        """Each folder's entries in HEAD's tree, name -> "mode type object" ({} for a folder HEAD has not): one
-        git ls-tree a folder, all started at once."""
-        running = {f: subprocess.Popen(["git", "-C", str(self.root), "ls-tree", "-z", f"{head_tree}:{f}" if f
-                                        else head_tree], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-                   for f in folders}
-        listed: dict[str, dict[str, str]] = {}
-        for folder, proc in running.items():
-            out, _ = proc.communicate()
-            listed[folder] = {}
-            if proc.returncode == 0:
-                for entry in out.decode().split("\0"):
-                    if entry:
-                        head, name = entry.split("\t", 1)
-                        listed[folder][name] = head
-        return listed
+        return self._commit_tree(tree, parent, message)
 
     def _head(self) -> tuple[str, str] | None:
         """(HEAD's commit, its tree), or None before the first commit."""
@@ -484,10 +365,6 @@ class Vault:
     def head(self) -> str:
         return self.git("rev-parse", "HEAD").strip()
 
-    def paths_ever(self, top: str) -> set[str]:
-        """Every path under `top` that any commit ever held."""
-        return {p for p in self.git("log", "--format=", "--name-only", "--", top).splitlines() if p}
-
     @property
     def _purge_file(self) -> Path:
         return self.root / ".git" / "twin-purge.json"
@@ -506,93 +383,3 @@ class Vault:
 
     def purge_done(self) -> None:
         self._purge_file.unlink(missing_ok=True)
-
-    def rewrite_history(self, prefixes: list[str], message: Callable[[str], str]) -> int:
-        """Every commit again, with the files under `prefixes` as they are now (or gone, where they are gone now)
-        and each message through `message`; then nothing of the old commits is kept (reflog expired, objects
-        pruned). For forget: what is no longer in the files is no longer in the history. One pass of git
-        fast-export (without file contents) and fast-import. Returns the commits rewritten."""
-        now = {}
-        for entry in self.git("ls-tree", "-r", "-z", "HEAD", "--", *prefixes).split("\0"):
-            if entry:
-                meta, path = entry.split("\t", 1)
-                now[path] = meta.split()[2]
-        under = tuple(p.rstrip("/") + "/" for p in prefixes)
-        branch = self.git("symbolic-ref", "--short", "HEAD").strip()
-        stream = subprocess.run(["git", "-C", str(self.root), "fast-export", "--no-data", "--reencode=yes",
-                                 f"refs/heads/{branch}"], capture_output=True, check=True).stdout
-        out, commits, pos = [], 0, 0
-        while pos < len(stream):
-            end = stream.index(b"\n", pos)
-            line = stream[pos:end]
-            pos = end + 1
-            if line.startswith(b"data "):
-                size = int(line[5:])
-                text = message(stream[pos:pos + size].decode().strip()).encode() + b"\n"
-                pos += size
-                out.append(b"data %d\n" % len(text) + text)
-                continue
-            if line.startswith(b"commit "):
-                commits += 1
-            elif line.startswith(b"M "):
-                mode, _, quoted = line[2:].decode().split(" ", 2)
-                path = _unquote(quoted)
-                if path in now:
-                    line = f"M {mode} {now[path]} {quoted}".encode()
-                elif path in prefixes or path.startswith(under):
-                    continue  # a file that is gone now never was
-            out.append(line + b"\n")
-        subprocess.run(["git", "-C", str(self.root), "fast-import", "--force", "--quiet"], input=b"".join(out),
-                       capture_output=True, check=True)
-        faults.point("rewrite")
-        # the index to the new HEAD (whose tree is the same), written whole: a split index keeps the old entries
-        # in its shared part, and gc keeps what an index names
-        self.git("-c", "core.splitIndex=false", "reset", "--quiet")
-        for shared in (self.root / ".git").glob("sharedindex.*"):
-            shared.unlink()  # the old entries' paths (item names are their ids) and blob ids
-        self.drop_old_refs()
-        self.upkeep_done()  # its gc's own reflog expire would race this one
-        self.git("reflog", "expire", "--expire=now", "--all")
-        self.prune_now()
-        self.close()  # gitpython's view of the repository is stale
-        return commits
-
-    def prune_now(self) -> None:
-        """`git gc --prune=now`, as the writer: after the background upkeep's `gc --auto` is done (git refuses a
-        second gc while one runs — a forget's purge failed so, and its vault could not be repaired), and with
-        --force, since a gc.pid a killed process left stops it too while its pid lives on in another process.
-        The home's owner lock keeps every other process's gc out of this vault."""
-        self.upkeep_done()
-        self.git("gc", "--prune=now", "--quiet", "--force")
-        # gc writes no commit graph (MANY_FILES): the one the upkeep wrote still lists the commits just pruned
-        self.git(*COMMIT_GRAPH)
-
-    def drop_old_refs(self) -> None:
-        """Every ref but the branch that could still reach old commits: remote-tracking refs (sync fetches
-        again), FETCH_HEAD, ORIG_HEAD, stashes."""
-        refs = self.git("for-each-ref", "--format=%(refname)", "refs/remotes", "refs/stash").split()
-        for ref in refs:
-            self.git("update-ref", "-d", ref)
-        for name in ("FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD"):
-            (self.root / ".git" / name).unlink(missing_ok=True)
-        # an encrypted remote's (gcrypt's) list of the packs already fetched: what they held is pruned next, so
-        # the next fetch must download them again rather than trust the list
-        shutil.rmtree(self.root / ".git" / "remote-gcrypt", ignore_errors=True)
-
-    def log(self, rel: str | None = None, limit: int = 100) -> list[Commit]:
-        """Commits newest first, of the whole vault or of one file."""
-        kwargs = {"paths": rel} if rel else {}
-        return [Commit(c.hexsha, c.message.strip(), c.committed_datetime.isoformat(), c.author.name)
-                for c in self.repo.iter_commits("HEAD", max_count=limit, **kwargs)]
-
-    def rev_before(self, when: datetime) -> str | None:
-        """The last commit made before `when` (None when the vault is younger)."""
-        out = self.repo.git.rev_list("-1", f"--before={when.isoformat()}", "HEAD")
-        return out.strip() or None
-
-    def show(self, rel: str, rev: str) -> str | None:
-        """The file as it stood at a commit (None when it did not exist there)."""
-        try:
-            return self.repo.git.show(f"{rev}:{rel}")
-        except git.GitCommandError:
-            return None

@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from watchdog.observers.inotify_c import CallbackId, InotifyEvent, InotifyFD, Mask
 from watchdog.observers.inotify_c import InotifyConstants as IN
-from watchdog.observers.inotify_c import InotifyEvent, InotifyFD
 
 log = logging.getLogger("twinfs.watching")
 QUIET = 1.0  # seconds without a change before the writer looks
@@ -31,8 +31,8 @@ POLL = 10.0  # seconds between two looks at a vault that is polled, not watched
 WATCHED = ("passages", "records", "pages")
 # a file written and closed, moved, deleted: what an edit does. Not opened, read or each write before the close
 # (a search reads passages: those would be events too, on every search)
-FILES = IN.IN_CLOSE_WRITE | IN.IN_MOVED_FROM | IN.IN_MOVED_TO | IN.IN_DELETE | IN.IN_CREATE | IN.IN_DELETE_SELF
-FOLDERS = IN.IN_CREATE | IN.IN_MOVED_TO | IN.IN_ONLYDIR  # above the watched folders: only new folders matter
+FILES = Mask(IN.IN_CLOSE_WRITE | IN.IN_MOVED_FROM | IN.IN_MOVED_TO | IN.IN_DELETE | IN.IN_CREATE | IN.IN_DELETE_SELF)
+FOLDERS = Mask(IN.IN_CREATE | IN.IN_MOVED_TO | IN.IN_ONLYDIR)  # above the watched folders: only new folders matter
 
 
 def system_limit() -> int:
@@ -122,7 +122,7 @@ class Watcher:
         self._ticker.join(timeout=5)
 
     # watches
-    def _watch(self, folder: Path, mask: int) -> bool:
+    def _watch(self, folder: Path, mask: Mask) -> bool:
         """One watch on one folder; False when the limit is reached (or the folder went meanwhile)."""
         with self._lock:
             if folder in self._folders:
@@ -130,7 +130,7 @@ class Watcher:
             if len(self._folders) >= self.limit:
                 return False
         try:
-            wd = self._inotify.add_callback(os.fsencode(folder), mask, _Folder(self, folder), 0)
+            wd = self._inotify.add_callback(os.fsencode(folder), mask, _Folder(self, folder), CallbackId(0))
         except OSError as exc:
             if exc.errno == errno.ENOSPC:
                 log.warning("the system's inotify watches are spent (fs.inotify.max_user_watches): polling")

@@ -17,8 +17,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
 from twinfs.errors import BadRequest, Forbidden, TwinError, Unauthorized
+from twinfs.forms import as_utc
 from twinfs.keys import Key
-from twinfs.models import EndUser, as_utc
+from twinfs.models import EndUser
 
 from ..auth import keyed_user
 from .sessions import Session, Sessions, csrf_ok

@@ -47,9 +47,10 @@ def items_of(conv: Conversation, source: str, summary: Summary, name: str | None
         for k, piece in enumerate(pieces, 1):
             suffix = f".part{k}" if len(pieces) > 1 else ""
             try:
-                out.append(Item(id=f"{source}:{m.id}{suffix}", kind="message", conversation=f"{source}:{conv.id}",
-                                role=m.role, name=name if m.role == "user" else None, text=piece, at=m.at,
-                                source=source))  # type: ignore[arg-type]
+                out.append(Item.model_validate({  # the role read from the export is checked here, as any field
+                    "id": f"{source}:{m.id}{suffix}", "kind": "message", "conversation": f"{source}:{conv.id}",
+                    "role": m.role, "name": name if m.role == "user" else None, "text": piece, "at": m.at,
+                    "source": source}))
             except ValidationError as exc:
                 summary.skip(f"messages that are no item ({describe(exc)})")
     return out

@@ -21,7 +21,6 @@ import hashlib
 import logging
 import os
 import threading
-import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +32,7 @@ import numpy as np
 
 from .. import torch_import
 from ..settings import OFF, ON
+from . import onnx_graph
 
 log = logging.getLogger("twinfs.embedder")
 
@@ -42,7 +42,7 @@ ORT_BATCH = 16  # ONNX Runtime's best on AVX2, AVX-512 and VNNI alike: 100 turns
 MAX_TOKENS = 256  # what sentence-transformers reads of a text for this model
 SHORT, SHORT_KEPT = 64, 20_000  # texts up to 64 characters are kept, the 20,000 last used (~30 MB)
 ASKED_KEPT = 512  # questions' vectors kept
-QUANTISED = "int8.2"  # how batches are quantised (_quantise): a new recipe is a new variant, embedded again
+QUANTISED = "int8.2"  # how batches are quantised (onnx_graph.quantise): a new recipe is a new variant, embedded again
 
 
 def default_cache() -> Path:
@@ -203,7 +203,7 @@ class Embedder:
                 if chunk is None:
                     return
                 with self._slots:
-                    vectors[chunk] = _pool(self._batches, [encodings[j] for j in chunk])
+                    vectors[chunk] = onnx_graph.pool(self._batches, [encodings[j] for j in chunk])
 
         helpers = [_helpers().submit(work) for _ in range(min(self._slots_total, len(batches)) - 1)]
         work()
@@ -236,7 +236,7 @@ class Embedder:
         if session:
             with self._tokenizer_lock:
                 encoding = self._tokenizer.encode(text)
-            vector = _pool(session, [encoding])
+            vector = onnx_graph.pool(session, [encoding])
         else:
             vector = self.model.encode([text], normalize_embeddings=True, convert_to_numpy=True,
                                        show_progress_bar=False)
@@ -263,7 +263,7 @@ class Embedder:
                         self._batches = self._session
                         if self.int8:
                             try:
-                                self._batches = _session(self._quantised(graph))
+                                self._batches = onnx_graph.session(self._quantised(graph))
                             except Exception as exc:  # no quantiser: batches in fp32, as questions
                                 log.warning("batches are embedded in fp32: %s", exc)
             return self._session
@@ -276,18 +276,19 @@ class Embedder:
         tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         tokenizer.enable_truncation(max_length=MAX_TOKENS)  # the file ships with 128 and fixed padding
         tokenizer.no_padding()
-        return _session(graph), tokenizer, graph
+        return onnx_graph.session(graph), tokenizer, graph
 
     def _exported(self, folder: Path) -> Path:
         """The ONNX graph of these weights, exported once (under a lock, written whole) into the cache."""
         weights = sorted(folder.glob("*.safetensors")) or sorted(folder.glob("*.bin"))
         stamp = hashlib.sha256(repr([(w.name, w.stat().st_size) for w in weights]).encode()
                                + str(folder).encode()).hexdigest()[:16]
-        return self._cached(self._cache / f"{self.name}-{stamp}.onnx", lambda out: _export(folder, out))
+        return self._cached(self._cache / f"{self.name}-{stamp}.onnx", lambda out: onnx_graph.export(folder, out))
 
     def _quantised(self, graph: Path) -> Path:
         """The graph with its matrix products in int8, made once from the exported graph into the cache."""
-        return self._cached(graph.with_name(f"{graph.stem}-{QUANTISED}.onnx"), lambda out: _quantise(graph, out))
+        return self._cached(graph.with_name(f"{graph.stem}-{QUANTISED}.onnx"),
+                            lambda out: onnx_graph.quantise(graph, out))
 
     def _cached(self, graph: Path, make: Callable[[Path], None]) -> Path:
         """A file of the model cache, made by `make(path)` once (under a lock, written whole)."""
@@ -327,84 +328,6 @@ def _helpers() -> ThreadPoolExecutor:
         if _pool_of_helpers is None:
             _pool_of_helpers = ThreadPoolExecutor(max(1, batch_threads() - 1), thread_name_prefix="twin-embed")
         return _pool_of_helpers
-
-
-def _session(graph: Path):
-    """An ONNX Runtime session of one thread (its own pool of two spun against the searches: bench/README.md);
-    a landing runs batches on more than one thread by sharing them out (batch_threads)."""
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    return ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
-
-
-def _quantise(graph: Path, out: Path) -> None:
-    """Dynamic int8 for the matrix products by weights, per output channel, but the feed-forward's second one
-    (the layer whose input, after GELU, has the widest range): cosine 0.989 / 0.996 (min / mean) of fp32 on chat
-    turns, against 0.983 / 0.992 with it and 0.92 / 0.95 with every op quantised per tensor (bench/README.md)."""
-    import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    model = onnx.load(str(graph))
-    weights = {w.name for w in model.graph.initializer}
-    chosen = [n.name for n in model.graph.node if n.op_type == "MatMul" and any(i in weights for i in n.input)
-              and not _feed_forward_out(n.name)]
-    quantize_dynamic(str(graph), str(out), weight_type=QuantType.QInt8, per_channel=True, nodes_to_quantize=chosen)
-
-
-def _feed_forward_out(node: str) -> bool:
-    """A layer's second feed-forward product, as the exporter names it (…/layer.N/output/dense/MatMul)."""
-    return node.endswith("/output/dense/MatMul") and "/attention/" not in node
-
-
-def _export(folder: Path, out: Path) -> None:
-    """torch -> ONNX (legacy exporter; eager attention gives the plainest graph, measured fastest in ORT)."""
-    torch = torch_import.torch()
-    from transformers import AutoModel
-    from transformers.utils import logging as transformers_logging
-
-    torch.set_num_threads(1)
-    verbosity = transformers_logging.get_verbosity()
-    transformers_logging.set_verbosity_error()  # its load report lists the pooler this export leaves out
-    try:
-        bert = AutoModel.from_pretrained(str(folder), attn_implementation="eager", add_pooling_layer=False).eval()
-    finally:
-        transformers_logging.set_verbosity(verbosity)
-
-    class Hidden(torch.nn.Module):
-        def __init__(self, model):
-            super().__init__()
-            self.model = model
-
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.model(input_ids=input_ids, attention_mask=attention_mask,
-                              token_type_ids=token_type_ids).last_hidden_state
-
-    ids = torch.tensor([[101, 7592, 2088, 102], [101, 7592, 102, 0]])
-    names = ["input_ids", "attention_mask", "token_type_ids"]
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the tracer's notes on shapes; the graph is checked in tests
-        torch.onnx.export(Hidden(bert), (ids, (ids != 0).long(), torch.zeros_like(ids)), str(out), dynamo=False,
-                          opset_version=17, input_names=names, output_names=["last_hidden_state"],
-                          dynamic_axes={n: {0: "batch", 1: "seq"} for n in names + ["last_hidden_state"]})
-
-
-def _pool(session, encodings) -> np.ndarray:
-    """Mean of the token vectors over the mask, made unit length: what sentence-transformers does."""
-    width = max(len(e.ids) for e in encodings)
-    ids = np.zeros((len(encodings), width), np.int64)
-    mask = np.zeros((len(encodings), width), np.int64)
-    for i, e in enumerate(encodings):
-        ids[i, :len(e.ids)] = e.ids
-        mask[i, :len(e.ids)] = 1
-    hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
-    m = mask[:, :, None].astype(np.float32)
-    vec = (hidden * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
-    return vec / np.maximum(np.linalg.norm(vec, axis=1, keepdims=True), 1e-12)
 
 
 _shared: Embedder | None = None

@@ -245,6 +245,7 @@ class MeaningIndex:
                     for seg, who in zip_longest(d.segments, d.speakers[:len(d.segments)]):
                         h = _text_hash(seg)
                         cur = db.execute("INSERT INTO segments (doc, thash, who) VALUES (?, ?, ?)", (d.id, h, who))
+                        assert cur.lastrowid is not None  # an INSERT's row
                         added.append((cur.lastrowid, d.id, h, who, d.type))
             for kind, sids in gone.items():
                 if kind in self._index:
@@ -332,7 +333,8 @@ class MeaningIndex:
                 index, mine = self._index[kind], allowed
                 if allowed is not None and not bounds.type:  # both kinds: each index its own
                     mine = np.array([sid for sid in allowed.tolist()
-                                     if self._type_of.get(self._segments.doc_of(sid)) == kind], dtype="int64")
+                                     if (doc := self._segments.doc_of(sid)) is not None
+                                     and self._type_of.get(doc) == kind], dtype="int64")
                 total = index.ntotal if mine is None else len(mine)
                 if total:  # deep enough for `limit` docs of several segments each (a long turn is several)
                     k = min(total, max(limit * 8, 64) if mine is not None else 2000)

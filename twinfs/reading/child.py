@@ -27,6 +27,7 @@ def serve(path: str, n_ctx: int, n_threads: int) -> None:
         try:
             answer = llm.create_chat_completion(messages=ask["messages"], temperature=ask["temperature"],
                                                 max_tokens=ask["max_tokens"], grammar=grammar(ask["schema"]))
+            assert isinstance(answer, dict)  # not streamed: one answer, not an iterator of chunks
             usage = answer.get("usage") or {}
             reply = {"text": answer["choices"][0]["message"]["content"] or "",
                      "tokens": int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))}

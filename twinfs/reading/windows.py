@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..models import as_utc, iso
+from ..forms import as_utc, iso
 from ..passages import Turn
 
 

@@ -6,10 +6,10 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from ..durable import read_exact
 from ..folding import render_page
 from ..ledger import records_path
 from ..space import Space
-from ..vault import read_exact
 
 log = logging.getLogger("twinfs.fold")
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 from .. import faults
 from ..background import side
+from ..durable import read_exact
 from ..index import Doc
 from ..ledger import load_records
 from ..models import Phase
 from ..passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
 from ..space import Space, said_order, stored_hash, turns_of
-from ..vault import read_exact
 from .read import drop_records, record_docs
 
 Progress = Callable[[int, int], None]

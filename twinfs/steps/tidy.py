@@ -12,10 +12,10 @@ import logging
 
 from pydantic import ValidationError
 
+from ..durable import read_exact
 from ..ledger import load_records, records_path
 from ..passages import passage_id
 from ..space import Space, said_order, stored_hash
-from ..vault import read_exact
 from .land import Span, index_docs, passage_doc, recut_all
 from .read import drop_records, index_records
 

@@ -22,8 +22,9 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+from ..durable import atomic_write, fsync_dir
 from ..errors import Invalid, TwinError, Unavailable
-from ..vault import Vault, atomic_write, fsync_dir
+from ..vault import Vault
 
 PREFIX = "gcrypt::"
 REMOTE = "origin"

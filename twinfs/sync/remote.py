@@ -12,10 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .. import faults
+from .. import faults, git_history
+from ..durable import atomic_write
 from ..errors import Invalid, TwinError, Unavailable
 from ..paths import CONFLICTS
-from ..vault import Vault, atomic_write
+from ..vault import Vault
 from . import encrypted
 
 log = logging.getLogger("twinfs.sync")
@@ -39,8 +40,8 @@ class Refused(TwinError):
 
 
 @dataclass
-class Outcome:
-    """What one sync did."""
+class SyncReport:
+    """What one sync did (result() in run.py shapes it into the API's SyncResult)."""
 
     remote: str
     kind: str = "up to date"  # "sent", "received", "merged", "replayed", "cloned"
@@ -168,11 +169,11 @@ def push(vault: Vault, url: str, expected: str | None, force: bool) -> bool:
         return False
     head = vault.head()
     if force:  # what was fetched of a history that still held a forgotten text goes from this disk
-        vault.drop_old_refs()
+        git_history.drop_old_refs(vault)
         vault.git("update-ref", TRACKING, head)
         vault.upkeep_done()  # its gc's own reflog expire would race this one
         vault.git("reflog", "expire", "--expire=now", "--all")
-        vault.prune_now()
+        git_history.prune_now(vault)
         if _is_local(url):  # … and from the remote's, where we can reach it
             for args in (["reflog", "expire", "--expire=now", "--all"], ["gc", "--prune=now", "--quiet"]):
                 _run(["git", "-C", url.removeprefix("file://"), *args], "clean the remote")

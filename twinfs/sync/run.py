@@ -1,7 +1,7 @@
-"""One sync of one end user's vault, step by step (the merge rule is merge.py's, the remote remote.py's): fetch outside the writer; under
-it, land what waits, commit hand edits, forget what the remote forgot, merge and settle; push outside it again;
-fetch and merge again when someone pushed meanwhile. A new machine joining clones the vault and builds its
-indexes. Two syncs of one vault take turns."""
+"""One sync of one end user's vault, step by step (the merge rule is merge.py's, the remote remote.py's): fetch
+outside the writer; under it, land what waits, commit hand edits, forget what the remote forgot, merge and settle;
+push outside it again; fetch and merge again when someone pushed meanwhile. A new machine joining clones the vault
+and builds its indexes. Two syncs of one vault take turns."""
 from __future__ import annotations
 
 import json
@@ -17,7 +17,7 @@ from ..space import Space
 from ..steps import land
 from ..steps.tidy import settle
 from . import encrypted, merge, remote
-from .remote import Outcome, Refused
+from .remote import Refused, SyncReport
 
 ATTEMPTS = 4  # fetch -> merge -> push, again while the remote keeps moving
 
@@ -32,10 +32,10 @@ class Hooks:
         self.gpg_keys = list(gpg_keys)  # an encrypted remote's participants (TWIN_SYNC_GPG_KEYS); none: the default
 
 
-def run(space: Space, url: str, hooks: Hooks) -> Outcome:
+def run(space: Space, url: str, hooks: Hooks) -> SyncReport:
     """Sync the vault with the remote at `url` (already checked); the vault must exist."""
     vault = space.vault
-    out = Outcome(remote=remote.shown(url))
+    out = SyncReport(remote=remote.shown(url))
     with space.syncing:
         try:
             if encrypted.encrypted(url):
@@ -68,12 +68,12 @@ def run(space: Space, url: str, hooks: Hooks) -> Outcome:
             raise Unavailable(f"sync stopped: {message}", retry_after=60) from None
     out.head = vault.head()
     out.conflicts = remote.conflict_copies(vault)
-    remote.note(vault, remote_head=remote.rev(vault, remote.TRACKING), synced_at=remote.when(), error=None, error_at=None,
-              conflicts=out.conflicts)
+    remote.note(vault, remote_head=remote.rev(vault, remote.TRACKING), synced_at=remote.when(), error=None,
+                error_at=None, conflicts=out.conflicts)
     return out
 
 
-def _merge(space: Space, theirs: str | None, hooks: Hooks, out: Outcome, rewritten: bool) -> tuple[bool, bool]:
+def _merge(space: Space, theirs: str | None, hooks: Hooks, out: SyncReport, rewritten: bool) -> tuple[bool, bool]:
     """Under the writer: bring theirs into ours. Returns (fetch again, push with force)."""
     vault = space.vault
     ours = vault.head()
@@ -137,7 +137,7 @@ def resume(space: Space, hooks: Hooks) -> bool:
     return True
 
 
-def clone(space: Space, url: str, progress: merge.Progress | None = None, gpg_keys: tuple[str, ...] = ()) -> Outcome:
+def clone(space: Space, url: str, progress: merge.Progress | None = None, gpg_keys: tuple[str, ...] = ()) -> SyncReport:
     """A new machine joining: the vault fetched whole from the remote, its indexes built here."""
     root = space.root
     root.mkdir(parents=True)
@@ -164,7 +164,7 @@ def clone(space: Space, url: str, progress: merge.Progress | None = None, gpg_ke
     space.inbox.mkdir(exist_ok=True)
     with space.writer:
         land.reindex(space, progress)
-    out = Outcome(remote=remote.shown(url), kind="cloned", head=vault.head(),
+    out = SyncReport(remote=remote.shown(url), kind="cloned", head=vault.head(),
                   received=[e["id"] for e in _all_items(space)], conflicts=remote.conflict_copies(vault),
                   encrypted_to=keys)
     remote.note(vault, remote_head=theirs, synced_at=remote.when(), error=None, conflicts=out.conflicts)
@@ -195,7 +195,7 @@ def _message(kind: str, merged: merge.Merge) -> str:
     return "\n".join(lines)
 
 
-def result(out: Outcome) -> SyncResult:
+def result(out: SyncReport) -> SyncResult:
     """What a sync did, as the API answers it; after a forget, what a remote may still keep of the old history."""
     note = None
     if out.forgotten and encrypted.encrypted(out.remote):
