@@ -21,7 +21,7 @@ from .space import Space
 from .steps.land import land_event
 
 log = logging.getLogger("twinfs.jobs")
-Step = Callable[[Space], object]
+Step = Callable[[Space], "float | None"]
 LAND, LATER = "land", "later"
 NICE = {LAND: LAND_NICE, LATER: LATER_NICE}
 FIRST_RETRY, LAST_RETRY = 1.0, 300.0  # seconds: work that failed is tried again after 1, 2, 4 … 300

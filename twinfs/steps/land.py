@@ -121,7 +121,9 @@ def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
         now = {path: h for path, h in before.items() if _number(path) not in recut_numbers}
     docs: list[Doc] = []
     for n, p in enumerate(passages):
-        order = said_order(space.thread_item(thread, p.turns[0]))
+        opener = space.thread_item(thread, p.turns[0])
+        assert opener is not None, f"{p.turns[0]} of {thread} is cut but not held"
+        order = said_order(opener)
         heads.append(Head(p.number, order, n == 0 or p.turns[0] != passages[n - 1].turns[-1]))
         text = render(p)
         h = content_hash(text)
@@ -176,7 +178,8 @@ def _region(heads: list[Head] | None, before: dict[str, str], added: Span | None
     return start, end
 
 
-def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Callable[[], None] | None = None) -> None:
+def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Callable[[], object] | None = None
+               ) -> None:
     """Both lanes; the meaning lane embeds on a side thread while the words lane (and `meanwhile`) run here."""
     meaning = side.submit(space.meaning.apply, docs, drops)
     try:
@@ -187,7 +190,7 @@ def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Calla
         meaning.result()
 
 
-def recut_all(space: Space, threads: dict[str, Span | None], meanwhile: Callable[[], None] | None = None
+def recut_all(space: Space, threads: dict[str, Span | None], meanwhile: Callable[[], object] | None = None
               ) -> dict[str, Cut]:
     """Cut these threads anew (each from where its new turns begin, when known: see recut), index what changed
     in both lanes, and keep the cuts."""
@@ -271,7 +274,7 @@ def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
         for start in range(0, max(1, len(changed)), CHUNK):
             embedded = lane.apply(changed[start:start + CHUNK], removed if start == 0 else [])
             if lane is space.meaning:
-                stats["embedded"] += embedded
+                stats["embedded"] += embedded or 0
                 if progress:
                     progress(len(files) + min(len(changed), start + CHUNK), len(files) + len(changed))
         stats["changed"] = max(stats["changed"], len(changed))
