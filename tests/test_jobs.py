@@ -6,13 +6,14 @@ import time
 from contextlib import contextmanager
 from types import SimpleNamespace
 
+from twinfs.condition import Standing, Upkeep
 from twinfs.jobs import Pipeline
 
 
 def test_a_wake_taken_while_the_last_work_lets_go_is_not_lost():
     """A drain that lingers after its work handed the end user back (a slow thread on a loaded machine) must not
     let go of the newer wake's claim: idle() would then say done before that wake's work ran."""
-    space = SimpleNamespace(user=SimpleNamespace(dirname="u"), hand_edited=False, broken=None,
+    space = SimpleNamespace(user=SimpleNamespace(dirname="u"), upkeep=Upkeep(), standing=Standing(),
                             writer=threading.Lock(), pending=lambda: [], landed=threading.Condition())
     opened, lingering, go_on, ran = [], threading.Event(), threading.Event(), []
 

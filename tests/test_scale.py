@@ -121,7 +121,7 @@ def test_a_vault_stopped_midway_is_in_the_pending_index(tmp_home, embedder, alic
         space.writer.give_turn()  # … and the process dies inside it: the turn goes, the marks stay
     with Memory(Settings(home=tmp_home, reading=False), embedder=embedder) as m:
         assert m.idle(30)
-        repaired = m.spaces.peek(alice.dirname).repaired
+        repaired = m.spaces.peek(alice.dirname).standing.repaired
         assert any("stopped midway" in line for line in repaired), repaired
     assert not (tmp_home / "pending" / alice.dirname).exists()
 

@@ -111,7 +111,7 @@ class Pipeline:
         released = False
         try:
             with self.open(name) as space:
-                if space is not None and not space.broken:  # else gone, or not written until an operator mends it
+                if space is not None and not space.standing.broken:  # else gone, or not written until it is mended
                     self._work(space, lane)
                     released = True
         except Exception:  # opening it failed: tried again with back-off, like a failed step
@@ -127,14 +127,9 @@ class Pipeline:
         key = (lane, space.user.dirname)
         while True:
             try:
-                if space.hand_edited and self.mend:
-                    with space.writer:
-                        space.hand_edited = False
-                        try:
-                            self.mend(space)
-                        except BaseException:
-                            space.hand_edited = True  # looked at again with the next try
-                            raise
+                if space.upkeep.hand_edited and self.mend:
+                    with space.writer, space.upkeep.mending():  # looked at again with the next try if it fails
+                        self.mend(space)
                 self._land_all(space)  # in the later lane too: what came in meanwhile lands first
                 if lane == LATER:
                     for step in self.steps:  # each takes the writer for each of its turns
@@ -145,7 +140,7 @@ class Pipeline:
                             self._retry(key[1], time.monotonic() + back)
                             break
             except Exception as exc:  # logged, and tried again with back-off; the server goes on
-                space.hand_edited = True  # what the failed step left uncommitted is mended first, as a repair
+                space.upkeep.edited()  # what the failed step left uncommitted is mended first, as a repair
                 self._failed(space, "the work on this memory" if lane == LAND else "reading and folding", exc)
             with self._lock:
                 if key in self._again and not self.closed:

@@ -141,7 +141,7 @@ class Lifecycle:
         with space.accept_lock:  # an add marks and writes the inbox under it: nothing slips between
             # a step holding the writer (a forget, a correct) may fail or crash before the pipeline settles the
             # vault again: the mark it made stands, or the next start would not open the vault to finish it
-            if space.pending() or space.hand_edited or space.writer.stopped_midway or space.writer.locked():
+            if space.pending() or space.upkeep.hand_edited or space.writer.stopped_midway or space.writer.locked():
                 due = time.time()
             if due is None:
                 self.pending.clear(space.user.dirname)
@@ -162,7 +162,7 @@ class Lifecycle:
                 if due.get(dirname, 0.0) > now:
                     continue
                 with self._held(EndUser.of_folder(dirname)) as space:
-                    if space.broken or space.left or not space.exists or now - space.last_add < quiet:
+                    if space.standing.broken or space.standing.left or not space.exists or not space.adds.quiet(quiet):
                         continue
                     try:
                         url = sync_remote.configured(space.vault)
@@ -179,7 +179,7 @@ class Lifecycle:
         """The first time this owner opens a vault: repair what a dead process left, finish what it began (a
         forget, a reindex, a history rewrite), bring the vault to this format. A vault that cannot be repaired
         is marked broken and reported; the other end users go on. Until it is done, a request that opens the
-        vault waits (space.repaired stays None: see _opening)."""
+        vault waits (until space.health is prepared: see _opening)."""
         midway = repair.stopped_midway(space)
         repaired: list[str] = []
         try:
@@ -204,14 +204,13 @@ class Lifecycle:
                 self._reindex(space)  # nothing unchanged is embedded again
         except (repair.Broken, OSError, sqlite3.Error, git.GitCommandError, subprocess.CalledProcessError,
                 TwinError) as exc:
-            space.broken = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             log.error("%s cannot be repaired here: %s; its other end users' neighbours go on",
-                      space.user.dirname, space.broken)
-        space.repaired = repaired
+                      space.user.dirname, space.standing.failed(exc))
+        space.standing.opened(repaired)
         self.spaces.prepared(space)
-        if not space.broken:
+        if not space.standing.broken:
             if self.settings.watch:
-                space.hand_edited = True  # what was edited while no one watched (nothing is, if nothing was)
+                space.upkeep.edited()  # what was edited while no one watched (nothing is, if nothing was)
             self._settle(space)  # what is left, in the pending index (opening it marked it)
             self.pipeline.wake(space.user.dirname)  # and done
 

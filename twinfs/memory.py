@@ -175,19 +175,19 @@ class Memory(Lifecycle):
                     except (OSError, git.GitCommandError) as exc:
                         shutil.rmtree(space.root, ignore_errors=True)  # nothing half-made stays
                         raise unwritable(exc, f"end user '{space.user.account}'") from None
-                    space.repaired = []
+                    space.standing.opened()
                     self.spaces.prepared(space)
                     if self._users is not None:
                         self._users += 1
-        if space.repaired is None and not self.read_only and space.exists:
+        if not space.standing.prepared and not self.read_only and space.exists:
             with space.opening:
-                if space.repaired is None and space.broken is None:
+                if not space.standing.prepared:
                     self._prepare(space)
 
     def _make(self, user: EndUser) -> Space:
         space = Space(self.home, user, self.embedder, read_only=self.read_only, machine=self.settings.machine)
         space.writer.on_enter = lambda: self._mark_writing(space)
-        space.left = sync_remote.state(space.vault).get("left")  # handed to another server (sync --leave): kept in .git
+        space.standing.moved(sync_remote.state(space.vault).get("left"))  # handed to another server (sync --leave)
         return space
 
     def _closed(self, space: Space) -> None:
@@ -219,8 +219,8 @@ class Memory(Lifecycle):
     def _here(space: Space) -> Space:
         """A vault this home handed to another server (`twin sync --leave`) is not answered from here: its
         requests retry, and the front door sends them to the server that has it now."""
-        if space.left:
-            raise Unavailable(f"end user '{space.user.account}' moved to another server at {space.left}; try "
+        if space.standing.left:
+            raise Unavailable(f"end user '{space.user.account}' moved to another server at {space.standing.left}; try "
                               "again shortly", retry_after=5)
         return space
 
@@ -256,7 +256,7 @@ class Memory(Lifecycle):
         (words.LAND_MERGE), and the git index of a large vault (vault.TREES_FROM)."""
         if not space.words.untidy() and not space.vault.behind:
             return None
-        wait = space.give_way(ADDS_QUIET, YIELD_MAX)
+        wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
         if wait:
             return wait
         with space.writer:
@@ -291,7 +291,7 @@ class Memory(Lifecycle):
         self.pending.mark(dirname)
         with self._held(EndUser.of_folder(dirname)) as space:
             if space.exists:
-                space.hand_edited = True  # kept open until the pipeline has mended it (Space.idle)
+                space.upkeep.edited()  # kept open until the pipeline has mended it (Space.idle)
                 self.pipeline.wake(space.user.dirname)
 
     def warm(self) -> None:
@@ -328,7 +328,7 @@ class Memory(Lifecycle):
                     (space.inbox / f"{event}.json").unlink(missing_ok=True)  # not answered 202: not to land either
                 raise unwritable(exc, f"add for end user '{user.account}'") from None
         if entries:
-            space.last_add = time.monotonic()
+            space.adds.accepted()
             self.pipeline.wake(space.user.dirname)
         if request.wait and entries:
             self._wait_landed(space, ids, WAIT_SECONDS)
@@ -393,8 +393,8 @@ class Memory(Lifecycle):
     def notes(self, space: Space) -> list[str]:
         """What an app should know of this end user's memory beyond phases: work that waits or keeps failing."""
         notes = []
-        if space.broken:
-            notes.append(f"This memory could not be repaired when it was opened ({space.broken}): adds are "
+        if space.standing.broken:
+            notes.append(f"This memory could not be repaired when it was opened ({space.standing.broken}): adds are "
                          "refused until an operator mends it; nothing it held is lost.")
         trouble = self.pipeline.troubles.get(space.user.dirname)
         if trouble:
@@ -424,14 +424,14 @@ class Memory(Lifecycle):
         return notes
 
     def _usable(self, space: Space) -> Space:
-        if space.broken:
+        if space.standing.broken:
             raise Unavailable(f"the memory of end user '{space.user.account}' could not be repaired when it was "
-                              f"opened ({space.broken}); an operator must mend it", retry_after=300)
+                              f"opened ({space.standing.broken}); an operator must mend it", retry_after=300)
         return space
 
     def search(self, user: EndUser, request: SearchRequest, limit: int = searching.HITS) -> SearchResult:
         with self._existing(user) as space:
-            if space.rebuilding:
+            if space.upkeep.rebuilding:
                 raise Unavailable(f"end user '{user.account}' is being rebuilt; try again shortly", retry_after=5)
             return self.briefs.answer(space, request, self.judge, self.reading, limit)
 
@@ -557,7 +557,7 @@ class Memory(Lifecycle):
                     out = sync_run.clone(space, url, progress, self.settings.sync_gpg_keys)
                 finally:
                     space.close()
-                space.repaired = []
+                space.standing.opened()
                 self.spaces.prepared(space)  # opened from now on as a vault this owner has prepared
                 self.remotes.mark(user.dirname)
                 self.pipeline.wake(user.dirname)  # read here what was read there, and fold
@@ -577,8 +577,8 @@ class Memory(Lifecycle):
                 raise NotFound(f"no remote is kept for end user '{user.account}' yet: give --remote URL")
             if leave:
                 with space.accept_lock:  # adds accepted before this are in the inbox, and the sync lands them
-                    space.left = sync_remote.when()
-                    sync_remote.note(space.vault, left=space.left)
+                    space.standing.moved(sync_remote.when())
+                    sync_remote.note(space.vault, left=space.standing.left)
             try:
                 synced = self._sync(space, url)
             except TwinError:
@@ -587,7 +587,7 @@ class Memory(Lifecycle):
                 raise
             if stay:
                 sync_remote.note(space.vault, left=None)
-                space.left = None
+                space.standing.moved(None)
             return synced
 
     def _sync(self, space: Space, url: str) -> SyncResult:
@@ -618,13 +618,9 @@ class Memory(Lifecycle):
 
     def _reindex(self, space: Space, progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
         """A reindex is noted in .twin/ while it runs: one a crash stopped is run again at the next start."""
-        with space.writer:
-            space.rebuilding = True
-            try:
-                repair.begin_reindex(space)
-                stats = land.reindex(space, progress)
-                repair.end_reindex(space)
-            finally:
-                space.rebuilding = False
+        with space.writer, space.upkeep.rebuild():
+            repair.begin_reindex(space)
+            stats = land.reindex(space, progress)
+            repair.end_reindex(space)
         self.pipeline.wake(space.user.dirname)
         return stats

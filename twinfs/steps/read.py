@@ -126,7 +126,7 @@ class Reading:
             self.reader.warm()  # a model loaded now, before the first window
         for thread in unread:
             while True:
-                wait = space.give_way(ADDS_QUIET, YIELD_MAX)
+                wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
                 if wait:
                     return wait
                 if self.stopping.is_set():
