@@ -13,7 +13,7 @@ PACKAGES = {"twinfs": ROOT / "twinfs", "twinfs.server": ROOT / "server"}
 MOST_LINES = 400
 # modules still over MOST_LINES, each at the size it may not pass: shrink them and take them off
 STILL_OVER: dict[str, int] = {
-    "twinfs.memory": 630, "twinfs.vault": 598, "twinfs.reading.rules": 600, "twinfs.reading.attributes": 475, "twinfs.models": 535,
+    "twinfs.vault": 598, "twinfs.reading.rules": 600, "twinfs.reading.attributes": 475, "twinfs.models": 535,
     "twinfs.cli": 520, "twinfs.folding": 490, "twinfs.index.embedder": 440,
 }
 

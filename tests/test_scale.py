@@ -11,6 +11,7 @@ import pytest
 from conftest import MOVE, chat, until
 
 from twinfs import EndUser, Memory, Settings, jobs
+from twinfs.lifecycle import Lifecycle
 from twinfs.models import AddRequest, Phase, SearchRequest, StatusRequest
 from twinfs.watching import Watcher
 
@@ -97,8 +98,8 @@ def test_start_up_opens_no_vault_with_nothing_to_do(tmp_home, embedder, alice, m
     assert sorted(p.name for p in (tmp_home / "pending").iterdir()) == [CAROL.dirname]
 
     opened: list[str] = []
-    real = Memory._make
-    monkeypatch.setattr(Memory, "_make", lambda self, user: opened.append(user.dirname) or real(self, user))
+    real = Lifecycle._make
+    monkeypatch.setattr(Lifecycle, "_make", lambda self, user: opened.append(user.dirname) or real(self, user))
     with Memory(settings, embedder=embedder) as m:
         assert until(lambda: (tmp_home / "users" / CAROL.dirname / "pages").is_dir() and m.idle(1), 30)
         assert opened == [CAROL.dirname]  # alice's and bob's vaults were not even looked at
@@ -139,7 +140,7 @@ def test_the_watcher_sees_a_hand_edit_in_a_vault_that_was_closed(tmp_home, embed
         assert until(lambda: log(root)[0] == f"edit: {rel} (by hand)"), log(root)[:3]
         hit = m.search(alice, SearchRequest(query="parrot Kiwi", fast=True)).hits[0]
         assert "Kiwi" in hit.text
-        assert m._watcher.watches <= 1 + 2 * 6  # users/, and per vault its folder and its few memory folders
+        assert m.life.watcher.watches <= 1 + 2 * 6  # users/, and per vault its folder and its few memory folders
 
 
 def test_past_its_watch_limit_the_watcher_polls(tmp_path):
@@ -289,12 +290,12 @@ def test_the_ticker_gives_memory_back_after_end_users_were_closed(tmp_home, embe
     with Memory(settings, embedder=embedder) as m:
         m.add(alice, AddRequest(items=chat("a", MOVE), wait=True))
         time.sleep(2.5)
-        assert calls == [] and m.trims == 0  # nothing closed yet
+        assert calls == [] and m.life.trims == 0  # nothing closed yet
         m.add(BOB, AddRequest(items=chat("b", MOVE), wait=True))
         assert until(lambda: not is_open(m, alice)), "alice was not closed to make room for bob"
-        assert until(lambda: m.trims == 1, 10)
+        assert until(lambda: m.life.trims == 1, 10)
         time.sleep(2.5)
-        assert m.trims == 1 and calls == [1]  # once for that close
+        assert m.life.trims == 1 and calls == [1]  # once for that close
 
 
 def test_giving_memory_back_runs_where_glibc_is():

@@ -57,8 +57,9 @@ class Pipeline:
     be closed meanwhile (Memory keeps only so many open), and is opened again by `open` when its turn comes.
     `settle(space)` is told when an end user's work is done for now (Memory notes what is left, and when)."""
 
-    def __init__(self, workers: int = 2, steps: list[Step] | None = None, mend: Step | None = None,
-                 open: Opener | None = None, settle: Step | None = None):
+    def __init__(self, workers: int = 2, steps: list[Step] | None = None,
+                 mend: Callable[[Space], object] | None = None, open: Opener | None = None,
+                 settle: Callable[[Space], None] | None = None):
         self._pools = {LAND: ThreadPoolExecutor(max_workers=workers, thread_name_prefix="twin-land"),
                        LATER: ThreadPoolExecutor(max_workers=1, thread_name_prefix="twin-later")}
         self._lock = threading.Lock()

@@ -42,6 +42,15 @@ class Folding:
         last = space.state.get("folded_at")
         return last is None or self.clock() - datetime.fromisoformat(last) >= timedelta(seconds=self.fold_seconds)
 
+    def step(self, space: Space) -> None:
+        """The pipeline's fold step: when due, folded first without the writer, then written under it (again
+        only if a record file changed meanwhile)."""
+        if not self.due(space):
+            return
+        self.folded(space)
+        with space.writer:
+            self(space)
+
     def __call__(self, space: Space, force: bool = False) -> int:
         if not force and not self.due(space):
             return 0

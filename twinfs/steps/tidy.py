@@ -17,7 +17,7 @@ from ..passages import passage_id
 from ..space import Space, said_order, stored_hash
 from ..vault import read_exact
 from .land import Span, index_docs, passage_doc, recut_all
-from .read import drop_records, index_records
+from .read import ADDS_QUIET, YIELD_MAX, drop_records, index_records
 
 log = logging.getLogger("twinfs.mending")
 SHOWN = 3  # paths named in the commit message
@@ -37,6 +37,26 @@ def mend(space: Space) -> list[str]:
     else:
         space.vault.commit(f"edit: {named} (by hand)", changed + written)
     return changed
+
+
+def tidy(space: Space) -> float | None:
+    """What landing left for later, once the end user's adds pause: the merges of the words lane
+    (words.LAND_MERGE), and the git index of a large vault (vault.TREES_FROM). The seconds to come back after
+    when it gave way to adds."""
+    if not space.words.untidy() and not space.vault.behind:
+        return None
+    wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
+    if wait:
+        return wait
+    with space.writer:
+        space.words.tidy()
+        space.vault.index_caught_up()
+    return None
+
+
+def warm(space: Space) -> None:
+    """Once merged (tidy), a big index's frequent terms are decoded for the searches to come (words.WARM_FROM)."""
+    space.words.warm()
 
 
 def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] = ()) -> list[str]:
