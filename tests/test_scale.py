@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 import pytest
 from conftest import MOVE, chat, until
 
-from twinfs import EndUser, Memory, Settings, jobs
+from twinfs import EndUser, Memory, Settings
 from twinfs.lifecycle import Lifecycle
 from twinfs.models import AddRequest, Phase, SearchRequest, StatusRequest
+from twinfs.steps import land
 from twinfs.watching import Watcher
 
 BOB = EndUser(org="acme", project="app", account="bob")
@@ -41,14 +42,14 @@ def test_an_end_user_closed_with_an_add_waiting_lands_it_when_reopened(tmp_home,
     """One end user open at a time: alice's add waits behind bob's landing, alice is closed to make room for
     carol, and her add lands all the same once the pipeline gets to her (her vault opened again)."""
     release = threading.Event()
-    real = jobs.land_event
+    real = land.land_event
 
-    def land(space, event):  # bob's landing holds the only landing worker until the test lets it go
+    def landing(space, event):  # bob's landing holds the only landing worker until the test lets it go
         if space.user == BOB:
             release.wait(30)
         return real(space, event)
 
-    monkeypatch.setattr(jobs, "land_event", land)
+    monkeypatch.setattr(land, "land_event", landing)
     with Memory(Settings(home=tmp_home, reading=False, open_users=1, workers=1), embedder=embedder) as m:
         m.add(BOB, AddRequest(items=chat("b", MOVE)))
         assert until(lambda: m.pipeline.busy(BOB.dirname))

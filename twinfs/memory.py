@@ -50,9 +50,10 @@ from .reading import Budget, Reader, make_reader
 from .reading.checkpass import CheckPass, checker_for
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
-from .steps import tidy
 from .steps.fold import Folding
+from .steps.land import Landing
 from .steps.read import Reading
+from .steps.tidy import Mending, Tidying
 from .sync import encrypted
 from .sync import remote as sync_remote
 from .sync import run as sync_run
@@ -89,14 +90,12 @@ class Memory:
             self.folding = Folding(settings.fold_seconds, self.briefs.folded, clock=self.clock)
         self.writes = Writes(self.embedder, stamps or Clock(settings.machine), self.clock, self.briefs,
                              self.folding, self.pipeline.wake, settings.sync_gpg_keys)
-        self.pipeline.mend = self.writes.mend
-        if self.reading and self.folding:
-            self.pipeline.steps += [self.reading, self.folding.step]  # each takes the writer for its turns
-            if not settings.reader_url and not (settings.reader_model or os.environ.get("TWIN_READER_MODEL")):
-                # the rules read; the shipped model checks them (reading/checkpass.py), loaded on its first use
-                self.checking = CheckPass(lambda: checker_for(None), self.writes.correct)
-                self.pipeline.steps += [self.checking]
-        self.pipeline.steps += [tidy.tidy, tidy.warm]
+        if self.reading and not settings.reader_url and not (settings.reader_model
+                                                              or os.environ.get("TWIN_READER_MODEL")):
+            # the rules read; the shipped model checks them (reading/checkpass.py), loaded on its first use
+            self.checking = CheckPass(lambda: checker_for(None), self.writes.correct)
+        self.pipeline.use([step for step in (Mending(self.writes.mend), Landing(self.pipeline), self.reading,
+                                             self.folding, self.checking, Tidying()) if step is not None])  # jobs.STEPS
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
         self.life = Lifecycle(settings, self.pipeline, self.writes, self.folding, bool(self.reading), self.clock,
                               read_only=read_only, owner=owner, on_close=lambda space: self.briefs.forget(

@@ -39,7 +39,7 @@ class Writes:
         """As the writer: commit and index again what was edited by hand; the paths edited."""
         changed = tidy.mend(space)
         if self.folding and any(rel.startswith(("items/", "records/")) for rel in changed):
-            self.folding(space, force=True)
+            self.folding.fold(space, force=True)
         return changed
 
     def correct(self, space: Space, request: CorrectRequest) -> CorrectResult:
@@ -53,7 +53,7 @@ class Writes:
                                      [ledger.records_path(thread)])
             index_records(space, thread, records)
             if self.folding:
-                self.folding(space, force=True)
+                self.folding.fold(space, force=True)
         self.wake(space.user.dirname)  # which settles it in the pending index
         return CorrectResult(id=old.id, retracted=True, replaced_by=new.id if new else None, commit=sha)
 
@@ -99,7 +99,7 @@ class Writes:
         """Fold the pages now: with the reading's folding, or once where pages exist although reading is off."""
         folding = self.folding or (Folding(0, self.briefs.folded) if (space.root / "pages").is_dir() else None)
         if folding:
-            folding(space, force=True)
+            folding.fold(space, force=True)
 
     def reindex(self, space: Space, progress: Progress | None = None) -> dict[str, int]:
         """Rebuild .twin/ from the files. A reindex is noted in .twin/ while it runs: one a crash stopped is run

@@ -1,4 +1,5 @@
-"""Landing: file accepted items, cut their threads into passages, index both lanes, commit. Also reindex.
+"""The land step: takes a Space's inbox; files its items, cuts their threads into passages, indexes both lanes,
+commits, and marks the items `landed`. Also reindex.
 
 Reconcile by checksum: every step compares hashes and touches only what changed, so landing the same event
 twice (after a crash between commit and inbox removal) changes nothing and indexes nothing twice.
@@ -10,9 +11,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from .. import faults
-from ..background import side
+from ..background import LAND, side
 from ..index import Doc
 from ..ledger import load_records
 from ..models import Phase
@@ -304,3 +306,53 @@ def _rebuild_state(space: Space) -> None:
         recut_all(space, {thread: None})  # items filed but never cut (a crash, a hand-added file)
         space.state.set_phase([(r[0], r[2]) for r in rows], Phase.landed)
         space.vault.commit(f"land: {thread} (reindex)")
+
+
+class Troubles(Protocol):
+    """What the land step tells the pipeline of adds that fail to land (jobs.Pipeline keeps the back-off, and
+    status says so): an event that fails stays first in line, tried again after a pause."""
+
+    closed: bool
+
+    def waiting(self, name: str, what: str) -> float | None: ...  # when a back-off of `what` under way ends
+
+    def failed(self, space: Space, what: str, exc: Exception) -> None: ...
+
+    def cleared(self, name: str, what: str) -> None: ...
+
+    def retry(self, name: str, due: float) -> None: ...
+
+
+class Landing:
+    """The land step, in the pipeline's first lane: the inbox lands in the order adds were accepted (an edit
+    never lands before what it edits), one add per turn of the writer, so a correct, a forget or a sync waits
+    one landing, not the whole inbox. An add that fails is tried again with back-off; the later steps go on."""
+
+    lane = LAND
+    marks = Phase.landed
+
+    def __init__(self, troubles: Troubles):
+        self.troubles = troubles
+
+    def __call__(self, space: Space) -> None:
+        name = space.user.dirname
+        while not self.troubles.closed:
+            due = self.troubles.waiting(name, "landing")
+            if due is not None:
+                self.troubles.retry(name, due)
+                return
+            with space.writer:
+                events = space.pending()
+                if not events:
+                    self.troubles.cleared(name, "landing")
+                    return
+                try:
+                    land_event(space, events[0])
+                    self.troubles.cleared(name, "landing")
+                except Exception as exc:
+                    self.troubles.failed(space, f"landing of {len(events)} add{'s' if len(events) != 1 else ''}",
+                                         exc)
+                    return
+                finally:
+                    with space.landed:
+                        space.landed.notify_all()

@@ -1,6 +1,6 @@
-"""Reading, filed: windows a thread still owes are read, their records written to records/<thread>.json and
-committed, and the items they hold become `read`. The reader runs beside the end user's one writer; what it
-gave is filed by the writer."""
+"""The read step: takes a Space's landed threads; the windows a thread still owes are read, their records
+written to records/<thread>.json and committed, and the items they hold marked `read`. The reader runs beside
+the end user's one writer; what it gave is filed by the writer."""
 from __future__ import annotations
 
 import logging
@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from .. import faults
-from ..background import backoff
+from ..background import LATER, backoff
 from ..errors import Unavailable
 from ..index import Doc
 from ..ledger import dump_records, load_records, records_path
@@ -99,6 +99,9 @@ class Reading:
     A window whose read fails (a bad answer twice, a reader that died or hung, an endpoint down) is not read:
     it is tried again later, after a back-off that doubles from FIRST_RETRY up to LAST_RETRY seconds, and status
     says so meanwhile. A reader that is down (Unavailable) pauses all reading for as long."""
+
+    lane = LATER
+    marks = Phase.read
 
     def __init__(self, reader: Reader, budget: Budget, quiet_seconds: int,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)):
