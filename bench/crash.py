@@ -254,7 +254,7 @@ def check(home: Path, seen: Seen) -> dict:
         for user in held:  # each opened, so repaired (on first open), and what the repair left to do done
             memory.status(user, StatusRequest(ids=["probe"]))
         memory.idle(120)
-        out["repaired"] = sum(len(s.repaired or []) for s in memory.spaces.values())
+        out["repaired"] = sum(len(s.standing.repaired or []) for s in memory.spaces.values())
         for user in held:
             stats = memory.reindex(user)
             if stats["changed"] or stats["removed"] or stats["embedded"]:

@@ -80,7 +80,7 @@ def settled(memory: Memory, user: EndUser) -> None:
     space = memory.space(user)
     if memory.folding:
         with space.writer:
-            memory.folding(space, force=True)
+            memory.folding.fold(space, force=True)
     memory.idle()
 
 

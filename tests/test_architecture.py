@@ -13,7 +13,7 @@ PACKAGES = {"twinfs": ROOT / "twinfs", "twinfs.server": ROOT / "server"}
 MOST_LINES = 400
 # modules still over MOST_LINES, each at the size it may not pass: shrink them and take them off
 STILL_OVER: dict[str, int] = {
-    "twinfs.memory": 630, "twinfs.folding": 490,
+    "twinfs.folding": 490,
 }
 
 

@@ -160,10 +160,10 @@ def test_a_failed_forget_stays_due_when_the_pipeline_settles_the_vault_meanwhile
     """The add's pipeline work settles the vault while the forget holds the writer (held back until then here;
     on a busy machine it happens by itself): the forget's mark in the pending index stands, so the next start
     opens the vault and finishes the forget. It was cleared before, and the secret stayed in the history."""
-    from twinfs import Memory
+    from twinfs.lifecycle import Lifecycle
 
     settling, forgetting, settled = threading.Event(), threading.Event(), threading.Event()
-    settle = Memory._settle
+    settle = Lifecycle.settle
 
     def late_settle(self, space):
         settling.set()  # the add's landing is done and the writer free: the forget takes it next
@@ -175,7 +175,7 @@ def test_a_failed_forget_stays_due_when_the_pipeline_settles_the_vault_meanwhile
         forgetting.set()
         assert settled.wait(20)
 
-    monkeypatch.setattr(Memory, "_settle", late_settle)
+    monkeypatch.setattr(Lifecycle, "settle", late_settle)
     root = forget_that_fails(settings, embedder, alice, monkeypatch, lambda: settling.wait(20), meanwhile)
-    monkeypatch.setattr(Memory, "_settle", settle)
+    monkeypatch.setattr(Lifecycle, "settle", settle)
     finished_at_the_next_start(settings, embedder, root)

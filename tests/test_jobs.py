@@ -6,13 +6,16 @@ import time
 from contextlib import contextmanager
 from types import SimpleNamespace
 
-from twinfs.jobs import Pipeline
+from twinfs.background import LAND, LATER
+from twinfs.condition import Standing, Upkeep
+from twinfs.jobs import STEPS, Pipeline, in_order, lane_of, marks_of
+from twinfs.models import PHASE_ORDER, Phase
 
 
 def test_a_wake_taken_while_the_last_work_lets_go_is_not_lost():
     """A drain that lingers after its work handed the end user back (a slow thread on a loaded machine) must not
     let go of the newer wake's claim: idle() would then say done before that wake's work ran."""
-    space = SimpleNamespace(user=SimpleNamespace(dirname="u"), hand_edited=False, broken=None,
+    space = SimpleNamespace(user=SimpleNamespace(dirname="u"), upkeep=Upkeep(), standing=Standing(),
                             writer=threading.Lock(), pending=lambda: [], landed=threading.Condition())
     opened, lingering, go_on, ran = [], threading.Event(), threading.Event(), []
 
@@ -42,3 +45,23 @@ def test_a_wake_taken_while_the_last_work_lets_go_is_not_lost():
     finally:
         go_on.set()
         pipeline.close()
+
+
+def test_the_steps_run_in_the_order_of_steps_each_in_its_lane(tmp_path, embedder):
+    """jobs.STEPS is the one place the order lives: the steps a Memory is made of are run in it, landing's lane
+    first, and the phases they mark come in the order an item goes through them."""
+    from twinfs import Memory, Settings
+
+    lanes = [getattr(kind, "lane", LATER) for kind in STEPS]
+    assert lanes == sorted(lanes, key=[LAND, LATER].index)  # landing's lane before the later one
+    marked = [m for m in (getattr(kind, "marks", None) for kind in STEPS) if m]
+    assert marked == [Phase.landed, Phase.read, Phase.folded]
+    assert marked == sorted(marked, key=PHASE_ORDER.index)
+
+    memory = Memory(Settings(home=tmp_path, reading=True), embedder=embedder)
+    made = memory.pipeline.steps
+    assert [type(s) for s in made] == [k for k in STEPS if any(type(s) is k for s in made)]
+    assert [marks_of(s) for s in made if marks_of(s)] == [Phase.landed, Phase.read, Phase.folded]
+    assert [lane_of(s) for s in made][:2] == [LAND, LAND]
+    assert in_order(list(reversed(made))) == made
+    memory.close()

@@ -90,7 +90,7 @@ def test_the_pass_resumes_where_it_stopped(tmp_path, embedder, alice, smollm2):
         memory.add(alice, AddRequest(items=chat("c1", lines), wait=True))
         assert memory.idle(60)
         checker = Checker(smollm2, max_tokens=3)  # too few tokens to answer: every record stays, each is asked
-        first = CheckPass(lambda: checker, memory._correct)
+        first = CheckPass(lambda: checker, memory.writes.correct)
         first.stopping.set()  # stopped at once: nothing asked, nothing marked
         with memory._existing(alice) as space:
             first(space)
@@ -102,7 +102,7 @@ def test_the_pass_resumes_where_it_stopped(tmp_path, embedder, alice, smollm2):
     with Memory(settings, embedder=embedder) as memory:  # after a restart: nothing is asked twice
         again = Checker(smollm2, max_tokens=3)
         with memory._existing(alice) as space:
-            later = CheckPass(lambda: again, memory._correct)
+            later = CheckPass(lambda: again, memory.writes.correct)
             assert until(lambda: later(space) is None, 30)
         assert again.questions == 0
 

@@ -78,8 +78,8 @@ def test_a_git_killed_holding_index_lock_is_repaired_and_landing_goes_on(tmp_pat
 
     with Memory(Settings(home=tmp_path / "home", reading=False, watch=True), embedder=embedder) as memory:
         space = memory.space(alice)
-        assert any("index.lock" in line for line in space.repaired)
-        assert any("main.lock" in line for line in space.repaired)
+        assert any("index.lock" in line for line in space.standing.repaired)
+        assert any("main.lock" in line for line in space.standing.repaired)
         memory.add(alice, AddRequest(items=chat("c1", MOVE[1:]), wait=True))
         phases = memory.status(alice, StatusRequest(ids=["msg-001", "msg-002", "msg-003"])).phases
         assert set(phases.values()) == {Phase.landed}
@@ -120,8 +120,8 @@ def test_an_upkeep_that_outlived_its_killed_owner_is_stopped_before_the_next_own
         with Memory(settings, embedder=embedder) as memory:
             space = memory.space(alice)
             assert _proc_state(orphan) in ("gone", "Z")
-            assert any("upkeep" in line for line in space.repaired)
-            assert any("commit-graph.lock" in line for line in space.repaired)
+            assert any("upkeep" in line for line in space.standing.repaired)
+            assert any("commit-graph.lock" in line for line in space.standing.repaired)
             assert not (vault / ".git" / "gc.pid").exists()
             memory.forget(alice, ForgetRequest(ids=["msg-003"]))  # its purge: git gc, the commit graph written
             assert memory.idle(30)
@@ -185,7 +185,7 @@ def test_a_read_killed_before_its_commit_is_committed_as_a_repair_not_a_hand_edi
     with Memory(Settings(home=home, quiet_seconds=0, fold_seconds=0, watch=True), embedder=embedder) as memory:
         assert memory.idle(120)
         space = memory.space(user)
-        assert any("stopped midway" in line for line in space.repaired)
+        assert any("stopped midway" in line for line in space.standing.repaired)
         deadline = time.monotonic() + 120  # the turns the killed step read are read again, by the ticker
         while memory.status(user, StatusRequest(ids=["m0"])).phases["m0"] not in (Phase.read, Phase.folded):
             assert time.monotonic() < deadline, "m0 was never read again"
@@ -222,7 +222,7 @@ def test_a_vault_killed_while_being_made_is_made_at_the_next_start(tmp_path, emb
     git(vault, "init", "-q", "-b", "main", check=True)  # what a kill inside first_commit leaves: no commit yet,
     (vault / ".vault.json.k1ll3d.tmp").write_text('{"vault": "acme.app.alice"')  # the marker half-written
     with Memory(Settings(home=home, quiet_seconds=3600), embedder=embedder) as memory:
-        repaired = memory.space(alice).repaired
+        repaired = memory.space(alice).standing.repaired
         assert any("being made" in line for line in repaired) and any(".vault.json" in line for line in repaired)
         memory.add(alice, AddRequest(items=chat("c1", [("m1", "user", "I moved to Lisbon")]), wait=True))
         assert memory.status(alice, StatusRequest(ids=["m1"])).phases["m1"] == Phase.landed
@@ -250,7 +250,7 @@ def test_a_vault_in_the_old_format_gets_portable_item_names_with_its_history(tmp
 
     with Memory(settings, embedder=embedder) as memory:
         space = memory.space(alice)
-        assert any("format 2" in line for line in space.repaired)
+        assert any("format 2" in line for line in space.standing.repaired)
         names = sorted(p.name for p in folder.iterdir())
         assert len({n.lower() for n in names}) == 4 and "con.json" not in names
         assert space.vault.marker() == {"vault": alice.dirname, "format": 2}
@@ -301,7 +301,7 @@ def test_a_vault_that_cannot_be_repaired_is_reported_and_the_others_go_on(tmp_pa
     ref = bob_vault / ".git" / head.split(": ")[1].strip()
     ref.write_text("0" * 40 + "\n")  # a branch pointing at nothing
     with Memory(settings, embedder=embedder) as memory:
-        assert memory.space(bob).broken and "HEAD" in memory.space(bob).broken
+        assert memory.space(bob).standing.broken and "HEAD" in memory.space(bob).standing.broken
         notes = memory.status(bob, StatusRequest(ids=["msg-001"])).notes
         assert notes and "could not be repaired" in notes[0]
         with pytest.raises(Unavailable):

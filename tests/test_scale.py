@@ -10,8 +10,10 @@ from datetime import UTC, datetime
 import pytest
 from conftest import MOVE, chat, until
 
-from twinfs import EndUser, Memory, Settings, jobs
+from twinfs import EndUser, Memory, Settings
+from twinfs.lifecycle import Lifecycle
 from twinfs.models import AddRequest, Phase, SearchRequest, StatusRequest
+from twinfs.steps import land
 from twinfs.watching import Watcher
 
 BOB = EndUser(org="acme", project="app", account="bob")
@@ -40,14 +42,14 @@ def test_an_end_user_closed_with_an_add_waiting_lands_it_when_reopened(tmp_home,
     """One end user open at a time: alice's add waits behind bob's landing, alice is closed to make room for
     carol, and her add lands all the same once the pipeline gets to her (her vault opened again)."""
     release = threading.Event()
-    real = jobs.land_event
+    real = land.land_event
 
-    def land(space, event):  # bob's landing holds the only landing worker until the test lets it go
+    def landing(space, event):  # bob's landing holds the only landing worker until the test lets it go
         if space.user == BOB:
             release.wait(30)
         return real(space, event)
 
-    monkeypatch.setattr(jobs, "land_event", land)
+    monkeypatch.setattr(land, "land_event", landing)
     with Memory(Settings(home=tmp_home, reading=False, open_users=1, workers=1), embedder=embedder) as m:
         m.add(BOB, AddRequest(items=chat("b", MOVE)))
         assert until(lambda: m.pipeline.busy(BOB.dirname))
@@ -97,8 +99,8 @@ def test_start_up_opens_no_vault_with_nothing_to_do(tmp_home, embedder, alice, m
     assert sorted(p.name for p in (tmp_home / "pending").iterdir()) == [CAROL.dirname]
 
     opened: list[str] = []
-    real = Memory._make
-    monkeypatch.setattr(Memory, "_make", lambda self, user: opened.append(user.dirname) or real(self, user))
+    real = Lifecycle._make
+    monkeypatch.setattr(Lifecycle, "_make", lambda self, user: opened.append(user.dirname) or real(self, user))
     with Memory(settings, embedder=embedder) as m:
         assert until(lambda: (tmp_home / "users" / CAROL.dirname / "pages").is_dir() and m.idle(1), 30)
         assert opened == [CAROL.dirname]  # alice's and bob's vaults were not even looked at
@@ -121,7 +123,7 @@ def test_a_vault_stopped_midway_is_in_the_pending_index(tmp_home, embedder, alic
         space.writer.give_turn()  # … and the process dies inside it: the turn goes, the marks stay
     with Memory(Settings(home=tmp_home, reading=False), embedder=embedder) as m:
         assert m.idle(30)
-        repaired = m.spaces.peek(alice.dirname).repaired
+        repaired = m.spaces.peek(alice.dirname).standing.repaired
         assert any("stopped midway" in line for line in repaired), repaired
     assert not (tmp_home / "pending" / alice.dirname).exists()
 
@@ -139,7 +141,7 @@ def test_the_watcher_sees_a_hand_edit_in_a_vault_that_was_closed(tmp_home, embed
         assert until(lambda: log(root)[0] == f"edit: {rel} (by hand)"), log(root)[:3]
         hit = m.search(alice, SearchRequest(query="parrot Kiwi", fast=True)).hits[0]
         assert "Kiwi" in hit.text
-        assert m._watcher.watches <= 1 + 2 * 6  # users/, and per vault its folder and its few memory folders
+        assert m.life.watcher.watches <= 1 + 2 * 6  # users/, and per vault its folder and its few memory folders
 
 
 def test_past_its_watch_limit_the_watcher_polls(tmp_path):
@@ -289,12 +291,12 @@ def test_the_ticker_gives_memory_back_after_end_users_were_closed(tmp_home, embe
     with Memory(settings, embedder=embedder) as m:
         m.add(alice, AddRequest(items=chat("a", MOVE), wait=True))
         time.sleep(2.5)
-        assert calls == [] and m.trims == 0  # nothing closed yet
+        assert calls == [] and m.life.trims == 0  # nothing closed yet
         m.add(BOB, AddRequest(items=chat("b", MOVE), wait=True))
         assert until(lambda: not is_open(m, alice)), "alice was not closed to make room for bob"
-        assert until(lambda: m.trims == 1, 10)
+        assert until(lambda: m.life.trims == 1, 10)
         time.sleep(2.5)
-        assert m.trims == 1 and calls == [1]  # once for that close
+        assert m.life.trims == 1 and calls == [1]  # once for that close
 
 
 def test_giving_memory_back_runs_where_glibc_is():

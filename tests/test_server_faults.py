@@ -41,11 +41,8 @@ def test_an_unexpected_exception_is_a_json_500_without_traceback_and_logged(serv
 def test_an_end_user_being_rebuilt_is_503_with_retry_after(served, alice):
     client, memory = served
     memory.add(alice, AddRequest(items=chat("c1", [("m1", "user", "I live in Lisbon.")]), wait=True))
-    memory.space(alice).rebuilding = True
-    try:
+    with memory.space(alice).upkeep.rebuild():
         r = client.post("/v1/memory/search", json={"query": "Lisbon"})
-    finally:
-        memory.space(alice).rebuilding = False
     assert r.status_code == 503 and int(r.headers["retry-after"]) >= 1
     assert "rebuilt" in r.json()["error"]["message"]
     assert client.post("/v1/memory/search", json={"query": "Lisbon", "fast": True}).json()["found"] == 1

@@ -137,13 +137,13 @@ def test_failures_are_one_line_and_change_nothing(tmp_path, embedder, keyrings, 
 
         # a participant this machine does not hold
         a.settings = replace(a.settings, sync_gpg_keys=("nobody@example.invalid",))
-        a._hooks.gpg_keys = ["nobody@example.invalid"]
+        a.writes.hooks.gpg_keys = ["nobody@example.invalid"]
         with pytest.raises(Invalid, match="'nobody@example.invalid' .* is not in this machine's keyring"):
             a.sync_with(USER, remote=f"gcrypt::{sealed}")
         assert not sealed.exists() and "remote" not in vault.git("config", "--list")
 
         # the plain remote a vault used is never switched to an encrypted one silently, nor the reverse
-        a._hooks.gpg_keys = []
+        a.writes.hooks.gpg_keys = []
         a.settings = replace(a.settings, sync_gpg_keys=())
         a.sync_with(USER, remote=str(plain))
         with pytest.raises(Invalid, match="moving it to an encrypted one is an explicit step"):

@@ -115,7 +115,7 @@ def test_the_brief_sees_a_record_edited_by_hand_without_looking_at_each_file_whe
         watched, alice, monkeypatch):
     import twinfs.brief as brief
     records, thread = _records_by_hand(watched, alice, "Lisbon")
-    assert until(lambda: watched._watcher.sees(alice.dirname, "records"))
+    assert until(lambda: watched.life.watcher.sees(alice.dirname, "records"))
     looked = []
     monkeypatch.setattr(brief, "_stamps", lambda space: looked.append(space) or {})
     assert until(lambda: "Lisbon" in _known(watched, alice)), _known(watched, alice)

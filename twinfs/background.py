@@ -9,6 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 
 LAND_NICE, LATER_NICE = 10, 15  # requests run at 0
+# the pipeline's two lanes (jobs.py): landing's own workers, first; and one worker for the later steps, below it
+LAND, LATER = "land", "later"
 
 
 def lower_priority(nice: int) -> None:

@@ -51,7 +51,7 @@ def cmd_sync(args) -> list[dict]:
     """One end user (--account) or every vault with a remote (--all; with --remote, every vault). Beside a
     running `twin serve` (it owns the home), each sync is sent through it."""
     from .home_lock import holder
-    from .memory import synced_vaults, vaults
+    from .lifecycle import synced_vaults, vaults
 
     if args.all == bool(args.account):
         args.usage("name one end user with --account, or give --all for every vault with a remote")

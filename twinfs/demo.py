@@ -76,8 +76,9 @@ def main(argv: list[str] | None = None) -> None:
     ids = [i.id for i in items()]
     phases = until_folded(memory, user, ids)
     records = sum(len(json.loads(f.read_text())) for f in root.glob("records/*.json"))
+    reader = memory.reading.reader.name if memory.reading else "off"
     print(f"read into {records} records, folded into {len(list(root.glob('pages/*.md')))} pages "
-          f"after {time.perf_counter() - t0:.1f} s (phases: {phases}; reader: {memory.reading.reader.name})")
+          f"after {time.perf_counter() - t0:.1f} s (phases: {phases}; reader: {reader})")
 
     port = args.port or free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings, memory), host="127.0.0.1", port=port,

@@ -1,6 +1,7 @@
 """One family of domain errors. Front ends translate them (HTTP status, CLI exit line, MCP error)."""
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -59,6 +60,20 @@ class Unavailable(TwinError):
     def __init__(self, message: str, retry_after: int = 1):
         super().__init__(message)
         self.retry_after = retry_after
+
+
+def unwritable(exc: Exception, what: str) -> Unavailable:
+    """A full disk or a read-only vault, as the 503 the seeds list: nothing was stored, try again later."""
+    code = getattr(exc, "errno", None)
+    text = str(exc) if code is None else ""  # git and SQLite say it in words; an OSError by its number
+    if code in (errno.ENOSPC, errno.EDQUOT) or "No space left" in text or "database or disk is full" in text:
+        return Unavailable(f"{what}: the disk holding this memory is full, so nothing was stored; try again once "
+                           "there is space", retry_after=30)
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or "Read-only file system" in text or "readonly" in text:
+        return Unavailable(f"{what}: this memory's folder cannot be written (read-only or not permitted), so "
+                           "nothing was stored; try again once it can be", retry_after=60)
+    return Unavailable(f"{what}: this memory's folder could not be written ({exc}), so nothing was stored",
+                       retry_after=10)
 
 
 def describe(exc: ValidationError, prefix: str = "") -> str:

@@ -1,9 +1,10 @@
-"""The background pipeline: for each end user, one writer at a time files the inbox (land), then runs the
-later steps (read, fold). The inbox on disk is the queue, so a restart simply picks up where it stopped.
+"""The background pipeline: for each end user, one writer at a time runs the steps in the order STEPS gives
+(hand edits mended, the inbox landed, then read, folded, checked, tidied). The inbox on disk is the queue, so a
+restart simply picks up where it stopped.
 
-Landing comes first: it has its own workers, and the later steps run on one worker of their own, at a lower
-priority, so a new add never waits behind another end user's reading (bench/load.py: add -> landed p95 with
-reading on went from 1.1 s to under 1 s at 50 items/s)."""
+Each step says its lane: landing's (and mending's) has its own workers, and the later steps run on one worker
+of their own, at a lower priority, so a new add never waits behind another end user's reading (bench/load.py:
+add -> landed p95 with reading on went from 1.1 s to under 1 s at 50 items/s)."""
 from __future__ import annotations
 
 import heapq
@@ -15,15 +16,46 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
-from .background import LAND_NICE, LATER_NICE, backoff, lower_priority
+from .background import LAND, LAND_NICE, LATER, LATER_NICE, backoff, lower_priority
+from .models import Phase
+from .reading.checkpass import CheckPass
 from .space import Space
-from .steps.land import land_event
+from .steps.fold import Folding
+from .steps.land import Landing
+from .steps.read import Reading
+from .steps.tidy import Mending, Tidying
 
 log = logging.getLogger("twinfs.jobs")
-Step = Callable[[Space], object]
-LAND, LATER = "land", "later"
+# the steps in the order they run for an end user: the one place that order lives
+STEPS = (Mending, Landing, Reading, Folding, CheckPass, Tidying)
 NICE = {LAND: LAND_NICE, LATER: LATER_NICE}
+FAILING = {LAND: "the work on this memory", LATER: "reading and folding"}  # what status says keeps failing
+
+
+class Step(Protocol):
+    """A step: called with an end user's Space, it takes the writer for each of its turns, and returns the seconds
+    after which to come back when it gave way to adds (None: done for now). `lane`: LAND or LATER; `marks`: the
+    phase it brings items to (None: it changes none)."""
+
+    def __call__(self, space: Space) -> float | None: ...
+
+
+def lane_of(step: Step) -> str:
+    """A step runs in the later lane unless it says otherwise."""
+    return getattr(step, "lane", LATER)
+
+
+def marks_of(step: Step) -> Phase | None:
+    return getattr(step, "marks", None)
+
+
+def in_order(steps: list[Step]) -> list[Step]:
+    """The steps in STEPS' order (a step of no kind it names runs after those it does, as given)."""
+    return sorted(steps, key=lambda step: STEPS.index(type(step)) if type(step) in STEPS else len(STEPS))
+
+
 FIRST_RETRY, LAST_RETRY = 1.0, 300.0  # seconds: work that failed is tried again after 1, 2, 4 … 300
 
 
@@ -55,10 +87,12 @@ Opener = Callable[[str], AbstractContextManager["Space | None"]]
 class Pipeline:
     """Work is queued by end user (the vault's folder name), not by an open Space: a vault waiting its turn may
     be closed meanwhile (Memory keeps only so many open), and is opened again by `open` when its turn comes.
-    `settle(space)` is told when an end user's work is done for now (Memory notes what is left, and when)."""
+    `settle(space)` is told when an end user's work is done for now (Memory notes what is left, and when).
+    A wake runs the steps of landing's lane, then queues the later lane, which runs every step in order (what
+    came in meanwhile lands first)."""
 
-    def __init__(self, workers: int = 2, steps: list[Step] | None = None, mend: Step | None = None,
-                 open: Opener | None = None, settle: Step | None = None):
+    def __init__(self, workers: int = 2, steps: list[Step] | None = None, open: Opener | None = None,
+                 settle: Callable[[Space], None] | None = None):
         self._pools = {LAND: ThreadPoolExecutor(max_workers=workers, thread_name_prefix="twin-land"),
                        LATER: ThreadPoolExecutor(max_workers=1, thread_name_prefix="twin-later")}
         self._lock = threading.Lock()
@@ -68,12 +102,15 @@ class Pipeline:
         self._due: list[tuple[float, str]] = []  # (when, end user) to be woken again
         self._timer: threading.Thread | None = None
         self._idle = threading.Condition(self._lock)
-        self.steps: list[Step] = list(steps or [])
-        self.mend = mend  # commits and indexes what was edited by hand, when the watcher saw some
+        self.steps: list[Step] = in_order(steps or [])
         self._known: dict[str, Space] = {}  # without `open`: the Space last woken, by end user
         self.open: Opener = open or (lambda name: nullcontext(self._known.get(name)))
         self.settle = settle
         self.closed = False
+
+    def use(self, steps: list[Step]) -> None:
+        """The steps to run (before the first wake), put in STEPS' order."""
+        self.steps = in_order(steps)
 
     def wake(self, space: Space | str) -> None:
         """There is work for this end user: make sure its landing runs (again); the later steps follow it."""
@@ -111,12 +148,12 @@ class Pipeline:
         released = False
         try:
             with self.open(name) as space:
-                if space is not None and not space.broken:  # else gone, or not written until an operator mends it
+                if space is not None and not space.standing.broken:  # else gone, or not written until it is mended
                     self._work(space, lane)
                     released = True
         except Exception:  # opening it failed: tried again with back-off, like a failed step
             log.exception("opening %s for its work failed", name)
-            self._retry(name, time.monotonic() + LAST_RETRY / 10)
+            self.retry(name, time.monotonic() + LAST_RETRY / 10)
         finally:
             if not released:
                 with self._lock:
@@ -127,32 +164,24 @@ class Pipeline:
         key = (lane, space.user.dirname)
         while True:
             try:
-                if space.hand_edited and self.mend:
-                    with space.writer:
-                        space.hand_edited = False
-                        try:
-                            self.mend(space)
-                        except BaseException:
-                            space.hand_edited = True  # looked at again with the next try
-                            raise
-                self._land_all(space)  # in the later lane too: what came in meanwhile lands first
-                if lane == LATER:
-                    for step in self.steps:  # each takes the writer for each of its turns
-                        if self.closed:
-                            break
-                        back = step(space)
-                        if back:  # the step gave way (to adds still coming in): the later steps run after that
-                            self._retry(key[1], time.monotonic() + back)
-                            break
+                for step in self.steps:  # each takes the writer for each of its turns
+                    if lane == LAND and lane_of(step) != LAND:
+                        continue  # the later lane runs it, after this one
+                    if self.closed:
+                        break
+                    back = step(space)
+                    if back:  # the step gave way (to adds still coming in): the later steps run after that
+                        self.retry(key[1], time.monotonic() + back)
+                        break
             except Exception as exc:  # logged, and tried again with back-off; the server goes on
-                space.hand_edited = True  # what the failed step left uncommitted is mended first, as a repair
-                self._failed(space, "the work on this memory" if lane == LAND else "reading and folding", exc)
+                space.upkeep.edited()  # what the failed step left uncommitted is mended first, as a repair
+                self.failed(space, FAILING[lane], exc)
             with self._lock:
                 if key in self._again and not self.closed:
                     self._again.discard(key)
                     continue
                 later = (LATER, key[1])
-                if lane == LAND and self.steps and not self.closed:
+                if lane == LAND and any(lane_of(step) == LATER for step in self.steps) and not self.closed:
                     if later in self._busy:
                         self._again.add(later)
                     else:
@@ -173,32 +202,20 @@ class Pipeline:
                 self._idle.notify_all()
             return
 
-    def _land_all(self, space: Space) -> None:
-        """Land the inbox in the order adds were accepted (an edit never lands before what it edits), one add
-        per turn of the writer, so a correct, a forget or a sync waits one landing, not the whole inbox. An
-        event that fails stays first in line, tried again with back-off, and the end user's status says so."""
-        key = space.user.dirname
-        while not self.closed:
-            trouble = self.troubles.get(key)
-            if trouble and trouble.what.startswith("landing") and trouble.due > time.monotonic():
-                self._retry(key, trouble.due)
-                return
-            with space.writer:
-                events = space.pending()
-                if not events:
-                    self._cleared(key, "landing")
-                    return
-                try:
-                    land_event(space, events[0])
-                    self._cleared(key, "landing")
-                except Exception as exc:
-                    self._failed(space, f"landing of {len(events)} add{'s' if len(events) != 1 else ''}", exc)
-                    return
-                finally:
-                    with space.landed:
-                        space.landed.notify_all()
+    # what the steps tell of work that fails (steps/land.py's Troubles)
+    def waiting(self, name: str, what: str) -> float | None:
+        """When the back-off of `what` (work of this end user that failed) ends, while it is under way."""
+        trouble = self.troubles.get(name)
+        if trouble and trouble.what.startswith(what) and trouble.due > time.monotonic():
+            return trouble.due
+        return None
 
-    def _failed(self, space: Space, what: str, exc: Exception) -> None:
+    def cleared(self, name: str, what: str) -> None:
+        if name in self.troubles and self.troubles[name].what.startswith(what):
+            with self._lock:
+                self.troubles.pop(name, None)
+
+    def failed(self, space: Space, what: str, exc: Exception) -> None:
         key = space.user.dirname
         with self._lock:
             trouble = self.troubles.get(key)
@@ -210,14 +227,9 @@ class Pipeline:
             trouble.due = time.monotonic() + trouble.delay
         log.error("%s for %s failed (try %d; again in %.0f s)", what, key, trouble.tries, trouble.delay,
                   exc_info=exc)
-        self._retry(key, trouble.due)
+        self.retry(key, trouble.due)
 
-    def _cleared(self, key: str, what: str) -> None:
-        if key in self.troubles and self.troubles[key].what.startswith(what):
-            with self._lock:
-                self.troubles.pop(key, None)
-
-    def _retry(self, name: str, due: float) -> None:
+    def retry(self, name: str, due: float) -> None:
         """Wake this end user again at `due` (monotonic), from one timer thread for all of them."""
         with self._lock:
             if self.closed:

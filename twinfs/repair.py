@@ -81,7 +81,7 @@ def repair(space: Space, midway: bool) -> list[str]:
     done += migrate(space)
     if midway:
         space.writer.stopped_midway = True  # mending commits what it left as a repair, not as a hand edit
-        space.hand_edited = True
+        space.upkeep.edited()
         done.append("a step of the writer stopped midway: what it left is committed and indexed again")
     for line in done:
         log.warning("%s: %s", space.user.dirname, line)

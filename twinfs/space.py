@@ -1,4 +1,5 @@
-"""Everything of one end user in one place: the vault, its inbox, its phases and its two indexes."""
+"""Everything of one end user in one place: the vault, its inbox, its phases, its two indexes, its one writer,
+and what is known of it beyond its files (condition.py: where it stands, its upkeep, the pace of its adds)."""
 from __future__ import annotations
 
 import hashlib
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from .condition import Adds, Standing, Upkeep
 from .durable import atomic_write, fsync_dir
 from .forms import as_utc, iso
 from .index.embedder import Embedder
@@ -147,17 +149,12 @@ class Space:
         self.accept_lock = threading.Lock()  # adds of this end user take turns writing the inbox
         self.writer = Writer(self.root / ".git" / WRITING)  # the one writer of files, git and indexes
         self.passages_lock = PassageLock(self.root / ".twin")  # readers see a cut whole, never half-written
-        self.leases = 0  # requests and work using this Space now (Memory's, under its lock): it stays open
         self.opening = threading.Lock()
         self.syncing = threading.Lock()  # two syncs of one vault take turns
-        self.last_add = 0.0  # monotonic time of the last add accepted (sync and reading wait for a quiet spell)
-        self.gave_way: float | None = None  # since when background work has given way to adds (give_way)
-        self.repaired: list[str] | None = None  # what opening the vault repaired (None: not opened to write yet)
-        self.broken: str | None = None  # why the vault could not be repaired, when it could not
-        self.left: str | None = None  # when this home handed the vault to another server (sync --leave)
+        self.standing = Standing()  # repaired when first opened, or broken and why; moved to another server
+        self.upkeep = Upkeep()  # hand edits to mend, a rebuild under way
+        self.adds = Adds()  # the pace of its adds, that background work gives way to
         self.landed = threading.Condition()
-        self.rebuilding = False
-        self.hand_edited = False  # the watcher saw files change that the writer did not write
         self._threads: dict[str, dict[str, dict]] = {}  # thread -> item id -> stored item (the writer's cache)
         self.heads: dict[str, list] = {}  # thread -> where its passages begin, as landing last cut them
         self._speakers: set[str] | None = None  # speakers(), once read
@@ -235,24 +232,12 @@ class Space:
             self._speakers = None
             self.kept_records = {}
 
-    def give_way(self, quiet: float, most: float) -> float:
-        """Seconds until this end user's adds have paused `quiet` seconds, for background work that gives way to
-        them (0: go on now) — but not once it has given way for `most` seconds in a row."""
-        now = time.monotonic()
-        wait = quiet - (now - self.last_add)
-        if wait <= 0:
-            self.gave_way = None
-            return 0.0
-        if self.gave_way is None:
-            self.gave_way = now
-        return 0.0 if now - self.gave_way >= most else wait
-
     @property
     def idle(self) -> bool:
-        """Nothing about it lives only in this object: it may be closed and opened again later as it is."""
-        return self.leases == 0 and not self.writer.locked() and not self.opening.locked() \
-            and not self.hand_edited and not self.writer.stopped_midway and not self.rebuilding \
-            and not self.vault.behind
+        """Nothing about it lives only in this object (its leases are Spaces'): it may be closed and opened
+        again later as it is."""
+        return not self.writer.locked() and not self.opening.locked() and not self.upkeep.hand_edited \
+            and not self.writer.stopped_midway and not self.upkeep.rebuilding and not self.vault.behind
 
     def put_inbox(self, event: str, entries: list[dict]) -> None:
         atomic_write(self.inbox / f"{event}.json", json.dumps({"event": event, "items": entries}, ensure_ascii=False))

@@ -19,7 +19,6 @@ from .models import EndUser
 from .space import Space
 
 log = logging.getLogger("twinfs.spaces")
-_UNSEEN = object()
 
 
 class Spaces:
@@ -31,6 +30,7 @@ class Spaces:
         self._open: OrderedDict[str, Space] = OrderedDict()
         self._lock = threading.Lock()
         self._prepared: dict[str, str | None] = {}  # vault -> why it is broken (None: it is not), once prepared
+        self._leases: dict[str, int] = {}  # vault -> requests and work using its Space now: it stays open
         self.closed = 0  # Spaces closed to make room (for benchmarks and tests)
 
     def get(self, user: EndUser, keep: bool = False, hold: bool = False) -> Space:
@@ -40,21 +40,26 @@ class Spaces:
             space = self._open.get(user.dirname)
             if space is None:
                 space = self.make(user)
-                prepared = self._prepared.get(user.dirname, _UNSEEN)
-                if prepared is not _UNSEEN:
-                    space.repaired, space.broken = [], prepared  # type: ignore[assignment]
+                if user.dirname in self._prepared:
+                    space.standing.known(self._prepared[user.dirname])
                 if not (keep or space.exists):
                     return space
                 self._open[user.dirname] = space
             self._open.move_to_end(user.dirname)
             if hold:
-                space.leases += 1
+                self._leases[user.dirname] = self._leases.get(user.dirname, 0) + 1
         self._shrink()
         return space
 
     def release(self, space: Space) -> None:
+        name = space.user.dirname
         with self._lock:
-            space.leases = max(0, space.leases - 1)
+            if self._open.get(name) is space:  # a Space never kept open (its vault did not exist) holds no lease
+                left = self._leases.get(name, 0) - 1
+                if left > 0:
+                    self._leases[name] = left
+                else:
+                    self._leases.pop(name, None)
         self._shrink()
 
     @contextmanager
@@ -71,7 +76,7 @@ class Spaces:
     def prepared(self, space: Space) -> None:
         """The owner has repaired this vault (or found it broken): not to be done again while this process runs."""
         with self._lock:
-            self._prepared[space.user.dirname] = space.broken
+            self._prepared[space.user.dirname] = space.standing.broken
 
     def broken(self) -> int:
         with self._lock:
@@ -100,7 +105,7 @@ class Spaces:
             for name, space in list(self._open.items()):
                 if over <= 0:
                     break
-                if space.idle:
+                if space.idle and not self._leases.get(name):
                     del self._open[name]
                     gone.append(space)
                     over -= 1
@@ -122,6 +127,7 @@ class Spaces:
         with self._lock:
             spaces = list(self._open.values())
             self._open.clear()
+            self._leases.clear()
         for space in spaces:
             if wait_writer:  # its turn only: the marks of a step that failed stay for the repair at next open
                 space.writer.take_turn()

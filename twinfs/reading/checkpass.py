@@ -76,7 +76,7 @@ class CheckPass:
             turns = turns_of(space.thread_items(thread))
             mine = [r for r in records if r.id.startswith(thread + "#") and r.id not in done]
             for q in questions(mine, turns):
-                wait = space.give_way(ADDS_QUIET, YIELD_MAX)
+                wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
                 if wait or self.stopping.is_set() or space.pending():
                     return wait or None  # landing first; the rest after (where it stopped: the state says)
                 start = time.monotonic()

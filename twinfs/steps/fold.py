@@ -1,14 +1,16 @@
-"""The fold step: records -> pages/<subject>.md, at most every TWIN_FOLD_SECONDS per end user, committed;
-the items read since become `folded`. The folding itself is pure (folding.py); this writes it down."""
+"""The fold step: takes a Space's records; writes pages/<subject>.md, at most every TWIN_FOLD_SECONDS per end
+user, commits, and marks the items read since `folded`. The folding itself is pure (folding.py); this writes it down."""
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from ..background import LATER
 from ..durable import read_exact
 from ..folding import render_page
 from ..ledger import records_path
+from ..models import Phase
 from ..space import Space
 
 log = logging.getLogger("twinfs.fold")
@@ -30,6 +32,9 @@ class Folding:
     which it keeps while no record file changes, so a fold step folded beforehand, without the writer, finds
     them made when it takes the writer (0.5 s at 22,733 records that an add waited for)."""
 
+    lane = LATER
+    marks = Phase.folded
+
     def __init__(self, fold_seconds: int, folded: Callable[[Space], tuple[list, list]],
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)):
         self.fold_seconds = fold_seconds
@@ -42,7 +47,17 @@ class Folding:
         last = space.state.get("folded_at")
         return last is None or self.clock() - datetime.fromisoformat(last) >= timedelta(seconds=self.fold_seconds)
 
-    def __call__(self, space: Space, force: bool = False) -> int:
+    def __call__(self, space: Space) -> None:
+        """The pipeline's fold step: when due, folded first without the writer, then written under it (again
+        only if a record file changed meanwhile)."""
+        if not self.due(space):
+            return
+        self.folded(space)
+        with space.writer:
+            self.fold(space)
+
+    def fold(self, space: Space, force: bool = False) -> int:
+        """As the writer: the pages written and committed, when due (`force`: now)."""
         if not force and not self.due(space):
             return 0
         started = self.clock()

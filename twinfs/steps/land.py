@@ -1,4 +1,5 @@
-"""Landing: file accepted items, cut their threads into passages, index both lanes, commit. Also reindex.
+"""The land step: takes a Space's inbox; files its items, cuts their threads into passages, indexes both lanes,
+commits, and marks the items `landed`. Also reindex.
 
 Reconcile by checksum: every step compares hashes and touches only what changed, so landing the same event
 twice (after a crash between commit and inbox removal) changes nothing and indexes nothing twice.
@@ -10,9 +11,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from .. import faults
-from ..background import side
+from ..background import LAND, side
 from ..durable import read_exact
 from ..index import Doc
 from ..ledger import load_records
@@ -121,7 +123,9 @@ def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
         now = {path: h for path, h in before.items() if _number(path) not in recut_numbers}
     docs: list[Doc] = []
     for n, p in enumerate(passages):
-        order = said_order(space.thread_item(thread, p.turns[0]))
+        opener = space.thread_item(thread, p.turns[0])
+        assert opener is not None, f"{p.turns[0]} of {thread} is cut but not held"
+        order = said_order(opener)
         heads.append(Head(p.number, order, n == 0 or p.turns[0] != passages[n - 1].turns[-1]))
         text = render(p)
         h = content_hash(text)
@@ -176,7 +180,8 @@ def _region(heads: list[Head] | None, before: dict[str, str], added: Span | None
     return start, end
 
 
-def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Callable[[], None] | None = None) -> None:
+def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Callable[[], object] | None = None
+               ) -> None:
     """Both lanes; the meaning lane embeds on a side thread while the words lane (and `meanwhile`) run here."""
     meaning = side.submit(space.meaning.apply, docs, drops)
     try:
@@ -187,7 +192,7 @@ def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Calla
         meaning.result()
 
 
-def recut_all(space: Space, threads: dict[str, Span | None], meanwhile: Callable[[], None] | None = None
+def recut_all(space: Space, threads: dict[str, Span | None], meanwhile: Callable[[], object] | None = None
               ) -> dict[str, Cut]:
     """Cut these threads anew (each from where its new turns begin, when known: see recut), index what changed
     in both lanes, and keep the cuts."""
@@ -271,7 +276,7 @@ def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
         for start in range(0, max(1, len(changed)), CHUNK):
             embedded = lane.apply(changed[start:start + CHUNK], removed if start == 0 else [])
             if lane is space.meaning:
-                stats["embedded"] += embedded
+                stats["embedded"] += embedded or 0
                 if progress:
                     progress(len(files) + min(len(changed), start + CHUNK), len(files) + len(changed))
         stats["changed"] = max(stats["changed"], len(changed))
@@ -301,3 +306,53 @@ def _rebuild_state(space: Space) -> None:
         recut_all(space, {thread: None})  # items filed but never cut (a crash, a hand-added file)
         space.state.set_phase([(r[0], r[2]) for r in rows], Phase.landed)
         space.vault.commit(f"land: {thread} (reindex)")
+
+
+class Troubles(Protocol):
+    """What the land step tells the pipeline of adds that fail to land (jobs.Pipeline keeps the back-off, and
+    status says so): an event that fails stays first in line, tried again after a pause."""
+
+    closed: bool
+
+    def waiting(self, name: str, what: str) -> float | None: ...  # when a back-off of `what` under way ends
+
+    def failed(self, space: Space, what: str, exc: Exception) -> None: ...
+
+    def cleared(self, name: str, what: str) -> None: ...
+
+    def retry(self, name: str, due: float) -> None: ...
+
+
+class Landing:
+    """The land step, in the pipeline's first lane: the inbox lands in the order adds were accepted (an edit
+    never lands before what it edits), one add per turn of the writer, so a correct, a forget or a sync waits
+    one landing, not the whole inbox. An add that fails is tried again with back-off; the later steps go on."""
+
+    lane = LAND
+    marks = Phase.landed
+
+    def __init__(self, troubles: Troubles):
+        self.troubles = troubles
+
+    def __call__(self, space: Space) -> None:
+        name = space.user.dirname
+        while not self.troubles.closed:
+            due = self.troubles.waiting(name, "landing")
+            if due is not None:
+                self.troubles.retry(name, due)
+                return
+            with space.writer:
+                events = space.pending()
+                if not events:
+                    self.troubles.cleared(name, "landing")
+                    return
+                try:
+                    land_event(space, events[0])
+                    self.troubles.cleared(name, "landing")
+                except Exception as exc:
+                    self.troubles.failed(space, f"landing of {len(events)} add{'s' if len(events) != 1 else ''}",
+                                         exc)
+                    return
+                finally:
+                    with space.landed:
+                        space.landed.notify_all()

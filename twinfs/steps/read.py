@@ -1,6 +1,6 @@
-"""Reading, filed: windows a thread still owes are read, their records written to records/<thread>.json and
-committed, and the items they hold become `read`. The reader runs beside the end user's one writer; what it
-gave is filed by the writer."""
+"""The read step: takes a Space's landed threads; the windows a thread still owes are read, their records
+written to records/<thread>.json and committed, and the items they hold marked `read`. The reader runs beside
+the end user's one writer; what it gave is filed by the writer."""
 from __future__ import annotations
 
 import logging
@@ -10,13 +10,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from .. import faults
-from ..background import backoff
+from ..background import LATER, backoff
 from ..errors import Unavailable
 from ..index import Doc
 from ..ledger import dump_records, load_records, records_path
 from ..models import Phase, Record
 from ..passages import content_hash, parse
-from ..reading import Budget, Reader, Window, plan_windows
+from ..reading import Budget, Outcome, Reader, Window, plan_windows
 from ..space import Space, turns_of
 
 log = logging.getLogger("twinfs.reading")
@@ -100,6 +100,9 @@ class Reading:
     it is tried again later, after a back-off that doubles from FIRST_RETRY up to LAST_RETRY seconds, and status
     says so meanwhile. A reader that is down (Unavailable) pauses all reading for as long."""
 
+    lane = LATER
+    marks = Phase.read
+
     def __init__(self, reader: Reader, budget: Budget, quiet_seconds: int,
                  clock: Callable[[], datetime] = lambda: datetime.now(UTC)):
         self.reader = reader
@@ -126,17 +129,17 @@ class Reading:
             self.reader.warm()  # a model loaded now, before the first window
         for thread in unread:
             while True:
-                wait = space.give_way(ADDS_QUIET, YIELD_MAX)
+                wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
                 if wait:
                     return wait
                 if self.stopping.is_set():
-                    return  # what is left is read after the next start
+                    return None  # what is left is read after the next start
                 if not self.budget.allows(space.user.org):
-                    return  # reading waits for the next UTC day; landing and search go on
+                    return None  # reading waits for the next UTC day; landing and search go on
                 if space.pending():
-                    return  # new adds land first (the pipeline comes back here after): searchable beats read
+                    return None  # new adds land first (the pipeline comes back here after): searchable beats read
                 if self.clock() < self._paused[1]:
-                    return  # the reader is down: the ticker comes back after the pause
+                    return None  # the reader is down: the ticker comes back after the pause
                 with space.writer:
                     windows = self.owed(space, thread)
                 if not windows:
@@ -146,6 +149,7 @@ class Reading:
                     self.file(space, thread, outcomes)
                 if isinstance(outcomes[-1][1], Exception):
                     break  # the reader crashed or is down: this conversation waits for the next pass
+        return None
 
     def _backoff(self, failures: int, at_least: int = 0) -> timedelta:
         return timedelta(seconds=max(at_least, backoff(failures, FIRST_RETRY, LAST_RETRY)))
@@ -206,11 +210,11 @@ class Reading:
         windows, _ = self._planned(space, thread)
         return [w for w in windows if self._due(space, thread, w.position)]
 
-    def read_windows(self, space: Space, windows: list[Window]) -> list[tuple[Window, object]]:
+    def read_windows(self, space: Space, windows: list[Window]) -> list[tuple[Window, Outcome | Exception]]:
         """Without the writer: read windows in order, for up to READ_SECONDS (at least one) or until an add waits
         or the budget is spent; each with what the reader gave (a ReadOutcome) or the exception it raised. A
         reader that raised stops the run: the windows after it wait for the next pass."""
-        out: list[tuple[Window, object]] = []
+        out: list[tuple[Window, Outcome | Exception]] = []
         started = time.monotonic()
         for window in windows:
             if out and (time.monotonic() - started > READ_SECONDS or space.pending() or self.stopping.is_set()
@@ -233,7 +237,7 @@ class Reading:
         while self.landing() and time.monotonic() < until and not self.stopping.is_set():
             time.sleep(0.005)
 
-    def file(self, space: Space, thread: str, outcomes: list[tuple[Window, object]]) -> int:
+    def file(self, space: Space, thread: str, outcomes: list[tuple[Window, Outcome | Exception]]) -> int:
         """As the writer: what the windows gave, written to the thread's records and committed — for windows the
         thread still owes as they were read (one an add or an edit changed meanwhile is read again later)."""
         windows, done = self._planned(space, thread)
@@ -271,7 +275,7 @@ class Reading:
             space.state.set_window(thread, window.position, window.hash, [r.id for r in outcome.records], None)
             filed += len(outcome.records)
             read_ids += window.new
-        if not read_ids:
+        if not read_ids or records is None:
             return 0
         order = {t.id: n for n, t in enumerate(turns_of(space.thread_items(thread)))}
         ordered = sorted(records.values(),

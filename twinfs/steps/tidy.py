@@ -1,4 +1,5 @@
-"""Hand edits: what a person changed in a vault's files is committed and indexed again by the one writer.
+"""The tidy steps: hand edits (what a person changed in a vault's files) committed and indexed again by the one
+writer before the other steps (Mending), and what landing left for later done once adds pause (Tidying).
 
 Every step of the writer (landing, reading, folding, correct) commits what it writes before it lets go, so
 what `git status` shows under the writer was changed by hand: an item (the source of truth: its thread is cut
@@ -9,15 +10,17 @@ it is cut again), a record file (its records indexed again, the pages folded aga
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from pydantic import ValidationError
 
+from ..background import LAND, LATER
 from ..durable import read_exact
 from ..ledger import load_records, records_path
 from ..passages import passage_id
 from ..space import Space, said_order, stored_hash
 from .land import Span, index_docs, passage_doc, recut_all
-from .read import drop_records, index_records
+from .read import ADDS_QUIET, YIELD_MAX, drop_records, index_records
 
 log = logging.getLogger("twinfs.mending")
 SHOWN = 3  # paths named in the commit message
@@ -37,6 +40,42 @@ def mend(space: Space) -> list[str]:
     else:
         space.vault.commit(f"edit: {named} (by hand)", changed + written)
     return changed
+
+
+class Mending:
+    """The pipeline's first step, in landing's lane: hand edits the watcher saw (and what a step that failed left
+    uncommitted) are committed and indexed again before anything else runs. `mend`: Writes.mend."""
+
+    lane = LAND
+    marks = None
+
+    def __init__(self, mend: Callable[[Space], object]):
+        self.mend = mend
+
+    def __call__(self, space: Space) -> None:
+        if space.upkeep.hand_edited:
+            with space.writer, space.upkeep.mending():  # looked at again with the next try if it fails
+                self.mend(space)
+
+
+class Tidying:
+    """The pipeline's last step: what landing left for later, once the end user's adds pause — the merges of the
+    words lane (words.LAND_MERGE) and the git index of a large vault (vault.TREES_FROM) — and then a big index's
+    frequent terms decoded for the searches to come (words.WARM_FROM)."""
+
+    lane = LATER
+    marks = None
+
+    def __call__(self, space: Space) -> float | None:
+        if space.words.untidy() or space.vault.behind:
+            wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
+            if wait:
+                return wait  # the seconds to come back after: it gave way to adds
+            with space.writer:
+                space.words.tidy()
+                space.vault.index_caught_up()
+        space.words.warm()
+        return None
 
 
 def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] = ()) -> list[str]:
