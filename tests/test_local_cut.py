@@ -2,6 +2,7 @@
 (issue #35): the passages around it are cut again, the rest keep their turns, numbers and files."""
 from __future__ import annotations
 
+import json
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -92,3 +93,48 @@ def test_turns_said_earlier_than_the_end_rewrite_a_few_passages_not_the_tail(mem
     assert {f.relative_to(space.root).as_posix(): f.read_text(encoding="utf-8")
             for f in space.root.glob("passages/**/*.md")} == whole
     assert_a_sound_cut(space)
+
+
+def test_a_hand_edit_cuts_again_only_the_passages_around_the_turns_it_touched(memory, alice, monkeypatch):
+    rng = random.Random(5)
+    memory.add(alice, AddRequest(items=[turn(f"m{n:03d}", T0 + timedelta(seconds=30 * n),
+                                             f"turn {n} " + "x" * rng.choice([40, 90, 160, 300])) for n in range(300)],
+                                 wait=True))
+    space = memory.space(alice)
+    thread = space.threads()[0]
+    rendered: list[int] = []
+    monkeypatch.setattr(land, "render", lambda p: rendered.append(p.number) or render(p))
+
+    def by_hand(ident: str, **change) -> str:
+        rel = space.item_path(thread, ident)
+        entry = json.loads((space.root / rel).read_text(encoding="utf-8"))
+        (space.root / rel).write_text(json.dumps({**entry, **change}), encoding="utf-8")
+        return rel
+
+    def passages_committed() -> list[str]:
+        named = space.vault.git("show", "--name-only", "--format=", "HEAD").split()
+        return [p for p in named if p.startswith("passages/")]
+
+    # its words edited in a turn in the middle of the thread: the passage or two around it, not the ~100 after it
+    rel = by_hand("m100", text="words edited by hand")
+    assert memory.mend(alice) == [rel]
+    assert len(rendered) <= 3, rendered
+    assert_a_sound_cut(space)
+    assert memory.grep(alice, GrepRequest(pattern="words edited by hand")).found == 1
+    assert 1 <= len(passages_committed()) <= 3  # only what the cut wrote goes into the commit
+    # moved a little in time: the passages from its old place to its new one
+    rendered.clear()
+    rel = by_hand("m200", at=(T0 + timedelta(seconds=30 * 196 + 5)).isoformat())
+    assert memory.mend(alice) == [rel]
+    assert len(rendered) <= 5, rendered
+    assert_a_sound_cut(space)
+    # taken out by hand: its passage cut again without it, the others keep their files
+    rendered.clear()
+    on_disk = passages_on_disk(space)
+    (space.root / space.item_path(thread, "m150")).unlink()
+    memory.mend(alice)
+    assert len(rendered) <= 3, rendered
+    assert memory.grep(alice, GrepRequest(pattern="turn 150 ")).found == 0
+    after = passages_on_disk(space)
+    assert sum(after.get(n) != p for n, p in on_disk.items()) <= 3
+    assert sorted(t for p in after.values() for t in p.turns) == sorted(e["id"] for e in space.thread_items(thread))
