@@ -1,0 +1,35 @@
+"""Every read route answers from one state of the vault (issue #35): the brief's quoted passages wait for a cut
+that holds the passages' lock, as grep and read do, and quote what it left; a file that goes between a listing
+and its read is never an error nor a silent gap."""
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+
+from twinfs.models import AddRequest, SearchRequest
+
+T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
+WAIT = 1.0  # seconds the brief is given to finish while a cut holds the lock: it must not
+
+
+def test_the_brief_quotes_its_passages_as_a_cut_left_them_waiting_while_it_writes_them(memory, alice):
+    memory.add(alice, AddRequest(items=[{"id": "m1", "kind": "message", "conversation": "walks", "role": "user",
+                                         "text": "We walked along the river to the old mill", "at": T0.isoformat()}],
+                                 wait=True))
+    space = memory.space(alice)
+    asked = SearchRequest(query="river mill walk", fast=True)
+    path = memory.search(alice, asked).hits[0].path
+    target = space.root / path
+    text = target.read_text(encoding="utf-8")
+    answers = []
+    brief = threading.Thread(target=lambda: answers.append(memory.search(alice, asked)))
+    with space.passages_lock.exclusive():  # a cut midway: the passage taken away, its new text not written yet
+        target.unlink()
+        brief.start()
+        brief.join(WAIT)
+        waited = brief.is_alive()
+        target.write_text(text.replace("old mill", "old mill, cut again"), encoding="utf-8")
+    brief.join()
+    assert waited  # it read no passage while the cut was writing them
+    quoted = {hit.path: hit.text for hit in answers[0].hits}
+    assert "old mill, cut again" in quoted[path]  # the passage as the cut left it, not a gap
