@@ -1,11 +1,14 @@
 """Every read route answers from one state of the vault (issue #35): the brief's quoted passages wait for a cut
 that holds the passages' lock, as grep and read do, and quote what it left; a file that goes between a listing
-and its read is never an error nor a silent gap."""
+and its read is never an error nor a silent gap; a grep is refused as too slow only for its pattern's sake."""
 from __future__ import annotations
 
 import threading
 from datetime import UTC, datetime
 
+import pytest
+
+from twinfs.errors import Invalid
 from twinfs.models import AddRequest, GrepRequest, SearchRequest
 
 T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
@@ -57,3 +60,11 @@ def test_an_item_moved_to_another_conversation_is_in_one_of_them_at_every_moment
     assert there == [True]  # a grep over items/ between the two writes finds it (in the old thread or the new)
     found = memory.grep(alice, GrepRequest(pattern="blue heron", scope="items/"))
     assert found.found == 1 and not found.lines[0].path.startswith(f"items/{old}/"), found.lines
+
+
+def test_only_a_pattern_slow_to_match_itself_is_refused_as_too_slow(memory, alice):
+    memory.add(alice, AddRequest(items=[{"id": "m1", "kind": "message", "conversation": "walks", "role": "user",
+                                         "text": "a" * 40 + "!", "at": T0.isoformat()}], wait=True))
+    with pytest.raises(Invalid, match="too slow to match"):  # its own time, however loaded the machine is
+        memory.grep(alice, GrepRequest(pattern="(a|aa)+$", regex=True))
+    assert memory.grep(alice, GrepRequest(pattern="a" * 40 + "!")).found == 1
