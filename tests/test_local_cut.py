@@ -138,3 +138,13 @@ def test_a_hand_edit_cuts_again_only_the_passages_around_the_turns_it_touched(me
     after = passages_on_disk(space)
     assert sum(after.get(n) != p for n, p in on_disk.items()) <= 3
     assert sorted(t for p in after.values() for t in p.turns) == sorted(e["id"] for e in space.thread_items(thread))
+    # caught half-saved (an editor writing it in place): the thread stays as cut, its turn found, until it reads
+    rendered.clear()
+    rel = space.item_path(thread, "m120")
+    whole = (space.root / rel).read_text(encoding="utf-8")
+    (space.root / rel).write_text(whole[:len(whole) // 2], encoding="utf-8")
+    assert memory.mend(alice) == [rel]
+    assert rendered == [] and memory.grep(alice, GrepRequest(pattern="turn 120 ")).found == 1
+    (space.root / rel).write_text(whole.replace("turn 120 ", "turn 120 saved whole "), encoding="utf-8")
+    assert memory.mend(alice) == [rel]
+    assert len(rendered) <= 3 and memory.grep(alice, GrepRequest(pattern="turn 120 saved whole")).found == 1

@@ -8,6 +8,7 @@ it is cut again), a record file (its records indexed again, the pages folded aga
 """
 from __future__ import annotations
 
+import json
 import logging
 
 from pydantic import ValidationError
@@ -43,8 +44,14 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
     """Bring the indexes and phases in line with files that changed behind the writer's back (by hand, left by a
     step that stopped, brought by a merge): items' threads cut again, passages and records indexed as they now
     read. `gone`: ids of items whose files went. Returns the paths it wrote or removed itself, to be committed."""
-    threads = sorted({rel.split("/")[1] for rel in changed if rel.startswith("items/") and rel.count("/") == 2})
-    held = {thread: _held(space, thread, changed) for thread in threads}  # what the writer held before the change
+    edited = sorted({rel.split("/")[1] for rel in changed if rel.startswith("items/") and rel.count("/") == 2})
+    held = {thread: _held(space, thread, changed) for thread in edited}  # what the writer held before the change
+    # a thread whose item file does not read (an editor saving it in place, a slip) keeps its items and passages
+    # as the writer holds them, so its turns stay found; the file is committed as it is, and cut when it reads
+    threads = [thread for thread in edited if not _unreadable(space, held[thread])]
+    for thread in sorted(set(edited) - set(threads)):
+        log.warning("%s: an item file of %s edited by hand does not read as its item; the thread stays as it was "
+                    "cut until it does", space.user.dirname, thread)
     space.forget_cache(threads)
     if gone:
         space.state.drop(list(gone))
@@ -87,6 +94,20 @@ def _held(space: Space, thread: str, changed: list[str]) -> dict[str, tuple] | N
     edited = {rel for rel in changed if rel.startswith(f"items/{thread}/")}
     return {path: said_order(e) for e in space.thread_items(thread)
             if (path := space.item_path(thread, e["id"])) in edited}
+
+
+def _unreadable(space: Space, held: dict[str, tuple] | None) -> bool:
+    """Whether a changed file of an item the writer holds now holds no item of that id (or does not read)."""
+    for path in held or ():
+        try:
+            entry = json.loads(space.vault.path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue  # taken out by hand: cut without it
+        except (OSError, ValueError):
+            return True
+        if not isinstance(entry, dict) or space.item_path(path.split("/")[1], str(entry.get("id"))) != path:
+            return True
+    return False
 
 
 def _touched(space: Space, thread: str, held: dict[str, tuple] | None, changed: list[str]) -> Span | None:
