@@ -148,3 +148,32 @@ def test_a_hand_edit_cuts_again_only_the_passages_around_the_turns_it_touched(me
     (space.root / rel).write_text(whole.replace("turn 120 ", "turn 120 saved whole "), encoding="utf-8")
     assert memory.mend(alice) == [rel]
     assert len(rendered) <= 3 and memory.grep(alice, GrepRequest(pattern="turn 120 saved whole")).found == 1
+
+
+def test_hand_edits_among_turns_out_of_time_order_leave_every_turn_in_one_passage(memory, alice):
+    rng = random.Random(17)
+    memory.add(alice, AddRequest(items=[turn(f"m{n:03d}", T0 + timedelta(seconds=rng.randint(0, 7200)),
+                                             f"turn {n} " + "x" * rng.choice([40, 160, 300])) for n in range(90)],
+                                 wait=True))
+    space = memory.space(alice)
+    thread = space.threads()[0]
+    added = 90
+    for k in range(40):
+        if k % 3 == 0:  # turns arriving out of time order, as landing cuts them
+            memory.add(alice, AddRequest(items=[turn(f"m{added + j:03d}", T0 + timedelta(seconds=rng.randint(0, 7200)),
+                                                     f"turn {added + j} " + "z" * rng.choice([40, 300]))
+                                                for j in range(2)], wait=True))
+            added += 2
+            continue
+        ident = rng.choice(sorted(e["id"] for e in space.thread_items(thread)))
+        path = space.root / space.item_path(thread, ident)
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        if k % 3 == 1:
+            entry["text"] += " (edited by hand)" * rng.randint(1, 12)
+        else:
+            entry["at"] = (T0 + timedelta(seconds=rng.randint(0, 7200))).isoformat()
+        path.write_text(json.dumps(entry), encoding="utf-8")
+        memory.mend(alice)
+        cut = [t for p in passages_on_disk(space).values() for t in p.turns]
+        ids = sorted(e["id"] for e in space.thread_items(thread))
+        assert sorted(set(cut)) == ids, (k, set(ids) - set(cut))  # no turn lost by a local cut, none kept when gone
