@@ -1,10 +1,11 @@
 """Hand edits: what a person changed in a vault's files is committed and indexed again by the one writer.
 
 Every step of the writer (landing, reading, folding, correct) commits what it writes before it lets go, so
-what `git status` shows under the writer was changed by hand: an item (the source of truth: its thread is cut
-again and read again), a passage (indexed as it now reads; it keeps the edit until turns land in it and
-it is cut again), a record file (its records indexed again, the pages folded again) or a page. The watcher
-(twinfs/watching.py) calls for this when files change; `Memory.mend` runs it at once.
+what `git status` shows under the writer was changed by hand: an item (the source of truth: the passages around
+its turns, before the edit and after, are cut again, as landing cuts a turn arriving out of time order, and read
+again; only reindex and forget cut a whole thread), a passage (indexed as it now reads; it keeps the edit until
+turns land in it and it is cut again), a record file (its records indexed again, the pages folded again) or a
+page. The watcher (twinfs/watching.py) calls for this when files change; `Memory.mend` runs it at once.
 """
 from __future__ import annotations
 
