@@ -4,7 +4,7 @@ by grep, and read of the passage grep names holds it, on every request."""
 from __future__ import annotations
 
 import pytest
-from hammered import Hammer
+from hammered import LEAST, Hammer
 
 from twinfs import Memory, Settings
 
@@ -18,5 +18,5 @@ def test_every_landed_turn_is_found_by_grep_and_read_while_threads_are_cut_again
         hammer = Hammer(memory)
         hammer.run(seed=7, most=600, greps=GREPS)
     assert hammer.counts["grep"] >= GREPS, hammer.counts
-    assert hammer.counts["written"] >= 597, hammer.counts  # every turn written while the readers read
+    assert hammer.counts["written"] >= LEAST, hammer.counts  # threads grown and cut again while they read
     assert hammer.misses == [], f"{len(hammer.misses)} misses of {hammer.counts}: {hammer.misses[:5]}"

@@ -10,7 +10,7 @@ import subprocess
 import time
 
 import pytest
-from hammered import USER, Hammer
+from hammered import LEAST, USER, Hammer
 
 from twinfs import Memory, Settings
 
@@ -59,5 +59,5 @@ def test_every_landed_turn_is_found_while_hand_edits_are_picked_up(tmp_path, emb
             time.sleep(0.2)
         assert any(m.startswith("edit:") for m in subjects(root))  # the watcher committed hand edits
     assert hammer.counts["grep"] >= GREPS and hammer.counts["edits"] >= 20, hammer.counts
-    assert hammer.counts["written"] >= 297, hammer.counts  # every turn written while the readers read
+    assert hammer.counts["written"] >= LEAST, hammer.counts  # threads grown and cut again while they read
     assert hammer.misses == [], f"{len(hammer.misses)} misses of {hammer.counts}: {hammer.misses[:5]}"
