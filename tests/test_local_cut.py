@@ -2,6 +2,7 @@
 (issue #35): the passages around it are cut again, the rest keep their turns, numbers and files."""
 from __future__ import annotations
 
+import json
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -92,3 +93,87 @@ def test_turns_said_earlier_than_the_end_rewrite_a_few_passages_not_the_tail(mem
     assert {f.relative_to(space.root).as_posix(): f.read_text(encoding="utf-8")
             for f in space.root.glob("passages/**/*.md")} == whole
     assert_a_sound_cut(space)
+
+
+def test_a_hand_edit_cuts_again_only_the_passages_around_the_turns_it_touched(memory, alice, monkeypatch):
+    rng = random.Random(5)
+    memory.add(alice, AddRequest(items=[turn(f"m{n:03d}", T0 + timedelta(seconds=30 * n),
+                                             f"turn {n} " + "x" * rng.choice([40, 90, 160, 300])) for n in range(300)],
+                                 wait=True))
+    space = memory.space(alice)
+    thread = space.threads()[0]
+    rendered: list[int] = []
+    monkeypatch.setattr(land, "render", lambda p: rendered.append(p.number) or render(p))
+
+    def by_hand(ident: str, **change) -> str:
+        rel = space.item_path(thread, ident)
+        entry = json.loads((space.root / rel).read_text(encoding="utf-8"))
+        (space.root / rel).write_text(json.dumps({**entry, **change}), encoding="utf-8")
+        return rel
+
+    def passages_committed() -> list[str]:
+        named = space.vault.git("show", "--name-only", "--format=", "HEAD").split()
+        return [p for p in named if p.startswith("passages/")]
+
+    # its words edited in a turn in the middle of the thread: the passage or two around it, not the ~100 after it
+    rel = by_hand("m100", text="words edited by hand")
+    assert memory.mend(alice) == [rel]
+    assert len(rendered) <= 3, rendered
+    assert_a_sound_cut(space)
+    assert memory.grep(alice, GrepRequest(pattern="words edited by hand")).found == 1
+    assert 1 <= len(passages_committed()) <= 3  # only what the cut wrote goes into the commit
+    # moved a little in time: the passages from its old place to its new one
+    rendered.clear()
+    rel = by_hand("m200", at=(T0 + timedelta(seconds=30 * 196 + 5)).isoformat())
+    assert memory.mend(alice) == [rel]
+    assert len(rendered) <= 5, rendered
+    assert_a_sound_cut(space)
+    # taken out by hand: its passage cut again without it, the others keep their files
+    rendered.clear()
+    on_disk = passages_on_disk(space)
+    (space.root / space.item_path(thread, "m150")).unlink()
+    memory.mend(alice)
+    assert len(rendered) <= 3, rendered
+    assert memory.grep(alice, GrepRequest(pattern="turn 150 ")).found == 0
+    after = passages_on_disk(space)
+    assert sum(after.get(n) != p for n, p in on_disk.items()) <= 3
+    assert sorted(t for p in after.values() for t in p.turns) == sorted(e["id"] for e in space.thread_items(thread))
+    # caught half-saved (an editor writing it in place): the thread stays as cut, its turn found, until it reads
+    rendered.clear()
+    rel = space.item_path(thread, "m120")
+    whole = (space.root / rel).read_text(encoding="utf-8")
+    (space.root / rel).write_text(whole[:len(whole) // 2], encoding="utf-8")
+    assert memory.mend(alice) == [rel]
+    assert rendered == [] and memory.grep(alice, GrepRequest(pattern="turn 120 ")).found == 1
+    (space.root / rel).write_text(whole.replace("turn 120 ", "turn 120 saved whole "), encoding="utf-8")
+    assert memory.mend(alice) == [rel]
+    assert len(rendered) <= 3 and memory.grep(alice, GrepRequest(pattern="turn 120 saved whole")).found == 1
+
+
+def test_hand_edits_among_turns_out_of_time_order_leave_every_turn_in_one_passage(memory, alice):
+    rng = random.Random(17)
+    memory.add(alice, AddRequest(items=[turn(f"m{n:03d}", T0 + timedelta(seconds=rng.randint(0, 7200)),
+                                             f"turn {n} " + "x" * rng.choice([40, 160, 300])) for n in range(90)],
+                                 wait=True))
+    space = memory.space(alice)
+    thread = space.threads()[0]
+    added = 90
+    for k in range(40):
+        if k % 3 == 0:  # turns arriving out of time order, as landing cuts them
+            memory.add(alice, AddRequest(items=[turn(f"m{added + j:03d}", T0 + timedelta(seconds=rng.randint(0, 7200)),
+                                                     f"turn {added + j} " + "z" * rng.choice([40, 300]))
+                                                for j in range(2)], wait=True))
+            added += 2
+            continue
+        ident = rng.choice(sorted(e["id"] for e in space.thread_items(thread)))
+        path = space.root / space.item_path(thread, ident)
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        if k % 3 == 1:
+            entry["text"] += " (edited by hand)" * rng.randint(1, 12)
+        else:
+            entry["at"] = (T0 + timedelta(seconds=rng.randint(0, 7200))).isoformat()
+        path.write_text(json.dumps(entry), encoding="utf-8")
+        memory.mend(alice)
+        cut = [t for p in passages_on_disk(space).values() for t in p.turns]
+        ids = sorted(e["id"] for e in space.thread_items(thread))
+        assert sorted(set(cut)) == ids, (k, set(ids) - set(cut))  # no turn lost by a local cut, none kept when gone

@@ -142,7 +142,10 @@ def _stamps(space: Space) -> dict[str, tuple]:
         with os.scandir(space.root / "records") as entries:
             for entry in entries:
                 if entry.name.startswith("th_") and entry.name.endswith(".json"):
-                    st = entry.stat()
+                    try:
+                        st = entry.stat()
+                    except FileNotFoundError:
+                        continue  # taken away since the listing: not a record file any more
                     out[entry.name[:-5]] = (st.st_mtime_ns, st.st_size)
     except FileNotFoundError:
         pass

@@ -18,10 +18,11 @@ def records_path(thread: str) -> str:
 
 def load_records(space: Space, thread: str) -> list[Record]:
     """A thread's records; a file broken by hand raises ValueError (nothing is guessed from it)."""
-    path = space.vault.path(records_path(thread))
-    if not path.exists():
+    try:
+        text = space.vault.path(records_path(thread)).read_text(encoding="utf-8")
+    except FileNotFoundError:  # none yet, or taken away (a thread left with no items) since it was named
         return []
-    return [Record.model_validate(r) for r in json.loads(path.read_text(encoding="utf-8"))]
+    return [Record.model_validate(r) for r in json.loads(text)]
 
 
 def kept_records(space: Space, thread: str) -> tuple[Record, ...]:

@@ -227,16 +227,17 @@ def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
     hits: list[Hit] = []
     later: list[Hit] = []  # past PER_THREAD of their thread, in a question that gathers: after the others
     cap = PER_THREAD if GATHERS.search(query) else 0
-    for doc, path, score in dated(space, ranked, times):
-        hit = hit_of(space, doc, path, score)
-        if hit is None or (bounds.before and hit.said and hit.said >= iso(bounds.before)):
-            continue
-        if cap and sum(h.thread == hit.thread for h in hits) >= cap:
-            later.append(hit)
-            continue
-        hits.append(hit)
-        if len(hits) >= limit:
-            break
+    with space.passages_lock.shared():  # the passages quoted as one cut left them all, never midway through one
+        for doc, path, score in dated(space, ranked, times):
+            hit = hit_of(space, doc, path, score)
+            if hit is None or (bounds.before and hit.said and hit.said >= iso(bounds.before)):
+                continue
+            if cap and sum(h.thread == hit.thread for h in hits) >= cap:
+                later.append(hit)
+                continue
+            hits.append(hit)
+            if len(hits) >= limit:
+                break
     return (hits + later)[:limit]
 
 

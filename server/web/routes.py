@@ -9,7 +9,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from twinfs.errors import BadRequest, NotFound
+from twinfs.errors import BadRequest, NotFound, Unavailable
 from twinfs.memory import Memory
 from twinfs.models import (
     CorrectRequest,
@@ -121,13 +121,21 @@ async def lineage(request: Request, me: Signed) -> Response:
                                             "cited": set(found.record.turns)}, me=me)
 
 
+LISTINGS = 5  # listings of a thread's passages taken while cuts keep changing them, before giving up
+
+
 def what_goes(memory: Memory, user: EndUser, target: str) -> tuple[list, list[str]]:
     """The turns an id names (an item, or a whole thread th_…), as the passages hold them, and their passages."""
     if target.startswith("th_"):
-        found = memory.grep(user, GrepRequest(pattern=f"thread: {target}", scope="passages/"))
-        paths = sorted({line.path for line in found.lines if line.text.strip() == f"thread: {target}"})
-        turns = [t for p in paths for t in turns_of(parse(memory.read(user, p).content).body)[1]]
-        return turns, paths
+        for _ in range(LISTINGS):
+            found = memory.grep(user, GrepRequest(pattern=f"thread: {target}", scope="passages/"))
+            paths = sorted({line.path for line in found.lines if line.text.strip() == f"thread: {target}"})
+            try:
+                turns = [t for p in paths for t in turns_of(parse(memory.read(user, p).content).body)[1]]
+            except NotFound:
+                continue  # a cut took a passage away since the listing (its turns are in others): list them again
+            return turns, paths
+        raise Unavailable(f"the passages of {target} keep changing (turns landing in it): try again in a moment")
     found = memory.grep(user, GrepRequest(pattern=f" ^{target}", scope="passages/"))
     lines = [line for line in found.lines if line.text.endswith(f" ^{target}")]
     turns = [t for line in lines for t in turns_of(line.text)[1]]

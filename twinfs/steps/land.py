@@ -227,12 +227,12 @@ def land_event(space: Space, event: str) -> list[str]:
         was = None if e.get("moved_from") else space.thread_item(thread, e["id"])
         _touch(touched, thread, [said_order(stored)] + ([said_order(was)] if was else []))
         by_thread[thread].append(e)
-        if e.get("moved_from"):
+        space.put_item(thread, stored)
+        if e.get("moved_from"):  # taken out of its old thread once it is in the new one: never in neither
             gone = space.thread_item(e["moved_from"], e["id"])
             _touch(touched, e["moved_from"], [said_order(gone)] if gone else None)
             space.drop_item(e["moved_from"], e["id"])
             by_thread.setdefault(e["moved_from"], [])
-        space.put_item(thread, stored)
     threads = sorted(by_thread)
     where = threads[0] if len(threads) == 1 else f"{len(threads)} threads ({', '.join(threads[:3])}…)"
     recut_all(space, {thread: touched.get(thread) for thread in by_thread},

@@ -2,13 +2,15 @@
 writer before the other steps (Mending), and what landing left for later done once adds pause (Tidying).
 
 Every step of the writer (landing, reading, folding, correct) commits what it writes before it lets go, so
-what `git status` shows under the writer was changed by hand: an item (the source of truth: its thread is cut
-again and read again), a passage (indexed as it now reads; it keeps the edit until turns land in it and
-it is cut again), a record file (its records indexed again, the pages folded again) or a page. The watcher
-(twinfs/watching.py) calls for this when files change; `Memory.mend` runs it at once.
+what `git status` shows under the writer was changed by hand: an item (the source of truth: the passages around
+its turns, before the edit and after, are cut again, as landing cuts a turn arriving out of time order, and read
+again; only reindex and forget cut a whole thread), a passage (indexed as it now reads; it keeps the edit until
+turns land in it and it is cut again), a record file (its records indexed again, the pages folded again) or a
+page. The watcher (twinfs/watching.py) calls for this when files change; `Memory.mend` runs it at once.
 """
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 
@@ -82,16 +84,22 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
     """Bring the indexes and phases in line with files that changed behind the writer's back (by hand, left by a
     step that stopped, brought by a merge): items' threads cut again, passages and records indexed as they now
     read. `gone`: ids of items whose files went. Returns the paths it wrote or removed itself, to be committed."""
-    threads = sorted({rel.split("/")[1] for rel in changed if rel.startswith("items/") and rel.count("/") == 2})
-    known = {thread: space.cached_ids(thread) for thread in threads}  # what the writer held before the change
+    edited = sorted({rel.split("/")[1] for rel in changed if rel.startswith("items/") and rel.count("/") == 2})
+    held = {thread: _held(space, thread, changed) for thread in edited}  # what the writer held before the change
+    # a thread whose item file does not read (an editor saving it in place, a slip) keeps its items and passages
+    # as the writer holds them, so its turns stay found; the file is committed as it is, and cut when it reads
+    threads = [thread for thread in edited if not _unreadable(space, held[thread])]
+    for thread in sorted(set(edited) - set(threads)):
+        log.warning("%s: an item file of %s edited by hand does not read as its item; the thread stays as it was "
+                    "cut until it does", space.user.dirname, thread)
     space.forget_cache(threads)
     if gone:
         space.state.drop(list(gone))
     before = {path for thread in threads for path in space.state.cuts(thread)}
-    cuts = recut_all(space, {thread: _added_from(space, thread, known[thread], changed) for thread in threads})
-    recut_paths = {path for done in cuts.values() for path in done.paths}
+    cuts = recut_all(space, {thread: _touched(space, thread, held[thread], changed) for thread in threads})
     indexed = {d.path for done in cuts.values() for d in done.docs}
-    written = sorted(before | recut_paths)
+    kept = {path for done in cuts.values() for path in done.paths}
+    written = sorted(indexed | (before - kept))  # what the cuts wrote or took away, not the passages they kept
     for thread in threads:
         _restore_phases(space, thread, changed)
         if not space.thread_items(thread):
@@ -118,19 +126,45 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
     return written
 
 
-def _added_from(space: Space, thread: str, known: set[str] | None, changed: list[str]) -> Span | None:
-    """Where the turns that came into a thread begin, when every changed file of it is a new turn (a merge that
-    brought a peer's new messages): its tail alone is cut again (land.recut). None: cut it whole (and when
-    the writer did not hold the thread before, so what is new cannot be told)."""
-    if known is None:
+def _held(space: Space, thread: str, changed: list[str]) -> dict[str, tuple] | None:
+    """Where the writer held each changed item of a thread before the change (its file -> its place in the
+    thread), read from what it holds, not from the files that changed; None where it did not hold the thread."""
+    if space.cached_ids(thread) is None:
         return None
-    prefix = f"items/{thread}/"
-    edited = {rel.removeprefix(prefix) for rel in changed if rel.startswith(prefix)}
-    entries = [e for e in space.thread_items(thread) if space.item_path(thread, e["id"]).removeprefix(prefix) in edited]
-    if len(entries) != len(edited) or any(e["id"] in known for e in entries):
-        return None  # an edit, a removal or a broken file: the whole thread
-    orders = [said_order(e) for e in entries]
-    return Span(min(orders), max(orders))
+    edited = {rel for rel in changed if rel.startswith(f"items/{thread}/")}
+    return {path: said_order(e) for e in space.thread_items(thread)
+            if (path := space.item_path(thread, e["id"])) in edited}
+
+
+def _unreadable(space: Space, held: dict[str, tuple] | None) -> bool:
+    """Whether a changed file of an item the writer holds now holds no item of that id (or does not read)."""
+    for path in held or ():
+        try:
+            entry = json.loads(space.vault.path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue  # taken out by hand: cut without it
+        except (OSError, ValueError):
+            return True
+        if not isinstance(entry, dict) or space.item_path(path.split("/")[1], str(entry.get("id"))) != path:
+            return True
+    return False
+
+
+def _touched(space: Space, thread: str, held: dict[str, tuple] | None, changed: list[str]) -> Span | None:
+    """Where the items that changed in a thread fall in it, before the change and after (new turns brought by a
+    merge, an item edited, moved in time or taken out by hand): the passages around those places alone are cut
+    again (land.recut), as landing cuts a turn arriving out of time order. None: cut it whole, where the writer
+    did not hold the thread before (what moved from where cannot be told), or a changed file holds no item of
+    its name (broken, or its id edited: the thread is read again as its files now stand)."""
+    if held is None:
+        return None
+    edited = {rel for rel in changed if rel.startswith(f"items/{thread}/")}
+    now = {path: said_order(e) for e in space.thread_items(thread)
+           if (path := space.item_path(thread, e["id"])) in edited}
+    if any(path not in now and space.vault.path(path).exists() for path in edited):
+        return None
+    orders = [*held.values(), *now.values()]
+    return Span(min(orders), max(orders)) if orders else None
 
 
 def _restore_phases(space: Space, thread: str, changed: list[str]) -> None:
