@@ -12,6 +12,7 @@ from pathlib import PurePosixPath
 from .index import Bounds
 from .ledger import kept_records, records_path
 from .models import Fact, Hit, Record, iso
+from .passage_keys import KEY_SPEAKER
 from .passages import MAX_CHARS, parse
 from .reading.dates import TimeSpan, as_day, time_spans
 from .space import Space
@@ -29,6 +30,8 @@ CHAT_WORDS_WEIGHT = 0.1  # the same share in a chat with the assistant
 PER_THREAD = 2  # in a question that gathers (GATHERS), passages of one thread before those of others
 GATHERS = re.compile(r"\b(?:how many|how much|in total|total|altogether|both|all the)\b", re.IGNORECASE)
 ROLE_LIFT = 0.2  # how much a turn of the side a question does not ask about loses, in a chat with the assistant
+KEYS = True  # passages found by their keys too (passage_keys.py); False: by their own text alone (the bench's
+# "without keys" column)
 
 
 def fuse(lanes: list[list[tuple[str, str, float]]], k: int = RRF_K) -> list[tuple[str, str, float]]:
@@ -61,7 +64,7 @@ def blend(lanes: list[list[tuple[str, str, float]]], words_weight: float = WORDS
 
 def lanes(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> list[list[tuple[str, str, float]]]:
     """Words over the question as asked; meaning over passages as the people it names would ask it."""
-    return [space.words.search(query, bounds, depth), meaning_lane(space, query, bounds, depth)]
+    return [space.words.search(query, bounds, depth, keys=KEYS), meaning_lane(space, query, bounds, depth)]
 
 
 def meaning_lane(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> list[tuple[str, str, float]]:
@@ -73,10 +76,12 @@ def meaning_lane(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEP
         return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR)
     speakers = tuple(space.speakers())
     asked, named = first_person(query, speakers)
+    without = frozenset() if KEYS else frozenset({KEY_SPEAKER})
     if named:
-        return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=named, lift=SPEAKER_LIFT)
+        return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=named, lift=SPEAKER_LIFT,
+                                    without=without)
     side = side_asked(query, speakers)
-    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR,
+    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR, without=without,
                                 favour=frozenset(speakers) - side if side else frozenset(), lift=-ROLE_LIFT)
 
 

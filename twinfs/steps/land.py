@@ -16,6 +16,7 @@ from ..background import side
 from ..index import Doc
 from ..ledger import load_records
 from ..models import Phase
+from ..passage_keys import drop_keys, with_keys
 from ..passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
 from ..space import Space, said_order, stored_hash, turns_of
 from ..vault import read_exact
@@ -96,6 +97,7 @@ def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
     if not entries:
         for path in before:
             space.vault.delete(path)
+            drop_keys(space, path)
         return Cut([], [passage_id(p) for p in before], {}, [])
     known = space.heads.get(thread)
     if known is None and added is not None and before:
@@ -135,6 +137,7 @@ def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
     gone = [path for path in before if path not in now]
     for path in gone:
         space.vault.delete(path)
+        drop_keys(space, path)
     return Cut(docs, [passage_id(p) for p in gone], now, heads)
 
 
@@ -178,6 +181,7 @@ def _region(heads: list[Head] | None, before: dict[str, str], added: Span | None
 
 def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Callable[[], None] | None = None) -> None:
     """Both lanes; the meaning lane embeds on a side thread while the words lane (and `meanwhile`) run here."""
+    docs = with_keys(space, docs)
     meaning = side.submit(space.meaning.apply, docs, drops)
     try:
         space.words.apply(docs, drops)
@@ -256,6 +260,7 @@ def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
         if progress:
             progress(n, len(files))
     n_passages = len(docs)
+    docs = with_keys(space, docs)
     for f in sorted(root.glob("records/*.json")):
         try:
             docs += record_docs(f.stem, load_records(space, f.stem))

@@ -15,6 +15,7 @@ from ..errors import Unavailable
 from ..index import Doc
 from ..ledger import dump_records, load_records, records_path
 from ..models import Phase, Record
+from ..passage_keys import index_record_keys
 from ..passages import content_hash, parse
 from ..reading import Budget, Reader, Window, plan_windows
 from ..space import Space, turns_of
@@ -56,6 +57,7 @@ def index_records(space: Space, thread: str, records: list[Record]) -> None:
     drops = [i for i in known if i not in wanted]
     space.words.apply(changed, drops)
     space.meaning.apply(changed, drops)
+    index_record_keys(space, thread, records)  # the passages they were read from are found by them too
 
 
 def drop_records(space: Space, thread: str, commit: bool = True) -> None:
