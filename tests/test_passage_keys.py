@@ -138,6 +138,7 @@ def test_a_key_edited_by_hand_changes_what_is_found_once_the_watcher_sees_it(tmp
 
         space.vault.path(keys_path(passage)).write_text(render_keys(passage, KEYS))
         assert until(lambda: by_words(QUESTION) == [passage])
+        assert until(lambda: git(space.root, "status", "--porcelain") == "")  # that edit committed
         edited = PassageKeys(questions=("When is the amplifier repair due?",))
         space.vault.path(keys_path(passage)).write_text(render_keys(passage, edited))
         assert until(lambda: by_words("amplifier repair") == [passage])

@@ -4,7 +4,7 @@ can read and edit, committed like every file), and the facts read from it (the t
 `source` it is). Both lanes index them as extra keys of the passage: the words lane's `keys` field
 (index/words.py) and extra segments of the passage in the meaning lane (index/meaning.py), so a passage scores
 as the best of its keys and its own text. A record's key is embedded as the record itself is
-(steps/read.record_segment): its vector is the one the records' lane already holds, nothing is embedded again.
+(fact_segment): its vector is the one the records' lane already holds, nothing is embedded again.
 
 A keys file goes with its passage: when a cut drops the passage (forget, a thread cut again), its keys go too;
 an edit of it by hand is indexed again by the tidy step once the watcher sees it.
@@ -20,7 +20,7 @@ import yaml
 from .index import Doc
 from .ledger import kept_records
 from .models import Record
-from .passages import content_hash
+from .passages import content_hash, parse, passage_id, spoken_segments
 from .space import Space
 
 log = logging.getLogger("twinfs.keys")
@@ -110,6 +110,22 @@ def drop_keys(space: Space, passage_path: str) -> None:
         space.vault.delete(keys_path(passage_path))
 
 
+def passage_doc(path: str, text: str) -> Doc:
+    """A passage file as both lanes index it, from its text on disk (hand edits included), without its keys
+    (with_keys adds them)."""
+    p = parse(text, fallback_id=passage_id(path))
+    spoken = spoken_segments(p.body)
+    return Doc(id=p.id, path=path, thread=p.thread, type="passage", text=p.body, start=p.start, end=p.end,
+               hash=content_hash(text), segments=tuple(text for _, text in spoken),
+               speakers=tuple(who for who, _ in spoken))
+
+
+def fact_segment(r: Record) -> str:
+    """What the meaning lane embeds of a record, as a record and as a key of its passage (one vector for both;
+    the filter asks of it from the same stored vector)."""
+    return f"{r.subject}: {r.text}"
+
+
 def fact_key(record: Record) -> str:
     """What the words lane reads of a record kept as a key of its passage."""
     return f"{record.subject} {record.text} {record.value or ''}".strip()
@@ -127,12 +143,10 @@ def _facts(records: Iterable[Record]) -> dict[str, list[Record]]:
 def keyed(doc: Doc, keys: PassageKeys, facts: list[Record]) -> Doc:
     """A passage's doc with its keys: the words lane's keys field, the meaning lane's extra segments (its
     questions, its facts as the records' lane embeds them), and a hash that changes when they do."""
-    from .steps.read import record_segment
-
     words = "\n".join([*keys.questions, *keys.about, *map(fact_key, facts)])
     if not words:
         return doc
-    extra = (*keys.questions, *dict.fromkeys(record_segment(r) for r in facts))
+    extra = (*keys.questions, *dict.fromkeys(fact_segment(r) for r in facts))
     n = len(doc.segments)
     speakers = doc.speakers[:n] + (None,) * (n - len(doc.speakers[:n])) + (KEY_SPEAKER,) * len(extra)
     return replace(doc, keys=words, segments=doc.segments + extra, speakers=speakers,
@@ -158,8 +172,6 @@ def with_keys(space: Space, docs: list[Doc], records: dict[str, list[Record]] | 
 def index_keys(space: Space, paths: Iterable[str], records: dict[str, list[Record]] | None = None) -> int:
     """Index these passages again where their keys changed (a keys file edited, their records read or
     corrected); returns how many were. The caller is the end user's one writer."""
-    from .steps.land import passage_doc
-
     docs = []
     for path in sorted(set(paths)):
         try:

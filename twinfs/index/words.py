@@ -13,10 +13,9 @@ from whoosh import query as Q
 from whoosh.analysis import StemmingAnalyzer
 from whoosh.collectors import FilterCollector, TopCollector
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
-from whoosh.writing import NO_MERGE
 
 from .. import faults
-from . import Bounds, Doc
+from . import Bounds, Doc, keyfield
 from .bm25 import Scorer
 
 SCHEMA = Schema(
@@ -28,10 +27,8 @@ SCHEMA = Schema(
     end=NUMERIC(stored=True, bits=64, signed=True),
     hash=STORED,
     text=TEXT(analyzer=StemmingAnalyzer(), phrase=False),
-    keys=TEXT(analyzer=StemmingAnalyzer(), phrase=False),  # a passage's keys (passage_keys.py)
+    keys=keyfield.FIELD,  # a passage's keys (passage_keys.py)
 )
-KEYS_WEIGHT = 0.8  # a passage's words score is the best of its text's BM25 and this share of its keys' BM25
-
 FAR_PAST, FAR_FUTURE = -(2**62), 2**62
 # A search walks every segment: with the 7-9 small ones Whoosh's own policy left (a commit adds one), a search
 # took twice as long as with one or two. Merging every segment but the largest kept two, but rewrote a share of
@@ -87,16 +84,6 @@ def merge_tiers(cap: int, most: int | None = None):
     return policy
 
 
-def _with_keys_field(ix):
-    """An index written before passages had keys gains the field (Whoosh keeps a schema in each index)."""
-    if "keys" not in ix.schema.names():
-        writer = ix.writer(timeout=30)
-        writer.add_field("keys", SCHEMA["keys"])
-        writer.commit(mergetype=NO_MERGE)
-        return whoosh_index.open_dir(ix.storage.folder)
-    return ix
-
-
 def _ts(value) -> int | None:
     return None if value is None else int(value.timestamp())
 
@@ -139,7 +126,7 @@ class WordIndex:
                 else:
                     self._ix[type] = whoosh_index.create_in(str(folder), SCHEMA)
             if write and not self.read_only and "keys" not in self._ix[type].schema.names():
-                self._ix[type] = _with_keys_field(self._ix[type])
+                self._ix[type] = keyfield.add_field(self._ix[type])
             return self._ix[type]
 
     @contextmanager
@@ -318,7 +305,7 @@ class WordIndex:
 
     def search(self, text: str, bounds: Bounds, limit: int = 50, keys: bool = True) -> list[tuple[str, str, float]]:
         """(id, path, BM25 score) best first: Whoosh's own ranking, scored with numpy (bm25.py). A passage scores
-        as the best of its text and KEYS_WEIGHT of its keys (`keys=False`: its text alone)."""
+        as the best of its text and its keys (keyfield.py) (`keys=False`: its text alone)."""
         terms = self.terms(text)
         if not terms:
             return []
@@ -330,13 +317,9 @@ class WordIndex:
             scorer.forget_gone(s)
             allow = self._allowed(s, scorer, bounds)
             found = scorer.search(s, terms, limit, allow)
-            if keys and type == "passage" and "keys" in s.schema.names() and self._keys_scorer.supports(s) \
-                    and s.field_length("keys"):
+            if keys and type == "passage" and keyfield.searchable(s, self._keys_scorer):
                 self._keys_scorer.forget_gone(s)
-                best = dict(found)
-                for docnum, score in self._keys_scorer.search(s, terms, limit, allow):
-                    best[docnum] = max(best.get(docnum, 0.0), KEYS_WEIGHT * score)
-                found = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+                found = keyfield.best_of(found, self._keys_scorer.search(s, terms, limit, allow), limit)
             out = []
             for docnum, score in found:
                 fields = s.stored_fields(docnum)

@@ -16,23 +16,14 @@ from ..background import side
 from ..index import Doc
 from ..ledger import load_records
 from ..models import Phase
-from ..passage_keys import drop_keys, with_keys
-from ..passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
+from ..passage_keys import drop_keys, passage_doc, with_keys
+from ..passages import Passage, content_hash, cut, parse, passage_id, render
 from ..space import Space, said_order, stored_hash, turns_of
 from ..vault import read_exact
 from .read import drop_records, record_docs
 
 Progress = Callable[[int, int], None]
 CHUNK = 512  # docs a reindex indexes (and keeps) at a time
-
-
-def passage_doc(path: str, text: str) -> Doc:
-    """A passage file as both lanes index it, from its text on disk (hand edits included)."""
-    p = parse(text, fallback_id=passage_id(path))
-    spoken = spoken_segments(p.body)
-    return Doc(id=p.id, path=path, thread=p.thread, type="passage", text=p.body, start=p.start, end=p.end,
-               hash=content_hash(text), segments=tuple(text for _, text in spoken),
-               speakers=tuple(who for who, _ in spoken))
 
 
 def cut_thread(thread: str, entries: list[dict], tail: list[dict] | None = None, first_number: int = 1
