@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from .event_times import event_spans
 from .index import Bounds
 from .ledger import kept_records, records_path
 from .models import Fact, Hit, Record, iso
@@ -214,9 +215,11 @@ def dated(space: Space, ranked: list[tuple[str, str, float]], times: list[TimeSp
     return sorted(out, key=lambda r: -r[2])
 
 
-def question_times(query: str, bounds: Bounds) -> list[TimeSpan]:
-    """The times a question names, relative ones ("last week") as of its `before` day or now."""
-    return time_spans(query, bounds.before or datetime.now(UTC))
+def question_times(query: str, bounds: Bounds, space: Space | None = None) -> list[TimeSpan]:
+    """The times a question names, relative ones ("last week") as of its `before` day or now; with the space,
+    also those it names by an event memory holds ("the week before the wedding": event_times.py)."""
+    times = time_spans(query, bounds.before or datetime.now(UTC))
+    return times + event_spans(space, query, bounds) if space is not None else times
 
 
 def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
@@ -225,7 +228,7 @@ def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
     passages they were read from: with the meaning lane in the speakers' first person, a lift of 0.1 x the
     fact's score cost LoCoMo fast recall@5 0.852 -> 0.837 and the brief's recall 0.876 -> 0.871."""
     if times is None:
-        times = question_times(query, bounds)
+        times = question_times(query, bounds, space)
     ranked = blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"), times),
                    words_weight(space, query))
     hits: list[Hit] = []
@@ -275,7 +278,7 @@ def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
                times: list[TimeSpan] | None = None) -> list[FoundFact]:
     """Records by both lanes over their text, lifted when said or happened inside a time the question names."""
     if times is None:
-        times = question_times(query, bounds)
+        times = question_times(query, bounds, space)
     files: dict[str, tuple[Record, ...]] = {}
     found = []
     before_day = bounds.before.date().isoformat() if bounds.before else None
