@@ -87,6 +87,7 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
     per_cat: dict[tuple[str, int], list[float]] = {}
     briefs: dict[tuple[str, str], list[dict]] = {}  # (half, asked: answerable | category 5 | foreign) -> rows
     latencies: list[float] = []
+    plain_ms: list[float] = []  # the same searches without the keys, each asked right after its twin with them
     brief_ms: list[float] = []
     land_seconds: list[float] = []
     read = brief or keys
@@ -134,7 +135,9 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                 if read:
                     ranking.KEYS = False
                     try:
+                        t0 = time.perf_counter()
                         plain = memory.search(user, SearchRequest(query=q, fast=True), limit=10)
+                        plain_ms.append((time.perf_counter() - t0) * 1000)
                     finally:
                         ranking.KEYS = True
                     fast.setdefault(("twinfs fast, without keys", half(n)), []).append(
@@ -165,7 +168,8 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                     "recall": len(gold & shown) / len(gold) if gold else None,
                     "chars": sum(len(h.text) for h in result.hits) + sum(len(f.text) for f in result.facts or [])})
     return {"conversations": len(data), "turns": n_turns, "fast": fast, "per_cat": per_cat, "briefs": briefs,
-            "latencies": latencies, "brief_ms": brief_ms, "land_seconds": land_seconds, "read_seconds": read_seconds,
+            "latencies": latencies, "plain_ms": plain_ms, "brief_ms": brief_ms, "land_seconds": land_seconds,
+            "read_seconds": read_seconds,
             "embedded": embedded, "home": str(home.folder), "growth": growth,
             "judge": memory.judge.name, "reader": memory.reading.reader.name if memory.reading else None}
 
@@ -189,7 +193,9 @@ def table(result: dict) -> str:
         lines.append(f"indexes (.twin/whoosh + .twin/meaning) {was / 2**20:.1f} MB -> {now / 2**20:.1f} MB with the "
                      f"keys ({(now - was) / max(1, was):+.1%}; 0 once a run indexed them)")
     lines.append(f"search fast (library call, 10 hits): p50 {homes.percentile(result['latencies'], 50):.1f} ms, "
-                 f"p95 {homes.percentile(result['latencies'], 95):.1f} ms")
+                 f"p95 {homes.percentile(result['latencies'], 95):.1f} ms" + (
+                     f"; without the keys p50 {homes.percentile(result['plain_ms'], 50):.1f} ms, p95 "
+                     f"{homes.percentile(result['plain_ms'], 95):.1f} ms" if result.get("plain_ms") else ""))
     if result["briefs"]:
         lines += ["", f"brief (judge: {result['judge']}; reader {result['reader']}, {result['read_seconds']:.0f} s to "
                   f"read and fold; latency p50 {homes.percentile(result['brief_ms'], 50):.0f} ms, p95 "
