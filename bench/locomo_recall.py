@@ -13,6 +13,7 @@ With --keys (or --brief) the conversations are read by the rules, their records 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import time
@@ -87,10 +88,12 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
     per_cat: dict[tuple[str, int], list[float]] = {}
     briefs: dict[tuple[str, str], list[dict]] = {}  # (half, asked: answerable | category 5 | foreign) -> rows
     latencies: list[float] = []
-    plain_ms: list[float] = []  # the same searches without the keys, each asked right after its twin with them
+    plain_ms: list[float] = []  # the same searches without the keys, each right after its twin with them
     brief_ms: list[float] = []
     land_seconds: list[float] = []
     read = brief or keys
+    if read:  # the rules read; the model pass (hours here) is not run beside the questions
+        os.environ.setdefault("TWIN_READER_MODEL", "none")
     how = f"limit={limit} brief={read}" + (f" embedder={embedder.variant}" if embedder else "")
     home = homes.Home("locomo", homes.home_key(locomo.DEV, how, homes.SHAPING + (homes.READING if read else ())),
                       fresh=fresh, folder=folder)
@@ -125,6 +128,8 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
             turns_of = homes.passage_turns(space)
             for qa, gold in answerable(sample):
                 q = qa["question"]
+                if read:  # asked twice, with the keys and without: the question's vector made before either
+                    memory.search(user, SearchRequest(query=q, fast=True), limit=10)
                 t0 = time.perf_counter()
                 result = memory.search(user, SearchRequest(query=q, fast=True), limit=10)
                 latencies.append((time.perf_counter() - t0) * 1000)
