@@ -1,16 +1,19 @@
 """Evidence-turn recall of search on LoCoMo's dev split, beside the words lane alone; with --brief, `held`.
 
-./run bench locomo_recall [--limit-conversations N] [--brief] [--home DIR]
+./run bench locomo_recall [--limit-conversations N] [--brief] [--keys] [--home DIR]
 
 Split, fixed: conversations 0-2 tune, 3-4 report. Every question of categories 1-4 with evidence is asked `fast`
 (first k passages). With --brief the conversations are read, and the brief is asked for those questions, for
 category 5 (what the conversation says of the *other* speaker: memory holds no answer about the one asked), for
 foreign questions (categories 1-4 of another conversation of the same half, asked of this memory) and for the same
 foreign questions renamed (its speaker's name put as this conversation's: the right person, a thing never said).
+With --keys (or --brief) the conversations are read by the rules, their records become their passages' keys
+(passage_keys.py), and `fast` is asked with the keys and without them (search.KEYS), beside BM25 over the text alone.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import time
@@ -18,6 +21,7 @@ from pathlib import Path
 
 from bench import homes, locomo
 from twinfs import EndUser, Memory, Settings
+from twinfs import search as ranking
 from twinfs.index import Bounds
 from twinfs.index.embedder import Embedder
 from twinfs.ledger import all_records
@@ -69,8 +73,14 @@ def answerable(sample: dict) -> list[tuple[dict, set[str]]]:
             if qa["category"] in (1, 2, 3, 4) and locomo.evidence(qa)]
 
 
+def index_bytes(space) -> int:
+    """What the two lanes take on disk for one end user (.twin/whoosh and .twin/meaning)."""
+    twin = space.root / ".twin"
+    return sum(f.stat().st_size for top in ("whoosh", "meaning") for f in (twin / top).rglob("*") if f.is_file())
+
+
 def run(limit: int | None = None, brief: bool = False, fresh: bool = False, folder: Path | None = None,
-        embedder: Embedder | None = None) -> dict:
+        embedder: Embedder | None = None, keys: bool = False) -> dict:
     """Build (or reuse) the home of the conversations (read too with `brief`), ask the questions. `folder`: a home
     built before, used as it is. `embedder`: another meaning lane's (bench/embedder_recall.py), in a home of its own."""
     data = locomo.load()[:limit]
@@ -78,13 +88,18 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
     per_cat: dict[tuple[str, int], list[float]] = {}
     briefs: dict[tuple[str, str], list[dict]] = {}  # (half, asked: answerable | category 5 | foreign) -> rows
     latencies: list[float] = []
+    plain_ms: list[float] = []  # the same searches without the keys, each right after its twin with them
     brief_ms: list[float] = []
     land_seconds: list[float] = []
-    how = f"limit={limit} brief={brief}" + (f" embedder={embedder.variant}" if embedder else "")
-    home = homes.Home("locomo", homes.home_key(locomo.DEV, how, homes.SHAPING + (homes.READING if brief else ())),
+    read = brief or keys
+    if read:  # the rules read; the model pass (hours here) is not run beside the questions
+        os.environ.setdefault("TWIN_READER_MODEL", "none")
+    how = f"limit={limit} brief={read}" + (f" embedder={embedder.variant}" if embedder else "")
+    home = homes.Home("locomo", homes.home_key(locomo.DEV, how, homes.SHAPING + (homes.READING if read else ())),
                       fresh=fresh, folder=folder)
+    growth: list[tuple[int, int]] = []  # (bytes before, after) of each end user's indexes, keys indexed
     embedder = embedder or homes.KeptEmbedder(homes.cache_root() / "locomo" / "vectors.sqlite")
-    with Memory(Settings(home=home.folder / "home", reading=brief, quiet_seconds=0, fold_seconds=0),
+    with Memory(Settings(home=home.folder / "home", reading=read, quiet_seconds=0, fold_seconds=0),
                 embedder=embedder) as memory:
         memory.warm()
         if not home.built:
@@ -96,7 +111,7 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                     memory.wait(user, [res.event], timeout=300)
                     land_seconds.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
-            if brief:
+            if read:
                 memory.idle(timeout=3600)
             home.finish({"land_seconds": land_seconds, "read_seconds": time.perf_counter() - t0,
                          "embedded": embedder.embedded})
@@ -106,18 +121,36 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
         for n, sample in enumerate(data):
             user = EndUser(org="bench", project="locomo", account=sample["sample_id"])
             space = memory.space(user)
+            if read:  # a home read before passages had keys: its records become keys now (unchanged ones: none)
+                was = index_bytes(space)
+                memory.reindex(user)
+                growth.append((was, index_bytes(space)))
             turns_of = homes.passage_turns(space)
             for qa, gold in answerable(sample):
                 q = qa["question"]
+                if read:  # asked twice, with the keys and without: the question's vector made before either
+                    memory.search(user, SearchRequest(query=q, fast=True), limit=10)
                 t0 = time.perf_counter()
                 result = memory.search(user, SearchRequest(query=q, fast=True), limit=10)
                 latencies.append((time.perf_counter() - t0) * 1000)
                 got = recall([h.turns for h in result.hits], gold)
-                fast.setdefault(("twinfs fast", half(n)), []).append(got)
+                fast.setdefault(("twinfs fast" + (", with keys" if read else ""), half(n)), []).append(got)
                 per_cat.setdefault((half(n), qa["category"]), []).append(got[5])
                 bounds = Bounds(type="passage")
+                if read:
+                    ranking.KEYS = False
+                    try:
+                        t0 = time.perf_counter()
+                        plain = memory.search(user, SearchRequest(query=q, fast=True), limit=10)
+                        plain_ms.append((time.perf_counter() - t0) * 1000)
+                    finally:
+                        ranking.KEYS = True
+                    fast.setdefault(("twinfs fast, without keys", half(n)), []).append(
+                        recall([h.turns for h in plain.hits], gold))
+                    fast.setdefault(("words lane with keys", half(n)), []).append(
+                        recall([turns_of.get(d, []) for d, _, _ in space.words.search(q, bounds, 10)], gold))
                 fast.setdefault(("words lane alone (BM25)", half(n)), []).append(
-                    recall([turns_of.get(d, []) for d, _, _ in space.words.search(q, bounds, 10)], gold))
+                    recall([turns_of.get(d, []) for d, _, _ in space.words.search(q, bounds, 10, keys=False)], gold))
                 fast.setdefault(("meaning lane alone", half(n)), []).append(
                     recall([turns_of.get(d, []) for d, _, _ in meaning_lane(space, q, bounds, 10)], gold))
             if not brief:
@@ -140,8 +173,9 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                     "recall": len(gold & shown) / len(gold) if gold else None,
                     "chars": sum(len(h.text) for h in result.hits) + sum(len(f.text) for f in result.facts or [])})
     return {"conversations": len(data), "turns": n_turns, "fast": fast, "per_cat": per_cat, "briefs": briefs,
-            "latencies": latencies, "brief_ms": brief_ms, "land_seconds": land_seconds, "read_seconds": read_seconds,
-            "embedded": embedded, "home": str(home.folder),
+            "latencies": latencies, "plain_ms": plain_ms, "brief_ms": brief_ms, "land_seconds": land_seconds,
+            "read_seconds": read_seconds,
+            "embedded": embedded, "home": str(home.folder), "growth": growth,
             "judge": memory.judge.name, "reader": memory.reading.reader.name if memory.reading else None}
 
 
@@ -159,8 +193,14 @@ def table(result: dict) -> str:
                  f"p50 {homes.percentile(land, 50):.3f} s, p95 {homes.percentile(land, 95):.3f} s; "
                  f"{sum(land) / result['turns'] * 1000:.1f} ms a turn ({result['embedded']} segments embedded while "
                  f"landing, the rest kept from earlier homes); home {result['home']}")
+    if result.get("growth"):
+        was, now = (sum(g[k] for g in result["growth"]) for k in (0, 1))
+        lines.append(f"indexes (.twin/whoosh + .twin/meaning) {was / 2**20:.1f} MB -> {now / 2**20:.1f} MB with the "
+                     f"keys ({(now - was) / max(1, was):+.1%}; 0 once a run indexed them)")
     lines.append(f"search fast (library call, 10 hits): p50 {homes.percentile(result['latencies'], 50):.1f} ms, "
-                 f"p95 {homes.percentile(result['latencies'], 95):.1f} ms")
+                 f"p95 {homes.percentile(result['latencies'], 95):.1f} ms" + (
+                     f"; without the keys p50 {homes.percentile(result['plain_ms'], 50):.1f} ms, p95 "
+                     f"{homes.percentile(result['plain_ms'], 95):.1f} ms" if result.get("plain_ms") else ""))
     if result["briefs"]:
         lines += ["", f"brief (judge: {result['judge']}; reader {result['reader']}, {result['read_seconds']:.0f} s to "
                   f"read and fold; latency p50 {homes.percentile(result['brief_ms'], 50):.0f} ms, p95 "
@@ -181,15 +221,18 @@ def main() -> None:
     ap.add_argument("--limit-conversations", type=int, default=None)
     ap.add_argument("--brief", action="store_true",
                     help="also read the conversations (the embedded reader) and measure the filtered brief and held")
+    ap.add_argument("--keys", action="store_true",
+                    help="read the conversations (rules) and rank with their records as keys, and without")
     ap.add_argument("--fresh", action="store_true", help="build the home again even when one is kept")
     ap.add_argument("--home", type=Path, default=None, help="a home built before (its folder under the cache)")
     args = ap.parse_args()
-    result = run(args.limit_conversations, args.brief, args.fresh, args.home)
+    result = run(args.limit_conversations, args.brief, args.fresh, args.home, keys=args.keys)
     print(f"LoCoMo dev: {result['conversations']} conversations, {result['turns']} turns "
           f"(conversations 0-{TUNE - 1} tune, {TUNE}- report)")
     print(table(result))
     limit = f" --limit-conversations {args.limit_conversations}" if args.limit_conversations else ""
     print(f"command: ./run bench locomo_recall{limit}" + (" --brief" if args.brief else "")
+          + (" --keys" if args.keys else "")
           + (f" --home {args.home}" if args.home else ""))
 
 

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from twinfs import EndUser
+from twinfs import EndUser, search
 from twinfs.index import Bounds
 from twinfs.models import AddRequest, SearchRequest
 from twinfs.passages import parse
@@ -196,3 +196,49 @@ def test_a_question_that_gathers_reaches_past_one_long_thread(memory):
     assert len({h.thread for h in one[:4]}) == 1 and one[4].turns == ["r1-0", "r1-1"]
     gathered = memory.search(RUNNER, SearchRequest(query="How many pairs of running shoes have I bought?", fast=True))
     assert [h.turns for h in gathered.hits[:3]] == [["r0-0", "r0-1"], ["r0-1"], ["r1-0", "r1-1"]]
+
+
+RUNNER = EndUser(org="acme", project="app", account="runner")
+# the same kind of session in three months: only the month tells them apart
+RUNS = [(datetime(2024, 3, 12, 7, tzinfo=UTC), "Long run along the river, legs felt heavy after the hills."),
+        (datetime(2024, 5, 14, 7, tzinfo=UTC), "Long run around the lake, legs felt fresh on the flats."),
+        (datetime(2024, 7, 16, 7, tzinfo=UTC), "Long run by the river again, legs felt heavy in the heat.")]
+
+
+@pytest.mark.parametrize(("question", "month"), [("How did my legs feel on the long run in May?", "s1"),
+                                                 ("How did my legs feel on the long run in March 2024?", "s0"),
+                                                 ("How did my legs feel on the long run last July?", "s2")])
+def test_a_question_naming_a_month_lifts_that_months_sessions(memory, question, month):
+    items = [{"id": f"s{n}", "kind": "message", "conversation": f"run-{n}", "role": "user", "name": "Mira",
+              "text": text, "at": at.isoformat()} for n, (at, text) in enumerate(RUNS)]
+    res = memory.add(RUNNER, AddRequest(items=items))
+    assert memory.wait(RUNNER, [res.event], timeout=60)
+    # asked as of a day in the autumn of 2024: "last July" is July 2024
+    asked = SearchRequest(query=question, fast=True, before="2024-10-01T00:00:00Z")
+    hits = memory.search(RUNNER, asked).hits
+    assert hits[0].turns == [month]
+    plain = memory.search(RUNNER, SearchRequest(query="How did my legs feel on the long run?", fast=True,
+                                                before="2024-10-01T00:00:00Z")).hits
+    assert hits[0].score > next(h.score for h in plain if h.turns == [month])  # lifted by the month it names
+
+
+WEDDING = [(datetime(2024, 3, 3, 10, tzinfo=UTC), "Went dress shopping with mum, nothing fitted right."),
+           (datetime(2024, 6, 10, 10, tzinfo=UTC), "Last dress fitting done, the tailor took in the waist."),
+           (datetime(2024, 6, 15, 16, tzinfo=UTC), "Our wedding was perfect, the ceremony in the garden at sunset."),
+           (datetime(2024, 7, 1, 10, tzinfo=UTC), "Sold the dress online to a bride in Leeds.")]
+
+
+def test_a_time_named_by_an_event_lifts_what_was_said_then(memory):
+    items = [{"id": f"w{n}", "kind": "message", "conversation": f"day-{n}", "role": "user", "name": "Mira",
+              "text": text, "at": at.isoformat()} for n, (at, text) in enumerate(WEDDING)]
+    res = memory.add(RUNNER, AddRequest(items=items))
+    assert memory.wait(RUNNER, [res.event], timeout=60)
+    space = memory.space(RUNNER)
+    times = search.question_times("What happened with the dress the week before the wedding?", Bounds(), space)
+    assert [(t.first.isoformat(), t.last.isoformat()) for t in times] == [("2024-06-08", "2024-06-14")]
+    hits = memory.search(RUNNER, SearchRequest(query="What happened with the dress the week before the wedding?",
+                                               fast=True)).hits
+    assert hits[0].turns == ["w1"]
+    after = memory.search(RUNNER, SearchRequest(query="What did I do with the dress the month after our wedding?",
+                                                fast=True)).hits
+    assert after[0].turns == ["w3"] and search.question_times("the week before the moon landing", Bounds(), space) == []

@@ -155,7 +155,7 @@ def _stamps(space: Space) -> dict[str, tuple]:
 def brief(space: Space, req: SearchRequest, limit: int = HITS, context: Context | None = None) -> SearchResult:
     """The answer to `req`: the ranked list when it asks for one (`ranked`), else the brief."""
     bounds = Bounds(scope=req.scope or None, before=req.before_at, after=req.after_at)
-    times = question_times(req.query, bounds)
+    times = question_times(req.query, bounds, space)
     found = rank_facts(space, req.query, bounds, times=times)
     facts = [f.fact for f in found]
     hits = rank_passages(space, req.query, bounds, limit, times=times)

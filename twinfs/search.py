@@ -9,10 +9,12 @@ from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from .event_times import event_spans
 from .forms import iso
 from .index import Bounds
 from .ledger import kept_records, records_path
 from .models import Fact, Hit, Record
+from .passage_keys import KEY_SPEAKER
 from .passages import MAX_CHARS, parse
 from .reading.dates import TimeSpan, as_day, time_spans
 from .space import Space
@@ -30,6 +32,8 @@ CHAT_WORDS_WEIGHT = 0.1  # the same share in a chat with the assistant
 PER_THREAD = 2  # in a question that gathers (GATHERS), passages of one thread before those of others
 GATHERS = re.compile(r"\b(?:how many|how much|in total|total|altogether|both|all the)\b", re.IGNORECASE)
 ROLE_LIFT = 0.2  # how much a turn of the side a question does not ask about loses, in a chat with the assistant
+KEYS = True  # passages found by their keys too (passage_keys.py); False: by their own text alone (the bench's
+# "without keys" column)
 
 
 def fuse(lanes: list[list[tuple[str, str, float]]], k: int = RRF_K) -> list[tuple[str, str, float]]:
@@ -62,7 +66,7 @@ def blend(lanes: list[list[tuple[str, str, float]]], words_weight: float = WORDS
 
 def lanes(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> list[list[tuple[str, str, float]]]:
     """Words over the question as asked; meaning over passages as the people it names would ask it."""
-    return [space.words.search(query, bounds, depth), meaning_lane(space, query, bounds, depth)]
+    return [space.words.search(query, bounds, depth, keys=KEYS), meaning_lane(space, query, bounds, depth)]
 
 
 def meaning_lane(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEPTH) -> list[tuple[str, str, float]]:
@@ -74,10 +78,12 @@ def meaning_lane(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEP
         return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR)
     speakers = tuple(space.speakers())
     asked, named = first_person(query, speakers)
+    without = frozenset() if KEYS else frozenset({KEY_SPEAKER})
     if named:
-        return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=named, lift=SPEAKER_LIFT)
+        return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=named, lift=SPEAKER_LIFT,
+                                    without=without)
     side = side_asked(query, speakers)
-    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR,
+    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR, without=without,
                                 favour=frozenset(speakers) - side if side else frozenset(), lift=-ROLE_LIFT)
 
 
@@ -210,9 +216,11 @@ def dated(space: Space, ranked: list[tuple[str, str, float]], times: list[TimeSp
     return sorted(out, key=lambda r: -r[2])
 
 
-def question_times(query: str, bounds: Bounds) -> list[TimeSpan]:
-    """The times a question names, relative ones ("last week") as of its `before` day or now."""
-    return time_spans(query, bounds.before or datetime.now(UTC))
+def question_times(query: str, bounds: Bounds, space: Space | None = None) -> list[TimeSpan]:
+    """The times a question names, relative ones ("last week") as of its `before` day or now; with the space,
+    also those it names by an event memory holds ("the week before the wedding": event_times.py)."""
+    times = time_spans(query, bounds.before or datetime.now(UTC))
+    return times + event_spans(space, query, bounds) if space is not None else times
 
 
 def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
@@ -221,7 +229,7 @@ def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
     passages they were read from: with the meaning lane in the speakers' first person, a lift of 0.1 x the
     fact's score cost LoCoMo fast recall@5 0.852 -> 0.837 and the brief's recall 0.876 -> 0.871."""
     if times is None:
-        times = question_times(query, bounds)
+        times = question_times(query, bounds, space)
     ranked = blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"), times),
                    words_weight(space, query))
     hits: list[Hit] = []
@@ -272,7 +280,7 @@ def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
                times: list[TimeSpan] | None = None) -> list[FoundFact]:
     """Records by both lanes over their text, lifted when said or happened inside a time the question names."""
     if times is None:
-        times = question_times(query, bounds)
+        times = question_times(query, bounds, space)
     files: dict[str, tuple[Record, ...]] = {}
     found = []
     before_day = bounds.before.date().isoformat() if bounds.before else None

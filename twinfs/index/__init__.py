@@ -19,6 +19,7 @@ class Doc:
     hash: str
     segments: tuple[str, ...] = field(default=(), compare=False)  # what the meaning lane embeds
     speakers: tuple[str | None, ...] = field(default=(), compare=False)  # who said each segment, when known
+    keys: str = field(default="", compare=False)  # the words lane's `keys` field: what else finds it (passage_keys.py)
 
 
 @dataclass(frozen=True)

@@ -320,9 +320,11 @@ class MeaningIndex:
         return np.array([r[0] for r in rows], dtype="int64")
 
     def search(self, text: str, bounds: Bounds, limit: int = 50, floor: float = 0.0,
-               favour: frozenset[str] = frozenset(), lift: float = 0.0) -> list[tuple[str, str, float]]:
+               favour: frozenset[str] = frozenset(), lift: float = 0.0, without: frozenset[str] = frozenset()
+               ) -> list[tuple[str, str, float]]:
         """(doc id, path, cosine of its best segment) best first; docs below `floor` are left out. A segment
-        said by someone in `favour` scores `lift` more (a negative lift: less)."""
+        said by someone in `favour` scores `lift` more (a negative lift: less); one said by someone in `without`
+        is not counted (passage_keys.KEY_SPEAKER: a passage by its own text alone)."""
         if bounds.type and not self._types.get(bounds.type):
             return []  # nothing of that type yet (no records before reading): no need to embed or search
         query = self.embedder.query(text)
@@ -338,7 +340,7 @@ class MeaningIndex:
                 total = index.ntotal if mine is None else len(mine)
                 if total:  # deep enough for `limit` docs of several segments each (a long turn is several)
                     k = min(total, max(limit * 8, 64) if mine is not None else 2000)
-                    best += self._best(index.search(query, k, mine), limit, floor, favour, lift)
+                    best += self._best(index.search(query, k, mine), limit, floor, favour, lift, without)
             top = sorted(best, key=lambda kv: -kv[1])[:limit]  # ties: in the order found
             if not top:
                 return []
@@ -347,7 +349,7 @@ class MeaningIndex:
             return [(d, paths.get(d, ""), s) for d, s in top]
 
     def _best(self, found: tuple[np.ndarray, np.ndarray], limit: int, floor: float, favour: frozenset[str],
-              lift: float) -> list[tuple[str, float]]:
+              lift: float, without: frozenset[str] = frozenset()) -> list[tuple[str, float]]:
         """The `limit` docs whose best segment among those found scores highest (lifted, or lowered, where its
         speaker is favoured), best first, ties in the order their first segment was found. The sums are float32,
         as FAISS's scores are. In numpy: a dict of every doc found (~1,000 of 2,000 segments at 100,000
@@ -359,6 +361,8 @@ class MeaningIndex:
         if favour:
             scores = scores + np.where(np.isin(table.who[ids], table.speaking(favour)), np.float32(lift),
                                        np.float32(0))
+        if without:
+            docs = np.where(np.isin(table.who[ids], table.speaking(without)), -1, docs)
         keep = np.flatnonzero((docs >= 0) & (scores >= floor))
         if not len(keep):
             return []

@@ -15,7 +15,7 @@ from whoosh.collectors import FilterCollector, TopCollector
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
 from .. import faults
-from . import Bounds, Doc
+from . import Bounds, Doc, keyfield
 from .bm25 import Scorer
 
 SCHEMA = Schema(
@@ -27,6 +27,7 @@ SCHEMA = Schema(
     end=NUMERIC(stored=True, bits=64, signed=True),
     hash=STORED,
     text=TEXT(analyzer=StemmingAnalyzer(), phrase=False),
+    keys=keyfield.FIELD,  # a passage's keys (passage_keys.py)
 )
 FAR_PAST, FAR_FUTURE = -(2**62), 2**62
 # A search walks every segment: with the 7-9 small ones Whoosh's own policy left (a commit adds one), a search
@@ -101,6 +102,7 @@ class WordIndex:
         self._lock = threading.Lock()
         self._analyzer = SCHEMA["text"].analyzer
         self._scorers = {type: Scorer("text") for type in TYPES}  # each keeps its live segments' field lengths
+        self._keys_scorer = Scorer("keys")  # the passages' keys field, with the same searcher
         self._searchers: dict[str, tuple] = {}  # type -> (the index, its searcher)
         self._searching = {type: threading.Lock() for type in TYPES}  # a Whoosh searcher is not thread-safe
         self._warmed: set[str] = set()  # types whose frequent terms were decoded since this was opened
@@ -123,6 +125,8 @@ class WordIndex:
                     self._ix[type] = whoosh_index.open_dir(str(folder))
                 else:
                     self._ix[type] = whoosh_index.create_in(str(folder), SCHEMA)
+            if write and not self.read_only and "keys" not in self._ix[type].schema.names():
+                self._ix[type] = keyfield.add_field(self._ix[type])
             return self._ix[type]
 
     @contextmanager
@@ -210,7 +214,8 @@ class WordIndex:
             for d in upserts:
                 writer.add_document(id=d.id, path=d.path, thread=d.thread, type=d.type, text=d.text,
                                     start=_ts(d.start) if d.start else FAR_PAST,
-                                    end=_ts(d.end) if d.end else FAR_PAST, hash=d.hash)
+                                    end=_ts(d.end) if d.end else FAR_PAST, hash=d.hash,
+                                    **({"keys": d.keys} if d.keys else {}))
             faults.point("words")
             writer.commit(mergetype=merge_tiers(CAP[type], LAND_MERGE[type]))
         except BaseException:
@@ -298,8 +303,9 @@ class WordIndex:
     def terms(self, text: str) -> list[str]:
         return list(dict.fromkeys(t.text for t in self._analyzer(text)))
 
-    def search(self, text: str, bounds: Bounds, limit: int = 50) -> list[tuple[str, str, float]]:
-        """(id, path, BM25 score) best first: Whoosh's own ranking, scored with numpy (bm25.py)."""
+    def search(self, text: str, bounds: Bounds, limit: int = 50, keys: bool = True) -> list[tuple[str, str, float]]:
+        """(id, path, BM25 score) best first: Whoosh's own ranking, scored with numpy (bm25.py). A passage scores
+        as the best of its text and its keys (keyfield.py) (`keys=False`: its text alone)."""
         terms = self.terms(text)
         if not terms:
             return []
@@ -310,8 +316,12 @@ class WordIndex:
                 return self._search_whoosh(s, terms, bounds, limit)
             scorer.forget_gone(s)
             allow = self._allowed(s, scorer, bounds)
+            found = scorer.search(s, terms, limit, allow)
+            if keys and type == "passage" and keyfield.searchable(s, self._keys_scorer):
+                self._keys_scorer.forget_gone(s)
+                found = keyfield.best_of(found, self._keys_scorer.search(s, terms, limit, allow), limit)
             out = []
-            for docnum, score in scorer.search(s, terms, limit, allow):
+            for docnum, score in found:
                 fields = s.stored_fields(docnum)
                 out.append((fields["id"], fields["path"], score))
             return out

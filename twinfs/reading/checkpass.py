@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .checking import Checker, amend, questions
+from .keys import key_thread, writer_for
 
 log = logging.getLogger("twinfs.reading")
 DEFAULT = "qwen-coder-1.5b"
@@ -89,6 +90,7 @@ class CheckPass:
                     space.state.put(key, json.dumps(sorted(done)))
                 left = sum(1 for r in mine if r.id not in done and r.attribute and not r.retracted)
                 self.behind[space.user.dirname] = (q.record.split("#")[0] if q.record else thread, left)
+            key_thread(space, thread, writer_for(self.checker), self.stopping.is_set)  # #33: its passages' keys
         self.behind.pop(space.user.dirname, None)
         return None
 

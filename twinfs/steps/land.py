@@ -19,21 +19,13 @@ from ..durable import read_exact
 from ..index import Doc
 from ..ledger import load_records
 from ..models import Phase
-from ..passages import Passage, content_hash, cut, parse, passage_id, render, spoken_segments
+from ..passage_keys import drop_keys, passage_doc, with_keys
+from ..passages import Passage, content_hash, cut, parse, passage_id, render
 from ..space import Space, said_order, stored_hash, turns_of
 from .read import drop_records, record_docs
 
 Progress = Callable[[int, int], None]
 CHUNK = 512  # docs a reindex indexes (and keeps) at a time
-
-
-def passage_doc(path: str, text: str) -> Doc:
-    """A passage file as both lanes index it, from its text on disk (hand edits included)."""
-    p = parse(text, fallback_id=passage_id(path))
-    spoken = spoken_segments(p.body)
-    return Doc(id=p.id, path=path, thread=p.thread, type="passage", text=p.body, start=p.start, end=p.end,
-               hash=content_hash(text), segments=tuple(text for _, text in spoken),
-               speakers=tuple(who for who, _ in spoken))
 
 
 def cut_thread(thread: str, entries: list[dict], tail: list[dict] | None = None, first_number: int = 1
@@ -98,6 +90,7 @@ def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
     if not entries:
         for path in before:
             space.vault.delete(path)
+            drop_keys(space, path)
         return Cut([], [passage_id(p) for p in before], {}, [])
     known = space.heads.get(thread)
     if known is None and added is not None and before:
@@ -139,6 +132,7 @@ def recut(space: Space, thread: str, added: Span | None = None) -> Cut:
     gone = [path for path in before if path not in now]
     for path in gone:
         space.vault.delete(path)
+        drop_keys(space, path)
     return Cut(docs, [passage_id(p) for p in gone], now, heads)
 
 
@@ -183,6 +177,7 @@ def _region(heads: list[Head] | None, before: dict[str, str], added: Span | None
 def index_docs(space: Space, docs: list[Doc], drops: list[str], meanwhile: Callable[[], object] | None = None
                ) -> None:
     """Both lanes; the meaning lane embeds on a side thread while the words lane (and `meanwhile`) run here."""
+    docs = with_keys(space, docs)
     meaning = side.submit(space.meaning.apply, docs, drops)
     try:
         space.words.apply(docs, drops)
@@ -261,6 +256,7 @@ def reindex(space: Space, progress: Progress | None = None) -> dict[str, int]:
         if progress:
             progress(n, len(files))
     n_passages = len(docs)
+    docs = with_keys(space, docs)
     for f in sorted(root.glob("records/*.json")):
         try:
             docs += record_docs(f.stem, load_records(space, f.stem))

@@ -15,6 +15,7 @@ from ..errors import Unavailable
 from ..index import Doc
 from ..ledger import dump_records, load_records, records_path
 from ..models import Phase, Record
+from ..passage_keys import fact_segment, index_record_keys
 from ..passages import content_hash, parse
 from ..reading import Budget, Outcome, Reader, Window, plan_windows
 from ..space import Space, turns_of
@@ -30,7 +31,7 @@ LANDING_WAIT = 2.0  # and a window waits for landings of other end users under w
 
 def record_segment(r: Record) -> str:
     """What the meaning lane embeds of a record (and the filter asks of it, from the same stored vector)."""
-    return f"{r.subject}: {r.text}"
+    return fact_segment(r)
 
 
 def record_docs(thread: str, records: list[Record]) -> list[Doc]:
@@ -56,6 +57,7 @@ def index_records(space: Space, thread: str, records: list[Record]) -> None:
     drops = [i for i in known if i not in wanted]
     space.words.apply(changed, drops)
     space.meaning.apply(changed, drops)
+    index_record_keys(space, thread, records)  # the passages they were read from are found by them too
 
 
 def drop_records(space: Space, thread: str, commit: bool = True) -> None:

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from ..background import LAND, LATER
 from ..durable import read_exact
 from ..ledger import load_records, records_path
+from ..passage_keys import is_keys_path, passage_of
 from ..passages import passage_id
 from ..space import Space, said_order, stored_hash
 from .land import Span, index_docs, passage_doc, recut_all
@@ -113,6 +114,10 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
                 docs.append(passage_doc(rel, read_exact(target)))
             else:
                 drops.append(passage_id(rel))
+    keyed = {passage_of(rel) for rel in changed if is_keys_path(rel)} - indexed - {d.path for d in docs}
+    for rel in sorted(keyed):  # a keys file edited: its passage indexed again (with_keys reads it)
+        if space.vault.path(rel).is_file():
+            docs.append(passage_doc(rel, read_exact(space.vault.path(rel))))
     if docs or drops:
         index_docs(space, docs, drops)
     for rel in changed:
