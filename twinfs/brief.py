@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from . import folding, worked
 from .filtering import Candidate, Filter
 from .holding import holds
-from .index import Bounds
+from .index import Bounds, TextEmbedder
 from .ledger import all_records
 from .models import Hit, Phase, Record, SearchRequest, SearchResult
 from .passages import segments_of
@@ -64,7 +64,7 @@ class Folded:
 class Briefs:
     """The briefs of a home's end users, with each one's folded records kept while its files stand."""
 
-    def __init__(self, embedder, clock: Callable[[], datetime],
+    def __init__(self, embedder: TextEmbedder, clock: Callable[[], datetime],
                  seen: Callable[[Space], tuple | None] = lambda space: None):
         """`seen(space)`: a stamp of the vault's records/ that changes whenever a file under it does, or None
         where no such count is kept (then each file's own stamp is looked at)."""

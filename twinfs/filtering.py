@@ -16,7 +16,7 @@ from typing import Protocol
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from .index.embedder import Embedder
+from .index import TextEmbedder
 
 log = logging.getLogger("twinfs.filter")
 Complete = Callable[[list[dict], dict], tuple[str, int]]
@@ -54,7 +54,7 @@ class MeaningFilter:
 
     name = "meaning"
 
-    def __init__(self, embedder: Embedder, margin: float = 0.3, floor: float = 0.3, held_at: float = 0.45,
+    def __init__(self, embedder: TextEmbedder, margin: float = 0.3, floor: float = 0.3, held_at: float = 0.45,
                  max_passages: int = 3, max_facts: int = 30, passage_margin: float = 0.4):
         self.embedder, self.margin, self.floor, self.held_at = embedder, margin, floor, held_at
         self.passage_margin = passage_margin
@@ -143,7 +143,7 @@ class ModelFilter:
         return None
 
 
-def make_filter(reader, embedder: Embedder) -> Filter:
+def make_filter(reader, embedder: TextEmbedder) -> Filter:
     """The LLM reader's model when it answers fast enough to judge a search (an endpoint: `judges`), else the
     embedder: a GGUF on this machine's CPU takes tens of seconds an answer, and is busy reading windows."""
     complete = getattr(reader, "_complete", None) if getattr(reader, "judges", False) else None

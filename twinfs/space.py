@@ -15,7 +15,7 @@ from pathlib import Path
 from .condition import Adds, Standing, Upkeep
 from .durable import atomic_write, fsync_dir
 from .forms import as_utc, iso
-from .index.embedder import Embedder
+from .index import TextEmbedder
 from .index.meaning import MeaningIndex
 from .index.words import WordIndex
 from .models import EndUser, Item
@@ -134,7 +134,7 @@ class Space:
     """One end user's memory as stored. Writes go through the pipeline's one writer for this end user; a
     read-only Space (beside another process that owns the home) never writes anything."""
 
-    def __init__(self, home: Path, user: EndUser, embedder: Embedder, read_only: bool = False,
+    def __init__(self, home: Path, user: EndUser, embedder: TextEmbedder, read_only: bool = False,
                  machine: str = "localhost"):
         self.user = user
         self.root = home / "users" / user.dirname
@@ -183,7 +183,7 @@ class Space:
             return self._words
 
     @property
-    def embedder(self) -> Embedder:
+    def embedder(self) -> TextEmbedder:
         return self._embedder
 
     @property

@@ -9,7 +9,7 @@ from datetime import datetime
 from . import forgetting, ledger, repair, tombstones
 from .brief import Briefs
 from .clock import Clock
-from .index.embedder import Embedder
+from .index import TextEmbedder
 from .models import CorrectRequest, CorrectResult, ForgetResult, SyncResult
 from .space import Space
 from .steps import land, tidy
@@ -24,7 +24,7 @@ class Writes:
     """`folding`: the fold step when reading is on (None: pages are folded only where they exist); `wake`: the
     pipeline's, told of an end user (by folder name) with work left."""
 
-    def __init__(self, embedder: Embedder, stamps: Clock, clock: Callable[[], datetime], briefs: Briefs,
+    def __init__(self, embedder: TextEmbedder, stamps: Clock, clock: Callable[[], datetime], briefs: Briefs,
                  folding: Folding | None, wake: Callable[[str], None], gpg_keys: tuple[str, ...]):
         self.embedder = embedder
         self.stamps = stamps  # which edit of an item came later, across machines

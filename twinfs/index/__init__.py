@@ -3,6 +3,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+
+
+class TextEmbedder(Protocol):
+    """What the lanes, the brief and the judge take of an embedder: index/embedder.py's `Embedder` (MiniLM) is the
+    one shipped; a bench or a test may hand another that has these."""
+
+    name: str
+    dim: int  # the width of its vectors, what the meaning lane's index is built for
+
+    @property
+    def variant(self) -> str: ...  # how batch vectors are made, as far as vectors differ (meaning.outdated)
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...  # (n, dim), normalised
+
+    def query(self, text: str) -> np.ndarray: ...  # (1, dim), a question's vector
+
+    def forget(self) -> None: ...  # drop what it kept of texts (a forget)
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..state import read_only_db, transaction
-from . import Bounds, Doc
-from .embedder import Embedder
+from . import Bounds, Doc, TextEmbedder
 from .vectors import KEY, Vectors, key
 
 
@@ -135,7 +134,7 @@ class Segments:
 
 
 class MeaningIndex:
-    def __init__(self, folder: Path, embedder: Embedder, read_only: bool = False):
+    def __init__(self, folder: Path, embedder: TextEmbedder, read_only: bool = False):
         self.folder = folder
         self.embedder = embedder
         self.read_only = read_only
