@@ -1,24 +1,129 @@
 """The second reading set, rules alone and rules + the model's check pass, side by side.
 
-    ./run bench reading_checked [--model qwen-coder-1.5b] [--conversations N] [--verbose]
+    ./run bench reading_checked [--model qwen-coder-1.5b] [--conversations N] [--judged] [--verbose]
 
-The rules read each conversation; then every record they made from a user's turn is asked about once
-(twinfs/reading/checking.py, the same questions and verdicts as the background pass) and the verdicts applied
-as the pass applies them (a drop retracts, a replace corrects). Prints the set's scores for both, and the model's
-seconds per user turn (median, p95) with the CPU and load.
+The rules read each conversation; then every record they made from a user's turn, and every sentence of a user's
+turn about the speaker that they left alone, is asked about once (twinfs/reading/checking.py, the same questions
+and verdicts as the background pass) and the verdicts applied as the pass applies them (a drop retracts, a replace
+corrects, an add makes a record `by: model`, reading/checked.py). Prints the set's scores for both, what the model
+changed, and its seconds per user turn (median, p95) with the CPU and load. `--judged`: also the judged sample of
+`./run bench reading` (50 rules records of LoCoMo dev, judged by hand), each asked about: right after the check
+= judged-right records kept + judged-wrong records dropped.
 """
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import time
+from collections import Counter
+from pathlib import Path
 
 from bench.reading import machine
 from bench.reading_set2 import load_set, print_scores, read_set, score_set
+from twinfs.models import Record
 from twinfs.reading import make_reader
-from twinfs.reading.checking import Checker, load, questions
+from twinfs.reading.checked import made
+from twinfs.reading.checking import (
+    Checker,
+    CheckVerdict,
+    ModelAnswer,
+    Question,
+    concept,
+    decide,
+    load,
+    questions,
+)
 from twinfs.reading.shipped import model_path
+
+
+class Replayed:
+    """The model's answers as a `--verbose` run printed them, given again in the order asked: the verdicts (code's)
+    decided anew without asking the model (`--replay LOG`); no timing."""
+
+    LINE = re.compile(r"^  (\S+) .* -> (ModelAnswer\(.*?\)|None) -> ")
+
+    def __init__(self, log: str):
+        self.answers: dict[str, list[ModelAnswer | None]] = {}
+        self.done = set()  # the conversations the run finished
+        for line in Path(log).read_text(encoding="utf-8").splitlines():
+            if line.startswith("  after "):
+                self.done.add(line.split()[1].rstrip(":"))
+            m = self.LINE.match(line)
+            if m and not line.startswith("  judged"):
+                answer = eval(m[2], {"ModelAnswer": ModelAnswer})  # noqa: S307 - our own log's repr
+                self.answers.setdefault(m[1], []).append(answer)
+        self.thread, self.questions, self.evaluated, self.prefix_tokens, self.name = "", 0, 0, 0, "replayed"
+
+    def check(self, asked: list[Question]) -> list:
+        out = []
+        for q in asked:
+            left = self.answers.get(self.thread, [])
+            answer = left.pop(0) if left else None
+            self.questions += answer is not None
+            out.append((q, answer, decide(q, answer) if answer else CheckVerdict("keep", why="no answer")))
+        return out
+
+
+def check_records(checker: Checker, thread: str, records: list[Record], turns: list, changes: Counter,
+                  per_turn: dict[str, float], verbose: bool = False, clauses: bool = True) -> list[Record]:
+    """The records as the pass leaves them: each question asked, its verdict applied in memory."""
+    kept = {r.id: r for r in records}
+    by_turn = {t.id: t for t in turns}
+    for q in questions(records, turns, clauses=clauses):
+        started = time.perf_counter()
+        (_, answer, verdict), = checker.check([q])
+        key = f"{thread}/{q.turn_id}"
+        per_turn[key] = per_turn.get(key, 0.0) + time.perf_counter() - started
+        if verbose:
+            asked = f"{q.attribute}={q.value!r}" if q.record else f"clause {q.clause!r}"
+            print(f"  {thread} {asked} -> {answer} -> {verdict.action} {verdict.attribute} {verdict.value!r} "
+                  f"{verdict.why}")
+        changes[verdict.action] += 1
+        if verdict.action == "drop":
+            kept.pop(q.record or "", None)
+        elif verdict.action in ("replace", "add"):
+            name = q.attribute if q.attribute and concept(q.attribute) == verdict.attribute else verdict.attribute
+            new = made(thread, q, verdict, by_turn[q.turn_id or ""], None, name or "other")
+            if q.record:
+                kept.pop(q.record, None)
+            if new is not None:
+                kept[new.id] = new
+    return list(kept.values())
+
+
+def judged(checker: Checker, verbose: bool) -> str:
+    """The judged sample of `./run bench reading` (rules on LoCoMo dev), before and after the check."""
+    from bench.reading import Judge, judged_sample, load, read
+
+    sessions = load(None)
+    run = read("rules", sessions, Judge({n for s in sessions for n in (*s.events, *s.observations)}).count)
+    picked, judgments = judged_sample(run)
+    threads = {f"{s.conversation}/s{s.number}": s.turns for s in sessions}
+    before = after = replaced = unjudged = 0
+    for record in picked:
+        right = judgments.get(record.id, {}).get("right")
+        if right is None:
+            unjudged += 1
+            continue
+        before += bool(right)
+        turns = threads.get(record.id.split("#")[0], [])
+        n = next((i for i, t in enumerate(turns) if record.turns and t.id == record.turns[0]), None)
+        if n is None or not record.attribute:
+            after += bool(right)  # not asked (no attribute): stands as the rules made it
+            continue
+        before_text = turns[n - 1].text if n else ""
+        q = Question(turns[n].text, before_text, record.attribute, record.value, record.id, turn_id=turns[n].id)
+        (_, answer, verdict), = checker.check([q])
+        if verbose:
+            print(f"  judged {'right' if right else 'WRONG'} {record.attribute}={record.value!r} -> {verdict.action}")
+        if verdict.action == "replace":
+            replaced += 1
+        elif (verdict.action == "drop") != bool(right):
+            after += 1
+    return (f"judged sample: rules {before} of {len(picked) - unjudged} right; after the check {after} right, "
+            f"{replaced} replaced (not judged)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,37 +131,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="qwen-coder-1.5b")
     parser.add_argument("--conversations", type=int, default=None)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--judged", action="store_true", help="also the judged sample of ./run bench reading")
+    parser.add_argument("--no-clauses", action="store_true", help="ask about the rules' records only")
+    parser.add_argument("--replay", help="a --verbose run's output: its model answers decided anew, not asked again")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
+    print(f"  at the start: {machine()}")
     conversations = load_set()[: args.conversations]
     rules, _, _ = read_set(make_reader(), conversations)
-    checker = Checker(load(str(model_path(args.model)), n_threads=args.threads))
+    replayed = Replayed(args.replay) if args.replay else None
+    checker = replayed or Checker(load(str(model_path(args.model)), n_threads=args.threads), name=args.model)
+    if replayed:
+        conversations = [c for c in conversations if c.id in replayed.done]
+        print(f"  replaying the answers of {args.replay} for {len(conversations)} conversations")
     checked: dict[str, list] = {}
     per_turn: dict[str, float] = {}
+    changes: Counter = Counter()
     for conv in conversations:
-        kept = {r.id: r for r in rules.get(conv.id, [])}
-        for q in questions(list(kept.values()), conv.turns):
-            started = time.perf_counter()
-            (_, answer, verdict), = checker.check([q])
-            turn = next(t.id for t in conv.turns if t.text == q.turn)
-            per_turn[f"{conv.id}/{turn}"] = per_turn.get(f"{conv.id}/{turn}", 0.0) + time.perf_counter() - started
-            if args.verbose:
-                print(f"  {conv.id} {q.attribute}={q.value!r} -> {answer} -> {verdict.action} {verdict.why}")
-            if verdict.action == "drop":
-                kept.pop(q.record, None)
-            elif verdict.action == "replace":
-                kept[q.record] = kept[q.record].model_copy(update={"attribute": verdict.attribute,
-                                                                   "value": verdict.value})
-        checked[conv.id] = list(kept.values())
+        thread = f"bench/{conv.id}"
+        if replayed:
+            replayed.thread = thread
+        checked[conv.id] = check_records(checker, thread, rules.get(conv.id, []), conv.turns, changes, per_turn,
+                                         args.verbose, clauses=not args.no_clauses)
+        done = conversations[: len(checked)]
+        so_far = {k: score_set({c.id: v[c.id] for c in done}, done) for k, v in (("rules", rules), ("model", checked))}
+        print(f"  after {conv.id}: " + "; ".join(f"{k} found {v.found}/{v.total}, set wrongly {len(v.wrong)}"
+                                                 for k, v in so_far.items()), flush=True)
     print_scores({"rules": score_set(rules, conversations), "rules + model": score_set(checked, conversations)},
                  args.verbose)
+    print(f"  the model's verdicts: {dict(sorted(changes.items()))}")
     times = sorted(per_turn.values())
-    if times:
+    if times and not replayed:
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
         print(f"  model pass ({args.model}, {args.threads} threads): {len(times)} user turns asked about, "
               f"{checker.questions} questions; {statistics.median(times):.2f} s a turn median, {p95:.2f} s p95; "
               f"prefix {checker.prefix_tokens} tokens, {checker.evaluated} prompt tokens evaluated in all")
-    print(f"  {machine()}")
+    if args.judged and not replayed:
+        print(f"  {judged(checker, args.verbose)}")
+    print(f"  at the end: {machine()}")
     return 0
 
 

@@ -1,23 +1,33 @@
-"""The model's second pass: code's verdict on each answer (whose fact, asserted, a span of the turn), the fixed
-prefix evaluated once (SmolLM2-135M, real llama.cpp), and what the model drops retracted through `correct`."""
+"""The model's second pass: code's verdict on each answer (whose fact, asserted, a span of the turn), the sentences
+the rules left alone asked about, what the model changes written (a drop retracted in lineage, a new label a
+replacement, a missed fact a record `by: model`), the fixed prefix evaluated once and the pass resumed after a
+restart (SmolLM2-135M, real llama.cpp), which model the settings give, and Qwen where installed."""
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
 from conftest import chat, until
+from test_reading_llm import gguf, server  # noqa: F401 - llama-cpp-python's server on the shipped SmolLM2
 
 from twinfs import Memory, Settings, ledger
-from twinfs.models import AddRequest, LineageRequest
-from twinfs.reading.checking import Checker, ModelAnswer, Question, amend, decide, load, questions
-from twinfs.reading.checkpass import CheckPass
+from twinfs.models import AddRequest, HistoryRequest, LineageRequest
+from twinfs.reading.checked import apply
+from twinfs.reading.checking import Checker, CheckVerdict, ModelAnswer, Question, decide, left_alone, load, questions
+from twinfs.reading.checkpass import CheckPass, check_pass
 from twinfs.reading.shipped import model_path
+from twinfs.space import turns_of
+from twinfs.steps.read import sources_of
 
 
 def test_a_relatives_job_is_never_the_speakers():
     q = Question("My brother works as a chef in Porto.", "", "job", "chef", "th#r1")
     verdict = decide(q, ModelAnswer(True, "job", "chef"))
     assert verdict.action == "drop" and "brother" in verdict.why.lower()
+    # nor is it added from a sentence the rules left alone
+    clause = Question("I'm fine. My brother works as a chef in Porto.", clause="My brother works as a chef in Porto.")
+    assert decide(clause, ModelAnswer(True, "job", "chef")).action == "none"
 
 
 def test_a_hypothetical_home_is_dropped():
@@ -32,6 +42,10 @@ def test_a_paraphrase_or_a_copied_example_is_not_set():
     assert decide(Question(turn), ModelAnswer(True, "home", "Lisbon")).action == "none"  # a value not in the turn
     kept = decide(Question(turn, "", "job", "teach chemistry", "th#r1"), ModelAnswer(True, "job", "chemistry teacher"))
     assert kept.action == "keep" and "not said in the turn" in kept.why  # the rules' record stands unchanged
+    # a clause's value must be said in that sentence, not elsewhere in the turn
+    two = "I live in Leeds. I teach chemistry at a school."
+    assert decide(Question(two, clause="I teach chemistry at a school."),
+                  ModelAnswer(True, "home", "Leeds")).action == "none"
 
 
 def test_a_label_the_model_fixes_and_a_value_it_finds():
@@ -42,16 +56,106 @@ def test_a_label_the_model_fixes_and_a_value_it_finds():
     assert (found.action, found.value) == ("add", "Miso")  # as the turn spells it
 
 
+def test_a_new_label_for_other_words_or_one_that_does_not_hold_keeps_the_rules_record():
+    turn = "I can't stand coriander, it tastes like soap."
+    dislike = Question(turn, "", "dislikes", "coriander", "th#r1")
+    assert decide(dislike, ModelAnswer(True, "likes", "coriander")).action == "keep"  # "can't stand" is no liking
+    home = Question("I live in Leeds and work at Boots.", "", "home_city", "Leeds", "th#r2")
+    assert decide(home, ModelAnswer(True, "employer", "Boots")).action == "keep"  # another phrase: its own question
+    # what the second set's run showed: a label of its own pattern stands, a value is never narrowed, and "no fact"
+    # about another kind of fact than the rules read is no drop
+    nurse = Question("I'm a night nurse at St Mary's Hospital.", "", "employer", "St Mary's Hospital", "th#r3")
+    assert decide(nurse, ModelAnswer(True, "job", "St Mary's Hospital")).action == "keep"
+    teach = decide(Question("I teach chemistry.", "", "job", "teach chemistry", "th#r4"),
+                   ModelAnswer(True, "job", "chemistry"))
+    assert (teach.action, teach.value) == ("keep", "teach chemistry")
+    crowds = Question("I can't stand crowds.", "", "dislikes", "crowds", "th#r5")
+    assert decide(crowds, ModelAnswer(False, "hobby", "crowds")).action == "keep"
+    assert decide(crowds, ModelAnswer(False, "dislikes", "crowds")).action == "drop"
+
+
+def test_the_same_meaning_under_the_rules_name_stays():
+    turn = "I moved to Headingley last spring."
+    same = decide(Question(turn, "", "home_city", "Headingley", "th#r1"), ModelAnswer(True, "home", "Headingley"))
+    assert same.action == "keep"  # home_city is the concept home: nothing to correct
+    sister = Question("My sister Ana lives nearby.", "", "sister", "Ana", "th#r2")
+    kin = decide(sister, ModelAnswer(True, "family", "Ana"))
+    assert kin.action == "keep"  # a relation word is the concept family
+
+
+def test_sentences_the_rules_left_alone_are_asked_about():
+    turn = "I live in Leeds. I teach chemistry at a school. Do you know a good gym? My brother is a chef. Thanks!"
+    assert left_alone(turn, ["Leeds"]) == ["I teach chemistry at a school."]  # not a question, a relative, or chat
+    lines = [SimpleNamespace(id="m1", role="user", kind="message", text=turn),
+             SimpleNamespace(id="m2", role="assistant", kind="message", text="I teach yoga at the gym on Sundays."),
+             SimpleNamespace(id="m3", role="user", kind="message", text="I have a cat called Miso.")]
+    rules = [SimpleNamespace(id="th#r1", retracted=None, attribute="home_city", value="Leeds", turns=["m1"], by="user")]
+    asked = questions(rules, lines)
+    assert [(q.record, q.clause, q.turn_id) for q in asked] == [
+        ("th#r1", None, "m1"), (None, "I teach chemistry at a school.", "m1"),
+        (None, "I have a cat called Miso.", "m3")]
+    assert asked[2].before.startswith("I teach yoga")  # the turn before goes with the question
+    assert len({q.key for q in asked}) == 3
+
+
+LINES = [("m1", "user", "Hi there."), ("m2", "assistant", "Hello! Where are you based these days?"),
+         ("m3", "user", "I live in Leeds with my wife. I teach chemistry at a school in Harrogate.")]
+
+
+def _read(memory, alice):
+    memory.add(alice, AddRequest(items=chat("c1", LINES), wait=True))
+    assert memory.idle(60)
+
+
+def _asked(space):
+    records = ledger.all_records(space)
+    thread = records[0].id.split("#")[0]
+    turns = turns_of(space.thread_items(thread))
+    return thread, turns, records
+
+
+def test_what_the_model_changes_is_written_and_shows_in_lineage(tmp_path, embedder, alice):
+    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
+    with Memory(settings, embedder=embedder) as memory:
+        _read(memory, alice)
+        with memory._existing(alice) as space:
+            thread, turns, records = _asked(space)
+            home = next(r for r in records if r.value == "Leeds")
+            said = turns[2].text
+            asked_home = Question(said, turns[1].text, home.attribute, home.value, home.id, turn_id="m3")
+            wrong = next(r for r in records if r.attribute and r.value != "Leeds")  # relabelled below
+            relabel = Question(said, "", wrong.attribute, wrong.value, wrong.id, turn_id="m3")
+            clause = Question(said, "", clause="I teach chemistry at a school in Harrogate.", turn_id="m3")
+            checked = [(asked_home, None, CheckVerdict("drop", why="the model read no fact of the speaker's here")),
+                       (relabel, None, CheckVerdict("replace", "plans", wrong.value, why="checked")),
+                       (clause, None, CheckVerdict("add", "job", "teach chemistry", why="checked"))]
+            with space.writer:
+                assert apply(space, thread, checked, turns, sources_of(space, thread), datetime.now(UTC),
+                             "test") == 3
+            after = {r.id: r for r in ledger.load_records(space, thread)}
+        lineage = memory.lineage(alice, LineageRequest(id=home.id))
+        assert lineage.record.retracted["reason"].startswith("model check (test)")  # retracted, never deleted
+        assert [c.message.split(":")[0] for c in lineage.commits] == ["check", "read"]
+        replaced = after[after[wrong.id].retracted["replaced_by"]]  # a changed attribute writes the replacement
+        assert (replaced.attribute, replaced.value, replaced.by, replaced.turns) == ("plans", wrong.value, "model",
+                                                                                       ["m3"])
+        added = next(r for r in after.values() if r.value == "teach chemistry")
+        assert (added.attribute, added.by, added.subject, added.turns) == ("job", "model", "Alice Chen", ["m3"])
+        assert added.said == home.said and added.source == home.source  # code's day and passage, as for the rules
+        assert memory.lineage(alice, LineageRequest(id=added.id)).commits[0].message.startswith("check: ")
+
+
 @pytest.fixture(scope="module")
 def smollm2():
     return load(str(model_path("smollm2")), n_threads=2)
 
 
+@pytest.mark.slow  # 28 s under load 8 (four questions on two shared cores)
 def test_the_prefix_is_evaluated_once(smollm2):
     checker = Checker(smollm2, max_tokens=3)
     asked = [Question("I live in Leeds.", "Where are you based?", "home", "Leeds"),
              Question("My dog is called Mango.", "Any pets?", "pet", "Mango"),
-             Question("I work as a nurse.", "", "job", "nurse")]
+             Question("I work as a nurse.", "", clause="I work as a nurse.")]
     counts = []
     for q in asked:
         checker.ask(q)
@@ -59,63 +163,164 @@ def test_the_prefix_is_evaluated_once(smollm2):
     assert counts[0] >= checker.prefix_tokens > 100
     # each later question evaluates its own tokens only, far fewer than the prefix
     assert all(0 < b - a < checker.prefix_tokens for a, b in zip(counts, counts[1:], strict=False)), counts
-
-
-def test_what_the_model_drops_is_retracted_in_lineage(tmp_path, embedder, alice):
-    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
-    lines = [("m1", "user", "Hi there."), ("m2", "assistant", "Hello! Where are you based these days?"),
-             ("m3", "user", "I live in Leeds with my wife.")]
-    with Memory(settings, embedder=embedder) as memory:
-        memory.add(alice, AddRequest(items=chat("c1", lines), wait=True))
-        assert memory.idle(60)
-        with memory._existing(alice) as space:
-            records = ledger.all_records(space)
-        turns = [SimpleNamespace(id=i, role=role, text=text) for i, role, text in lines]
-        asked = questions(records, turns)
-        home = next(q for q in asked if q.attribute and q.value == "Leeds")
-        assert home.before.startswith("Hello!")  # the turn before goes with the question
-        # the model's answer (by hand here: this is the path, not the model) says it is not the speaker's fact
-        dropped = amend(memory.correct, alice, [(home, None, decide(home, ModelAnswer(False, "home", "Leeds")))])
-        assert dropped == [home.record]
-        lineage = memory.lineage(alice, LineageRequest(id=home.record))
-        assert lineage.record.retracted["reason"].startswith("model check")  # retracted, never deleted
-        assert [c.message.split(":")[0] for c in lineage.commits] == ["correct", "read"]
+    checker.use_threads(1)  # busy: one thread, in place, the kept prefix still kept
+    before = checker.evaluated
+    checker.ask(asked[0])
+    assert checker.threads == 1 and 0 < checker.evaluated - before < checker.prefix_tokens
 
 
 def test_the_pass_resumes_where_it_stopped(tmp_path, embedder, alice, smollm2):
     settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
-    lines = [("m1", "user", "I live in Leeds with my wife."), ("m2", "assistant", "Lovely. What do you do?"),
-             ("m3", "user", "I work as a nurse at the hospital.")]
     with Memory(settings, embedder=embedder) as memory:
-        memory.add(alice, AddRequest(items=chat("c1", lines), wait=True))
-        assert memory.idle(60)
+        _read(memory, alice)
         checker = Checker(smollm2, max_tokens=3)  # too few tokens to answer: every record stays, each is asked
-        first = CheckPass(lambda: checker, memory.writes.correct)
+        first = CheckPass(lambda: checker)
         first.stopping.set()  # stopped at once: nothing asked, nothing marked
         with memory._existing(alice) as space:
             first(space)
             assert checker.questions == 0
-            owed = len([r for r in ledger.all_records(space) if r.attribute and not r.retracted])  # user turns
+            thread, turns, records = _asked(space)
+            owed = len(questions(records, turns))
+            assert owed >= 3  # the records of the user's turns and the sentence they left alone
             first.stopping.clear()
             # the pass gives way while adds are recent (it returns how long to wait): the pipeline calls it again
-            assert until(lambda: first(space) is None and checker.questions == owed > 0, 60), checker.questions
+            assert until(lambda: first(space) is None and checker.questions == owed, 120), checker.questions
     with Memory(settings, embedder=embedder) as memory:  # after a restart: nothing is asked twice
         again = Checker(smollm2, max_tokens=3)
         with memory._existing(alice) as space:
-            later = CheckPass(lambda: again, memory.writes.correct)
+            later = CheckPass(lambda: again)
             assert until(lambda: later(space) is None, 30)
         assert again.questions == 0
 
 
-def test_the_same_meaning_under_the_rules_name_stays():
-    turn = "I moved to Headingley last spring."
-    same = decide(Question(turn, "", "home_city", "Headingley", "th#r1"), ModelAnswer(True, "home", "Headingley"))
-    assert same.action == "keep"  # home_city is the concept home: nothing to correct
+def test_the_status_note_says_how_far_the_pass_is():
+    checking = CheckPass(lambda: None)
+    space = SimpleNamespace(user=SimpleNamespace(dirname="alice"))
+    checking.behind["alice"], checking.seconds = (24, 30), [4.0]
+    assert checking.notes(space) == ["the model is checking the reading: checked to turn 24, about 2 minutes left "
+                                     "(30 questions)"]
+    checking.used()
+    assert checking.busy()  # a search just now: one thread
 
 
-def test_without_the_model_one_line_says_pages_are_rules_only(caplog):
+def test_which_model_checks(tmp_path, embedder, caplog):
+    from twinfs.reading.checking import EndpointChecker
     from twinfs.reading.checkpass import checker_for
+    from twinfs.reading.llama import LlamaReader
+    from twinfs.reading.rules import RulesReader
 
+    assert check_pass(Settings(home=tmp_path, reader_model="none")) is None  # TWIN_READER_MODEL=none: rules only
+    configured = Settings(home=tmp_path / "a", quiet_seconds=0, reader_model="smollm2")
+    with Memory(configured, embedder=embedder) as memory:  # a configured GGUF checks; the rules read
+        assert isinstance(memory.reading.reader, RulesReader) and memory.checking is not None
+        assert memory.checking.checker.name == "smollm2"
+    windows = Settings(home=tmp_path / "b", reader_model="smollm2", reader_windows=True)
+    with Memory(windows, embedder=embedder) as memory:  # TWIN_READER_WINDOWS: the model reads, nothing checks
+        assert isinstance(memory.reading.reader, LlamaReader) and memory.checking is None
+    served = checker_for("served", url="http://127.0.0.1:9/v1")
+    assert isinstance(served, EndpointChecker) and served.endpoint.url.endswith("/v1/chat/completions")
+    with pytest.raises(Exception, match="smollm9"):
+        check_pass(Settings(home=tmp_path, reader_model="smollm9"))  # a configured model that cannot run: at once
     assert checker_for("none") is None and not caplog.records  # asked for: no line
     assert checker_for("/nowhere/model.gguf") is None
     assert [r.getMessage() for r in caplog.records if "rules-only" in r.getMessage()] != []
+
+
+@pytest.mark.slow
+def test_an_endpoint_checks_with_the_same_questions(server):  # noqa: F811 - llama-cpp-python's own OpenAI-compatible server
+    from twinfs.reading.checking import CONCEPTS
+    from twinfs.reading.checkpass import checker_for
+
+    checker = checker_for(None, url=server)
+    (_, answer, verdict), = checker.check([Question("I live in Leeds.", "Where are you based?", "home", "Leeds",
+                                                    "th#r1", turn_id="m1")])
+    assert answer is not None and answer.attribute in CONCEPTS  # held to the schema by the server
+    assert verdict.action in ("keep", "drop", "replace") and checker.evaluated > 0
+
+
+QWEN = "qwen-coder-1.5b"
+
+
+def _qwen_or_skip() -> str:
+    try:
+        return str(model_path(QWEN))
+    except Exception as e:  # noqa: BLE001 - any reason it is not here
+        pytest.skip(f"Qwen2.5-Coder-1.5B is not installed here ({str(e).splitlines()[0]}): pip install 'twinfs[qwen]'")
+
+
+@pytest.mark.slow
+def test_qwen_adds_what_the_rules_missed_and_never_a_relatives_fact(tmp_path, embedder, alice):
+    path = _qwen_or_skip()
+    lines = [("m1", "user", "Morning! I've got a question about plants."),
+             ("m2", "assistant", "Sure, what would you like to know?"),
+             ("m3", "user", "My brother Diego is a firefighter in Santiago. I keep bees on my allotment."),
+             ("m4", "assistant", "How lovely! How many hives?"),
+             ("m5", "user", "Two. I was born in Valparaíso, by the way.")]
+    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", lines), wait=True))
+        assert memory.idle(60)
+        checker = Checker(load(path))
+        checking = CheckPass(lambda: checker, memory.writes.fold)
+        with memory._existing(alice) as space:
+            assert until(lambda: checking(space) is None, 600)
+            records = [r for r in ledger.all_records(space) if not r.retracted and r.attribute]
+    mine = {(r.attribute, r.value) for r in records if r.subject == "Alice Chen"}
+    assert not any(v and ("firefighter" in v.lower() or "Santiago" in v) for a, v in mine
+                   if a in ("job", "home", "employer")), mine  # the brother's, never the speaker's
+    assert any(r.by == "model" for r in records) or any(v and "Valpara" in v for _, v in mine), records
+
+
+FOLD = [("m1", "user", "I live in Leeds with my wife."), ("m2", "assistant", "Nice! What brings you here?"),
+        ("m3", "user", "Big news: this morning we moved to York, so I live in York now.")]
+
+
+def test_two_values_code_cannot_order_are_asked_and_the_answer_written_with_why(tmp_path, embedder, alice):
+    from twinfs.reading.foldcheck import retract_folded, rivals
+
+    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", FOLD), wait=True))
+        assert memory.idle(60)
+        with memory._existing(alice) as space:
+            thread, turns, records = _asked(space)
+            asked = rivals(records, turns)
+            # home, said the same day: code cannot order Leeds and York (the partner has one value: not asked)
+            assert [(q.concept, q.first.value, q.second.value) for q in asked] == [("home", "Leeds", "York")]
+            assert "moved to York" in asked[0].prompt() and "Leeds with my wife" in asked[0].prompt()
+            with space.writer:  # the model's answer (by hand here: this is the path, not the model): the second
+                assert retract_folded(space, thread, [(asked[0], "second")], datetime.now(UTC), "test") == 1
+                assert retract_folded(space, thread, [(asked[0], "both")], datetime.now(UTC), "test") == 0
+            assert rivals(ledger.load_records(space, thread), turns) == []  # asked once: nothing left to order
+        lineage = memory.lineage(alice, LineageRequest(id=asked[0].first.id))
+        reason = lineage.record.retracted["reason"]
+        assert reason.startswith("model fold (test): home holds as 'York' now, not 'Leeds'") and "m1, m3" in reason
+        assert lineage.commits[0].message.startswith("check: fold")
+        history = memory.history(alice, HistoryRequest(subject="Alice Chen", attribute="home_city"))
+        assert [v.value for v in history.values] == ["York"]
+
+
+def test_the_fold_question_is_closed(smollm2):
+    from twinfs.reading.foldcheck import HOLDS, FoldQuestion, ask
+
+    checker = Checker(smollm2, max_tokens=12)
+    first = SimpleNamespace(id="th#r1", value="Leeds", turns=["m1"], said="2026-03-02")
+    second = SimpleNamespace(id="th#r2", value="York", turns=["m3"], said="2026-03-02")
+    answer = ask(checker, FoldQuestion("home", first, second, FOLD[0][2], FOLD[2][2]))
+    assert answer in HOLDS  # held to the enum by the grammar, whatever a 135M model thinks
+
+
+@pytest.mark.slow
+def test_the_pipeline_checks_with_a_configured_model(tmp_path, embedder, alice):
+    import json
+
+    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="smollm2")
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", LINES), wait=True))
+        assert memory.idle(600)  # the read, then the model pass, by themselves
+        with memory._existing(alice) as space:
+            thread = _asked(space)[0]
+            noted = json.loads(space.state.get(f"checked:{thread}") or "{}")
+            assert "stamp" in noted, noted  # each question asked once, the thread noted done
+            assert len(noted["asked"]) == memory.checking.checker.questions >= 3
+            assert memory.checking.notes(space) == []  # nothing left: no status note

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -47,7 +46,7 @@ from .models import (
 )
 from .notes import status_notes
 from .reading import Budget, Reader, make_reader
-from .reading.checkpass import CheckPass, checker_for
+from .reading.checkpass import CheckPass, check_pass
 from .settings import Settings
 from .space import Space, added_stamp, item_hash, new_event_id, stored_item, thread_of
 from .steps.fold import Folding
@@ -83,17 +82,15 @@ class Memory:
         self.briefs = Briefs(self.embedder, self.clock, lambda space: self.life.records_seen(space))
         self.pipeline = Pipeline(workers=settings.workers)
         if settings.reading:
-            reader = reader or make_reader(model=settings.reader_model, url=settings.reader_url)
+            reader = reader or make_reader(*settings.window_reader)
             budget = Budget(self.home / "budget.json", settings.daily_read_tokens, clock=self.clock)
             self.reading = Reading(reader, budget, settings.quiet_seconds, clock=self.clock)
             self.reading.landing = self.pipeline.landing
             self.folding = Folding(settings.fold_seconds, self.briefs.folded, clock=self.clock)
         self.writes = Writes(self.embedder, stamps or Clock(settings.machine), self.clock, self.briefs,
                              self.folding, self.pipeline.wake, settings.sync_gpg_keys)
-        if self.reading and not settings.reader_url and not (settings.reader_model
-                                                              or os.environ.get("TWIN_READER_MODEL")):
-            # the rules read; the shipped model checks them (reading/checkpass.py), loaded on its first use
-            self.checking = CheckPass(lambda: checker_for(None), self.writes.correct)
+        if self.reading:  # the rules read; a model checks them (reading/checkpass.py: Settings.model_checks)
+            self.checking = check_pass(settings, self.writes.fold, self.pipeline.landing)
         self.pipeline.use([step for step in (Mending(self.writes.mend), Landing(self.pipeline), self.reading,
                                              self.folding, self.checking, Tidying()) if step is not None])  # jobs.STEPS
         self.judge: Filter = make_filter(self.reading.reader if self.reading else None, self.embedder)
@@ -269,6 +266,8 @@ class Memory:
         with self._existing(user) as space:
             if space.upkeep.rebuilding:
                 raise Unavailable(f"end user '{user.account}' is being rebuilt; try again shortly", retry_after=5)
+            if self.checking:
+                self.checking.used()  # the model pass runs on one thread for a few seconds
             return self.briefs.answer(space, request, self.judge, self.reading, limit)
 
     def history(self, user: EndUser, request: HistoryRequest) -> HistoryResult:

@@ -257,7 +257,7 @@ class Record(BaseModel):
     value: str | None = None
     happened: str | None = None
     said: str
-    by: Literal["user", "assistant"] = "user"
+    by: Literal["user", "assistant", "model"] = "user"  # model: the user's words, as the model pass read them
     turns: list[str]
     source: str
     retracted: dict | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import re
 import socket
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import Invalid
@@ -47,8 +47,12 @@ class Settings:
     quiet_seconds: int = 600  # the newest part of a conversation is read once it has been quiet this long
     fold_seconds: int = 1800  # pages are rebuilt at most this often per end user
     daily_read_tokens: int | None = None  # per organisation per UTC day; None: no limit
-    reader_model: str | None = None  # a GGUF path for llama.cpp in process
+    # TWIN_READER_MODEL: a GGUF path or a shipped name ("qwen-coder-1.5b", "smollm2"), the served model's name with
+    # reader_url, or "none" (the rules alone). By default read from the environment even where Settings is made by
+    # hand (tests and embedders say TWIN_READER_MODEL=none once, for every Memory they make).
+    reader_model: str | None = field(default_factory=lambda: os.environ.get("TWIN_READER_MODEL") or None)
     reader_url: str | None = None  # an OpenAI-compatible endpoint
+    reader_windows: bool = False  # TWIN_READER_WINDOWS: the model reads whole windows instead of checking the rules
     reading: bool = True  # False: land only (benchmarks of the lanes, tests of the spine)
     max_pending: int = 2000  # add events queued per end user before add answers 503
     workers: int = 2  # end users worked on at once by the background pipeline
@@ -71,6 +75,7 @@ class Settings:
             daily_read_tokens=_int("TWIN_DAILY_READ_TOKENS", None),
             reader_model=os.environ.get("TWIN_READER_MODEL") or None,
             reader_url=os.environ.get("TWIN_READER_URL") or None,
+            reader_windows=_yes("TWIN_READER_WINDOWS", False),
             reading=_yes("TWIN_READING", True),
             max_pending=_int("TWIN_MAX_PENDING", 2000) or 0,
             workers=_int("TWIN_WORKERS", 2) or 1,
@@ -82,3 +87,20 @@ class Settings:
             watch_limit=_int("TWIN_WATCH_LIMIT", None),
         )
         return replace(base, **overrides)
+
+    @property
+    def rules_only(self) -> bool:
+        return (self.reader_model or "").strip().lower() == "none"
+
+    @property
+    def window_reader(self) -> tuple[str | None, str | None]:
+        """(model, url) for make_reader: the rules read, unless the model is asked to read whole windows."""
+        if self.reader_windows and not self.rules_only:
+            return self.reader_model, self.reader_url
+        return None, None
+
+    @property
+    def model_checks(self) -> bool:
+        """Whether the model pass checks the rules' reading: with reader_model (at reader_url when set), else with
+        the default (Qwen2.5-Coder-1.5B where installed)."""
+        return not self.rules_only and not self.reader_windows

@@ -35,11 +35,11 @@ def conflicts(pages: list[Page], asked: list[tuple[str, str | None]] | None = No
                 ids = ", ".join(v.records[0] for v in [newest] + rivals)
                 lines.append(f"Conflict: {where} was stated as {stated} on {newest.said} ({ids})")
                 continue
-            own = next((v for v in attr.values if v.by == "user"), None)
+            own = next((v for v in attr.values if v.by != "assistant"), None)
             if newest.by == "assistant" and own is not None:
                 lines.append(f"Conflict: {where} was stated by the user as {own.value} on {own.said} and by the "
                              f"assistant as {newest.value} on {newest.said} ({own.records[0]}, {newest.records[0]})")
-            elif concept_of(attr.name) in ONE_AT_A_TIME and newest.by == "user" and (
+            elif concept_of(attr.name) in ONE_AT_A_TIME and newest.by != "assistant" and (
                     asked is None or (page.subject, attr.name) in asked):
                 before = attr.values[1]
                 lines.append(f"Changed: {where} was {before.value} (said {before.said}), then {newest.value} "

@@ -4,6 +4,7 @@ answer held to a JSON schema, and code's verdict on it.
     checker = Checker(llama)                      # a llama_cpp.Llama; the fixed prefix is evaluated once
     answer = checker.ask(Question(turn, before, attribute="hobby", value="new job as a nurse"))
     verdict = decide(question, answer)            # keep / replace / add / drop, with why
+    asked = questions(records, turns)             # a thread's: its records, and the sentences the rules left alone
 
 The model labels meaning (keep or drop, the attribute from CONCEPTS, the value); code decides whose fact it is and
 whether it is asserted (assertion.gate), and refuses a value that is not a span of the turn. Every question is
@@ -13,6 +14,7 @@ prompts: the kept prefix would be lost).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -23,16 +25,22 @@ from .assertion import gate
 CONCEPTS = ("home", "hometown", "job", "employer", "school", "diet", "allergy", "health", "family", "partner", "pet",
             "hobby", "likes", "dislikes", "language", "age", "plans", "other")
 VALUE_CHARS = 60
-SCHEMA = {"type": "object", "additionalProperties": False, "required": ["keep", "attribute", "value"],
-          "properties": {"keep": {"type": "boolean"}, "attribute": {"type": "string", "enum": list(CONCEPTS)},
-                         "value": {"type": "string"}}}
-# ChatML, which both shipped models (SmolLM2, Qwen2.5) use: the system part and the user's opening never change
+# the rules' catch-all labels, which the model may change ("hobby: new job as a nurse" -> job: "a nurse"); a label
+# made by a pattern of its own (employer, school, diet…) stands: the model mistakes "a school in Leicester" for one
+RELABELLED = {"hobby", "likes", "other"}
+# the kind first (what a small model labels well), then the words, then whether the person says it of themself
+SCHEMA = {"type": "object", "additionalProperties": False, "required": ["attribute", "value", "keep"],
+          "properties": {"attribute": {"type": "string", "enum": list(CONCEPTS)}, "value": {"type": "string"},
+                         "keep": {"type": "boolean"}}}
+# ChatML, which both shipped models (SmolLM2, Qwen2.5) use: the system part and the user's opening never change.
+# The rules' label is never shown: a small model echoes a label it is given, so it names the kind of fact itself.
 PREFIX = (
-    "<|im_start|>system\nYou check facts a person states about themself in a chat. You get the turn before, the "
-    "person's turn, and a proposed fact (attribute and value). Answer in JSON: keep (true if the person states it "
-    "about themself, as true now), attribute (one of: " + ", ".join(CONCEPTS) + "; family means a relative, "
-    "likes/dislikes a taste, plans something they intend), value (the exact words from the person's turn, short, "
-    "nothing added).<|im_end|>\n<|im_start|>user\n")
+    "<|im_start|>system\nYou read what a person says in a chat. You get the turn before, the person's turn, and "
+    "some words or a sentence of that turn. Answer in JSON: attribute (what those words tell about the person, one "
+    "of: " + ", ".join(CONCEPTS) + "; family means a relative, partner a spouse or partner, likes/dislikes a "
+    "taste, plans something they intend, other anything else), value (the exact words of the turn that name it, "
+    "short: a place, a job, a name, a food; nothing added), keep (true when the person says it of themself; false "
+    "when it is someone else's, a wish, an if or a question).<|im_end|>\n<|im_start|>user\n")
 SUFFIX = "<|im_end|>\n<|im_start|>assistant\n"
 
 
@@ -43,10 +51,20 @@ class Question:
     attribute: str | None = None  # what the first pass set (None: a clause it left alone)
     value: str | None = None
     record: str | None = None  # the first pass's record id, when there is one
+    clause: str | None = None  # the sentence of the turn the first pass left alone (a question without a record)
+    turn_id: str | None = None  # the turn's id (what a record added from the answer cites)
+
+    @property
+    def key(self) -> str:
+        """What the pass notes as asked: the record's id, or the turn and its sentence."""
+        if self.record:
+            return self.record
+        digest = hashlib.sha256((self.clause or self.turn).encode()).hexdigest()[:12]
+        return f"clause:{self.turn_id}:{digest}"
 
     def prompt(self) -> str:
-        proposed = f"{self.attribute}: {self.value}" if self.attribute else "(none: find the fact)"
-        return f"Before: {self.before[:300]}\nTurn: {self.turn[:600]}\nProposed: {proposed}" + SUFFIX
+        focus = f"Words: {self.value}" if self.value else f"Sentence: {(self.clause or self.turn)[:400]}"
+        return f"Before: {self.before[:300]}\nTurn: {self.turn[:600]}\n{focus}" + SUFFIX
 
 
 @dataclass(frozen=True)
@@ -74,45 +92,71 @@ def span(value: str, turn: str) -> str | None:
 
 
 def concept(attribute: str | None) -> str | None:
-    """The folding concept an attribute of the rules means ("home_city" -> "home"), or the attribute itself."""
+    """The closed list's concept an attribute of the rules means ("home_city" -> "home", "brother" -> "family",
+    "plan" -> "plans"), or the attribute itself."""
+    if not attribute:
+        return None
     from ..folding import concept_of
+    from .attributes import KIN
 
-    return (concept_of(attribute) if attribute else None) or attribute
+    found, key = concept_of(attribute), attribute.lower()
+    if found == "children" or (found is None and (key in KIN or key in ("relative", "relatives", "family"))):
+        return "family"
+    if key in ("plan", "plans"):
+        return "plans"
+    return found or attribute
+
+
+def _overlaps(a: str, b: str | None) -> bool:
+    a, b = a.lower(), (b or "").lower()
+    return bool(b) and (a in b or b in a)
 
 
 def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
-    """Code's verdict on the model's answer: only a span of the turn that the gate finds the speaker's, asserted
-    (or of the kind the concept is made of: a plan, a dislike), is ever set."""
+    """Code's verdict on the model's answer: only a span of the turn (of the sentence asked about, for a clause)
+    that the gate finds the speaker's, asserted (or of the kind the concept is made of: a plan, a dislike), is ever
+    set; a new label replaces only a catch-all label of the rules (RELABELLED), for the same words; the rules' value
+    is never narrowed ("teaches chemistry" stays, not "chemistry"); a drop needs the model to read the same kind of
+    fact as the rules did."""
     had = question.attribute is not None
+    rules = concept(question.attribute)
+    if not answer.keep and had and answer.attribute != rules:
+        # "no fact" about a fact of another kind than the rules read ("crowds" as a hobby): not a reading of it
+        return CheckVerdict("keep", why=f"the model read {answer.attribute}, not {rules}, and no fact of it")
     if not answer.keep:
         return CheckVerdict("drop", why="the model read no fact of the speaker's here") if had else CheckVerdict("none")
-    said = span(answer.value, question.turn)
+    said = span(answer.value, question.clause or question.turn)
     if said is None:
-        why = f"the model's value {answer.value!r} is not said in the turn"
+        why = f"the model's value {answer.value!r} is not said in the {'sentence' if question.clause else 'turn'}"
         return CheckVerdict("keep" if had else "none", why=why)
     if answer.attribute == "other":
         return CheckVerdict("keep" if had else "none", why="no attribute of a known kind")
     verdict = gate(question.turn, said, concept=answer.attribute)
     if not verdict.holds(answer.attribute):
+        ruled = gate(question.turn, question.value or said, concept=rules) if had else None
+        if ruled is not None and rules != answer.attribute and ruled.holds(rules):
+            return CheckVerdict("keep", why=f"the model's {answer.attribute} does not hold; the rules' {rules} does")
         whose = f"{verdict.holder or verdict.whose}'s" if verdict.whose != "speaker" else ""
         why = f"not the speaker's own, asserted {answer.attribute}: " + (whose or ", ".join(sorted(verdict.reasons)))
         return CheckVerdict("drop", why=why) if had else CheckVerdict("none", why=why)
-    same_concept = had and concept(question.attribute) == answer.attribute
-    if same_concept and said.lower() == (question.value or "").lower():
-        return CheckVerdict("keep", answer.attribute, said)
-    if same_concept and (question.value or "").lower() in said.lower():
-        return CheckVerdict("keep", answer.attribute, question.value, why="the model's value only adds words")
+    if had and rules == answer.attribute:
+        why = "" if said.lower() == (question.value or "").lower() else f"the rules' words stand (the model: {said!r})"
+        return CheckVerdict("keep", answer.attribute, question.value, why=why)  # the rules' whole phrase
+    if had and rules not in RELABELLED:
+        return CheckVerdict("keep", why=f"the rules' {question.attribute} stands (the model: {answer.attribute})")
+    if had and not _overlaps(said, question.value):
+        return CheckVerdict("keep", why=f"the model named other words ({said!r}) as {answer.attribute}")
     return CheckVerdict("replace" if had else "add", answer.attribute, said,
-                   why=f"checked: {answer.attribute} is {said!r}")
+                        why=f"checked: {answer.attribute} is {said!r}")
 
 
-def grammar() -> Any:
-    """SCHEMA as a llama.cpp grammar, its value one flat `[^"\\\n]{0,N}` and no optional spaces: the converter's own
-    bounded string nests a rule per character, which makes each sampled token slow."""
+def grammar(schema: dict | None = None) -> Any:
+    """SCHEMA (or `schema`) as a llama.cpp grammar, its value one flat `[^"\\\n]{0,N}` and no optional spaces: the
+    converter's own bounded string nests a rule per character, which makes each sampled token slow."""
     from llama_cpp.llama_grammar import LlamaGrammar, json_schema_to_gbnf
 
     lines = []
-    for line in json_schema_to_gbnf(json.dumps(SCHEMA)).splitlines():
+    for line in json_schema_to_gbnf(json.dumps(schema or SCHEMA)).splitlines():
         if line.startswith("string ::="):
             line = f'string ::= "\\"" [^"\\\\\\n]{{0,{VALUE_CHARS}}} "\\""'
         elif line.startswith("space ::="):
@@ -121,17 +165,29 @@ def grammar() -> Any:
     return LlamaGrammar.from_string("\n".join(lines), verbose=False)
 
 
+def _parse(text: str) -> ModelAnswer | None:
+    try:
+        body = json.loads(text)
+        return ModelAnswer(bool(body["keep"]), str(body["attribute"]), str(body["value"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
 class Checker:
     """Asks one model (a llama_cpp.Llama) the closed questions, greedily, under the schema's grammar.
 
     `evaluated` counts the prompt tokens the model actually evaluated (the prefix once, then each question)."""
 
-    def __init__(self, llm: Any, max_tokens: int = 48):
+    name = "gguf"
+
+    def __init__(self, llm: Any, max_tokens: int = 48, name: str | None = None):
         self.llm = llm
+        self.name = name or self.name
         self.max_tokens = max_tokens
         self.grammar = grammar()
         self.evaluated = 0
         self.questions = 0
+        self.threads = getattr(getattr(llm, "context_params", None), "n_threads", 0)
         eval_tokens = llm.eval
 
         def counted(tokens):
@@ -141,16 +197,22 @@ class Checker:
         llm.eval = counted
         self.prefix_tokens = len(llm.tokenize(PREFIX.encode(), add_bos=False, special=True))
 
+    def use_threads(self, threads: int) -> None:
+        """Fewer threads while the server is busy, more when it is idle (llama.cpp changes them in place)."""
+        if threads != self.threads and getattr(self.llm, "_ctx", None) is not None:
+            self.llm._ctx.set_n_threads(threads, threads)
+            self.threads = threads
+
+    def complete(self, prefix: str, prompt: str, schema: dict, grammar: Any = None) -> str:
+        """The model's greedy answer to `prefix + prompt` under `grammar` (SCHEMA's when None)."""
+        out = self.llm.create_completion(prefix + prompt, max_tokens=self.max_tokens, temperature=0.0, top_k=1,
+                                         grammar=grammar or self.grammar)
+        return out["choices"][0]["text"]
+
     def ask(self, question: Question) -> ModelAnswer | None:
         """The model's answer, or None when it gave none that parses (then the record stays as the rules made it)."""
         self.questions += 1
-        out = self.llm.create_completion(PREFIX + question.prompt(), max_tokens=self.max_tokens, temperature=0.0,
-                                         top_k=1, grammar=self.grammar)
-        try:
-            body = json.loads(out["choices"][0]["text"])
-            return ModelAnswer(bool(body["keep"]), str(body["attribute"]), str(body["value"]))
-        except (ValueError, KeyError, TypeError):
-            return None
+        return _parse(self.complete(PREFIX, question.prompt(), SCHEMA))
 
     def check(self, questions: list[Question]) -> list[tuple[Question, ModelAnswer | None, CheckVerdict]]:
         """One window's questions, in order (all share the prefix)."""
@@ -161,6 +223,30 @@ class Checker:
         return done
 
 
+class EndpointChecker(Checker):
+    """The same questions to an OpenAI-compatible endpoint (a bigger model served elsewhere), the answer held to
+    SCHEMA by the server; the fixed system message is the prefix the server may keep."""
+
+    name = "endpoint"
+
+    def __init__(self, url: str, model: str | None = None, timeout: float = 300.0, max_tokens: int = 48):
+        from .openai import OpenAIReader
+
+        self.endpoint = OpenAIReader(url, model=model, timeout=timeout, max_tokens=max_tokens)
+        self.name = f"{model or 'served model'} at {self.endpoint.url}"
+        self.max_tokens, self.evaluated, self.questions, self.threads, self.prefix_tokens = max_tokens, 0, 0, 0, 0
+
+    def use_threads(self, threads: int) -> None:
+        return None  # the endpoint's machine decides
+
+    def complete(self, prefix: str, prompt: str, schema: dict, grammar: Any = None) -> str:
+        system = prefix.removeprefix("<|im_start|>system\n").split("<|im_end|>")[0]
+        text, tokens = self.endpoint._complete([{"role": "system", "content": system},
+                                                {"role": "user", "content": prompt.removesuffix(SUFFIX)}], schema)
+        self.evaluated += tokens
+        return text
+
+
 def load(path: str, n_threads: int = 2, n_ctx: int = 1024) -> Any:
     """A Llama for checking: a small context (one question at a time), one model loaded once."""
     from llama_cpp import Llama
@@ -168,37 +254,53 @@ def load(path: str, n_threads: int = 2, n_ctx: int = 1024) -> Any:
     return Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_batch=256, seed=0, verbose=False)
 
 
-def questions(records: list[Any], turns: list[Any]) -> list[Question]:
-    """One question for each live record with an attribute the first pass made from a user's turn: the turn it
-    cites and the turn before. `turns`: the thread's turns in order (each with .id, .text, .role)."""
+def _user_turn(turn: Any) -> bool:
+    return (getattr(turn, "role", None) or "user") == "user" and getattr(turn, "kind", "message") == "message"
+
+
+def questions(records: list[Any], turns: list[Any], clauses: bool = True) -> list[Question]:
+    """The questions a thread owes, in the order its turns were said: one for each live record with an attribute
+    the first pass made from a user's turn, and (`clauses`) one for each sentence of a user's turn whose subject
+    is the speaker and that no such record's value falls in. `turns`: the thread's turns in order (each with .id,
+    .text, .role)."""
     order = {t.id: n for n, t in enumerate(turns)}
-    asked = []
+    asked: list[tuple[int, int, Question]] = []
+    covered: dict[str, list[str]] = {}
     for r in records:
         if r.retracted or not r.attribute or not r.turns or r.turns[0] not in order:
             continue
         n = order[r.turns[0]]
-        if getattr(turns[n], "role", "user") != "user":
+        covered.setdefault(turns[n].id, []).append(r.value or "")
+        if not _user_turn(turns[n]) or getattr(r, "by", "user") != "user":
             continue
         before = turns[n - 1].text if n > 0 else ""
-        asked.append(Question(turns[n].text, before, r.attribute, r.value, r.id))
-    return asked
+        asked.append((n, 0, Question(turns[n].text, before, r.attribute, r.value, r.id, turn_id=turns[n].id)))
+    if clauses:
+        for n, turn in enumerate(turns):
+            if not _user_turn(turn):
+                continue
+            before = turns[n - 1].text if n > 0 else ""
+            for k, sentence in enumerate(left_alone(turn.text, covered.get(turn.id, []))):
+                asked.append((n, k + 1, Question(turn.text, before, clause=sentence, turn_id=turn.id)))
+    return [q for _, _, q in sorted(asked, key=lambda x: (x[0], x[1]))]
 
 
-def amend(correct: Any, user: Any, checked: list[tuple[Question, ModelAnswer | None, CheckVerdict]]) -> list[str]:
-    """What the model changed, through `correct(user, request)` (Memory.correct, as a person's: a commit each;
-    the old record retracted with the reason, never deleted; a new value a corrected copy). Returns the ids
-    retracted."""
-    from ..models import CorrectRequest
+def left_alone(text: str, values: list[str]) -> list[str]:
+    """The sentences of a user's turn worth a question: a statement (not a question) of four words or more whose
+    clause has the speaker as its subject ("I", "we", "my …" but not "my brother"), where none of `values` (the
+    first pass's) is said."""
+    from .assertion import PEOPLE, SUBJECTS, WE, locate
+    from .pipeline import nlp
 
-    done = []
-    for question, _, verdict in checked:
-        if not question.record or verdict.action not in ("drop", "replace"):
+    found = []
+    for sentence in nlp()(text).sents:
+        said = sentence.text.strip()
+        if said.endswith("?") or sum(t.is_alpha for t in sentence) < 4:
             continue
-        if verdict.action == "replace" and verdict.attribute != concept(question.attribute):
-            reason = f"model check: {verdict.why}; read as {verdict.attribute}, not {question.attribute}"
-            value = None  # the attribute is wrong: the record goes; a new one is the reader's to make
-        else:
-            reason, value = f"model check: {verdict.why}", verdict.value
-        correct(user, CorrectRequest(id=question.record, reason=reason[:2000], value=value))
-        done.append(question.record)
-    return done
+        if not any(t.dep_ in SUBJECTS and (t.lower_ in WE or t.lemma_.lower() not in PEOPLE and any(
+                x.lower_ in ("my", "our") and x.dep_ == "poss" for x in t.subtree)) for t in sentence):
+            continue
+        if any(v and locate(v, said) for v in values):
+            continue
+        found.append(said)
+    return found

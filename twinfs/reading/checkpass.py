@@ -1,59 +1,111 @@
-"""The model's pass as a pipeline step: after the rules reader, each record it made from a user's turn is asked
-about once (checking.py), in the background, giving way to adds; what the model changes goes through `correct`.
+"""The model's pass as a pipeline step: after the rules reader, each record it made from a user's turn, and each
+sentence of a user's turn about the speaker that it left alone, is asked about once (checking.py), in the
+background, a read window's questions at a time, giving way to adds; what the model changes is written in one
+commit a window (checked.py), the rules' record retracted with the reason, never deleted.
 
-Where it stands is kept in the end user's state (meta `checked:<thread>`: the record ids asked about), so after a
-restart the pass goes on where it stopped. Which model: TWIN_READER_MODEL (a GGUF path or a shipped name; unset:
+Where it stands is kept in the end user's state (meta `checked:<thread>`: what was asked, and a stamp of the thread
+once all of it was), so after a restart the pass goes on where it stopped. Which model: Settings.check_model
+(TWIN_READER_MODEL: a GGUF path or a shipped name, or the served model with TWIN_READER_URL; unset:
 Qwen2.5-Coder-1.5B where its parts are installed; `none`: no model pass).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import statistics
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
-from .checking import Checker, amend, questions
+from .checked import apply
+from .checking import Checker, Question, questions
 from .keys import key_thread, writer_for
 
 log = logging.getLogger("twinfs.reading")
 DEFAULT = "qwen-coder-1.5b"
 ADDS_QUIET, YIELD_MAX = 2.0, 30.0  # as the read step: give way while adds keep coming
+WINDOW = 12  # turns a batch of questions covers: the read step's window (windows.plan_windows' size)
+BUSY_SECONDS = 5.0  # a search this recent (or a landing under way) leaves the model one thread
 
 
 def checker_for(model: str | None, url: str | None = None, n_threads: int = 2) -> Checker | None:
-    """The checker the settings ask for, or None (rules only; one log line says why)."""
+    """The checker the settings ask for (`model`: a GGUF path or a shipped name; with `url`, the served model's
+    name at that OpenAI-compatible endpoint), or None (rules only; one log line says why)."""
     if model and model.strip().lower() == "none":
         return None
     if url:
-        log.warning("the model pass needs a GGUF run here (TWIN_READER_MODEL): an endpoint reads, it does not "
-                    "check yet; pages are rules-only")
-        return None
+        from .checking import EndpointChecker
+
+        try:
+            return EndpointChecker(url, model=model)
+        except ValueError as e:
+            log.warning("no model to check the reading (%s): pages are rules-only", str(e).splitlines()[0])
+            return None
     from ..errors import Invalid
     from .checking import load
     from .shipped import model_path
 
     try:
         path = model_path(model or DEFAULT)
-        return Checker(load(str(path), n_threads=n_threads))
+        return Checker(load(str(path), n_threads=n_threads), name=model or DEFAULT)
     except (Invalid, ImportError, ValueError) as e:
         log.warning("no model to check the reading (%s): pages are rules-only", str(e).splitlines()[0])
         return None
 
 
-class CheckPass:
-    """Callable on a Space by the pipeline, after the read step."""
+def check_pass(settings: Any, fold: Callable[[Any], Any] | None = None,
+               landing: Callable[[], bool] | None = None) -> CheckPass | None:
+    """The model pass the settings ask for (Settings.model_checks), its model loaded on first use; None: rules
+    only. A model configured by name that cannot run here stops at once with one line (errors.Invalid); the
+    default one, missing, logs one line when the pass first runs."""
+    if not settings.model_checks:
+        return None
+    model, url = settings.reader_model, settings.reader_url
+    if model and not url:
+        from .llama import require_llama_cpp
+        from .shipped import model_path
 
-    def __init__(self, make: Callable[[], Checker | None], correct: Callable[[Any, Any], Any]):
+        require_llama_cpp()
+        model_path(model)  # Invalid: no such file, or a shipped model not installed
+    return CheckPass(lambda: checker_for(model, url), fold, landing)
+
+
+def thread_stamp(records: list[Any], turns: list[Any]) -> str:
+    """Changes when the thread's live records or its turns change: a thread whose stamp is noted is all asked."""
+    body = json.dumps([sorted(r.id for r in records if not r.retracted), [t.id for t in turns]])
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def batches(owed: list[Question], turns: list[Any]) -> list[list[Question]]:
+    """The questions a read window's turns owe, window by window (each batch is written in one commit)."""
+    order = {t.id: n for n, t in enumerate(turns)}
+    grouped: dict[int, list[Question]] = {}
+    for q in owed:
+        grouped.setdefault(order.get(q.turn_id or "", 0) // WINDOW, []).append(q)
+    return [grouped[k] for k in sorted(grouped)]
+
+
+class CheckPass:
+    """Callable on a Space by the pipeline, after the read step.
+
+    `fold(space)`: the pages folded again after a change; `landing()`: whether the server is landing adds (then,
+    as for a search in the last BUSY_SECONDS, the model runs on one thread; on `threads` when idle)."""
+
+    def __init__(self, make: Callable[[], Checker | None], fold: Callable[[Any], Any] | None = None,
+                 landing: Callable[[], bool] | None = None, threads: int = 2):
         self._make = make
         self._checker: Checker | None = None
         self._made = False
         self._lock = threading.Lock()
-        self.correct = correct  # Memory._correct(space, CorrectRequest)
+        self.fold = fold
+        self.landing = landing or (lambda: False)
+        self.threads = threads
+        self.searched = 0.0  # monotonic time of the last search (Memory.search calls used())
         self.seconds: list[float] = []  # per question asked, for the status note's estimate
-        self.behind: dict[str, tuple[str, int]] = {}  # end user -> (turn checked to, questions left)
+        self.behind: dict[str, tuple[int, int]] = {}  # end user -> (turn checked to, questions left)
         self.stopping = threading.Event()
 
     @property
@@ -63,35 +115,91 @@ class CheckPass:
                 self._checker, self._made = self._make(), True
             return self._checker
 
+    def used(self) -> None:
+        """A search was answered: the model gives way to the next for a few seconds."""
+        self.searched = time.monotonic()
+
+    def busy(self) -> bool:
+        return self.landing() or time.monotonic() - self.searched < BUSY_SECONDS
+
     def __call__(self, space: Any) -> float | None:
         from ..ledger import all_records
         from ..space import turns_of
+        from ..steps.read import sources_of
 
         records = all_records(space)
-        threads = sorted({r.id.split("#")[0] for r in records if r.attribute and not r.retracted})
+        threads = sorted({r.id.split("#")[0] for r in records})
         if not threads or self.checker is None:
             return None
+        checker = self.checker
         for thread in threads:
             key = f"checked:{thread}"
-            done = set(json.loads(space.state.get(key) or "[]"))
+            noted = json.loads(space.state.get(key) or "{}")
+            noted = noted if isinstance(noted, dict) else {"asked": noted}  # the first pass kept a bare list
+            mine = [r for r in records if r.id.startswith(thread + "#")]
             turns = turns_of(space.thread_items(thread))
-            mine = [r for r in records if r.id.startswith(thread + "#") and r.id not in done]
-            for q in questions(mine, turns):
+            stamp = thread_stamp(mine, turns)
+            if noted.get("stamp") == stamp:  # all of it asked, and nothing changed since
+                key_thread(space, thread, writer_for(checker), self.stopping.is_set)  # #33: its passages' keys
+                continue
+            done = set(noted.get("asked", []))
+            owed = [q for q in questions(mine, turns) if q.key not in done]
+            order = {t.id: n for n, t in enumerate(turns)}
+            left = len(owed)
+            for batch in batches(owed, turns):
                 wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
                 if wait or self.stopping.is_set() or space.pending():
                     return wait or None  # landing first; the rest after (where it stopped: the state says)
+                checker.use_threads(1 if self.busy() else self.threads)
                 start = time.monotonic()
-                asked = self.checker.check([q])
-                self.seconds.append(time.monotonic() - start)
-                amended = amend(lambda _user, request: self.correct(space, request), space.user, asked)
-                done.add(q.record)
-                done.update(amended)
+                checked = checker.check(batch)
+                self.seconds += [(time.monotonic() - start) / len(batch)] * len(batch)
                 with space.writer:
-                    space.state.put(key, json.dumps(sorted(done)))
-                left = sum(1 for r in mine if r.id not in done and r.attribute and not r.retracted)
-                self.behind[space.user.dirname] = (q.record.split("#")[0] if q.record else thread, left)
-            key_thread(space, thread, writer_for(self.checker), self.stopping.is_set)  # #33: its passages' keys
+                    changed = apply(space, thread, checked, turns, sources_of(space, thread),
+                                    datetime.now(UTC), checker.name)
+                    done.update(q.key for q in batch)
+                    space.state.put(key, json.dumps({"asked": sorted(done)}))
+                    if changed and self.fold:
+                        self.fold(space)
+                left -= len(batch)
+                self.behind[space.user.dirname] = (max(order.get(q.turn_id or "", 0) for q in batch) + 1, left)
+            if self.stopping.is_set():
+                continue
+            wait = self._fold_question(space, thread, done, key)
+            if wait is not None:
+                return wait or None
+            key_thread(space, thread, writer_for(checker), self.stopping.is_set)  # #33: its passages' keys
+            if not self.stopping.is_set():
+                now = [r for r in all_records(space) if r.id.startswith(thread + "#")]
+                with space.writer:
+                    space.state.put(key, json.dumps({"asked": sorted(done),
+                                                     "stamp": thread_stamp(now, turns_of(space.thread_items(thread)))}))
         self.behind.pop(space.user.dirname, None)
+        return None
+
+    def _fold_question(self, space: Any, thread: str, done: set[str], key: str) -> float | None:
+        """The values of a one-at-a-time attribute code cannot order, asked once each (foldcheck.py) after the
+        thread's questions; None when all are asked, else how long to give way (0: stopped)."""
+        from ..ledger import load_records
+        from ..space import turns_of
+        from .foldcheck import ask, retract_folded, rivals
+
+        turns = turns_of(space.thread_items(thread))
+        owed = [q for q in rivals(load_records(space, thread), turns) if q.key not in done]
+        if not owed:
+            return None
+        wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
+        if wait or self.stopping.is_set() or space.pending():
+            return wait
+        checker = self.checker
+        assert checker is not None
+        answered = [(q, ask(checker, q)) for q in owed]
+        with space.writer:
+            changed = retract_folded(space, thread, answered, datetime.now(UTC), checker.name)
+            done.update(q.key for q in owed)
+            space.state.put(key, json.dumps({"asked": sorted(done)}))
+            if changed and self.fold:
+                self.fold(space)
         return None
 
     def notes(self, space: Any) -> list[str]:
@@ -99,6 +207,6 @@ class CheckPass:
         where = self.behind.get(space.user.dirname)
         if not where or not where[1]:
             return []
-        each = statistics.median(self.seconds) if self.seconds else 3.0
-        return [f"the model is checking the reading: checked to {where[0]}, {where[1]} records left, "
-                f"about {max(1, round(where[1] * each / 60))} minutes"]
+        each = statistics.median(self.seconds[-200:]) if self.seconds else 3.0
+        return [f"the model is checking the reading: checked to turn {where[0]}, about "
+                f"{max(1, round(where[1] * each / 60))} minutes left ({where[1]} questions)"]
