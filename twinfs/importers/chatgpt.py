@@ -8,16 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .source import BadExport, Conversation, array_items, moment, opened
+from .source import BadExport, Conversation, branch_to, conversations_in, moment
 
 SOURCE = "chatgpt"
 ROLES = {"user": "user", "assistant": "assistant"}
 
 
 def conversations(path: Path) -> Iterator[Conversation]:
-    with opened(path) as stream:
-        for n, raw in enumerate(array_items(stream, path), 1):
-            yield conversation(raw, f"{path}: conversation {n}")
+    return conversations_in(path, conversation)
 
 
 def conversation(raw: dict[str, Any], where: str) -> Conversation:
@@ -47,18 +45,12 @@ def kept_branch(mapping: dict[str, Any], current: Any, where: str) -> list[dict[
         if not leaves:
             return []
         current = max(leaves, key=lambda k: _created(mapping[k]))
-    path, seen = [], set()
-    node_id: Any = current
-    while isinstance(node_id, str) and node_id in mapping:
-        if node_id in seen:
-            raise BadExport(f"{where}: its message tree loops at node {node_id}")
-        seen.add(node_id)
-        node = mapping[node_id]
+    parent = {k: v.get("parent") if isinstance(v, dict) else None for k, v in mapping.items()}
+    path = [mapping[k] for k in reversed(branch_to(current, parent, where))]
+    for node in path:
         if not isinstance(node, dict):
-            raise BadExport(f"{where}: node {node_id} is not an object")
-        path.append(node)
-        node_id = node.get("parent")
-    return path[::-1]
+            raise BadExport(f"{where}: a node of its message tree is not an object")
+    return path
 
 
 def _created(node: dict[str, Any]) -> float:

@@ -9,16 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .source import BadExport, Conversation, array_items, moment, opened
+from .source import BadExport, Conversation, branch_to, conversations_in, moment
 
 SOURCE = "claude"
 ROLES = {"human": "user", "user": "user", "assistant": "assistant"}
 
 
 def conversations(path: Path) -> Iterator[Conversation]:
-    with opened(path) as stream:
-        for n, raw in enumerate(array_items(stream, path), 1):
-            yield conversation(raw, f"{path}: conversation {n}")
+    return conversations_in(path, conversation)
 
 
 def conversation(raw: dict[str, Any], where: str) -> Conversation:
@@ -47,14 +45,7 @@ def kept_branch(raw: dict[str, Any], messages: list[Any], where: str) -> set[str
     leaf = raw.get("current_leaf_message_uuid")
     if not isinstance(leaf, str) or leaf not in parent or not any(isinstance(p, str) for p in parent.values()):
         return None
-    kept: set[str] = set()
-    at: Any = leaf
-    while isinstance(at, str) and at in parent:
-        if at in kept:
-            raise BadExport(f"{where}: its messages' parents loop at message {at}")
-        kept.add(at)
-        at = parent[at]
-    return kept
+    return set(branch_to(leaf, parent, where))
 
 
 def _text(message: dict[str, Any]) -> str:

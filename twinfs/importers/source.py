@@ -3,7 +3,7 @@ messages; and the one error a bad export gives, naming the file and where it wen
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -88,6 +88,27 @@ def array_items(stream: IO[bytes], path: Path) -> Iterator[dict[str, Any]]:
         raise BadExport(f"{path}: not valid JSON, or cut short, at byte {_at(stream)}: {_said(exc)}") from None
     except ijson.common.JSONError as exc:
         raise BadExport(f"{path}: not valid JSON at byte {_at(stream)}: {_said(exc)}") from None
+
+
+def conversations_in(path: Path, conversation: Callable[[dict[str, Any], str], Conversation]
+                     ) -> Iterator[Conversation]:
+    """Each conversation of an export's list, read by its format's `conversation(raw, where)`."""
+    with opened(path) as stream:
+        for n, raw in enumerate(array_items(stream, path), 1):
+            yield conversation(raw, f"{path}: conversation {n}")
+
+
+def branch_to(leaf: str, parent: dict[str, Any], where: str) -> list[str]:
+    """The message ids from `leaf` back to the first (one whose parent is not in `parent`), leaf first: the branch
+    a person kept of a conversation that forked where they edited a message or retried an answer."""
+    path: list[str] = []
+    at: Any = leaf
+    while isinstance(at, str) and at in parent:
+        if at in path:
+            raise BadExport(f"{where}: its messages loop at {at}")
+        path.append(at)
+        at = parent[at]
+    return path
 
 
 def _first_event(stream: IO[bytes], path: Path) -> str:

@@ -43,8 +43,7 @@ def apply(space: Any, thread: str, checked: Checked, turns: list[Any], sources: 
           model: str) -> int:
     """As the writer: the verdicts of one batch written to the thread's records in one commit, the lanes updated.
     Returns how many records changed (0: nothing written)."""
-    from ..ledger import dump_records, load_records, records_path
-    from ..steps.read import index_records
+    from ..ledger import load_records
 
     records = load_records(space, thread)
     at = now.isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -77,9 +76,19 @@ def apply(space: Any, thread: str, checked: Checked, turns: list[Any], sources: 
             records.append(new)  # at the end: every other record keeps its records/<thread>.json#N
             if not question.record:
                 said.append(f"add {new.attribute} {new.value!r}")
+    return commit_checked(space, thread, records, said, model)
+
+
+def commit_checked(space: Any, thread: str, records: list[Record], said: list[str], model: str,
+                   what: str = "") -> int:
+    """The thread's records as the model pass left them, written, committed (its message says what changed and
+    which model) and indexed; how many changes. Nothing said: nothing written."""
+    from ..ledger import dump_records, records_path
+    from ..steps.read import index_records
+
     if not said:
         return 0
     space.vault.write(records_path(thread), dump_records(records), durable=True)
-    space.vault.commit(f"check: {'; '.join(said)[:300]} in {thread} (model {model})", [records_path(thread)])
+    space.vault.commit(f"check: {what}{'; '.join(said)[:300]} in {thread} (model {model})", [records_path(thread)])
     index_records(space, thread, records)
     return len(said)

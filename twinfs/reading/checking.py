@@ -150,15 +150,15 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
                         why=f"checked: {answer.attribute} is {said!r}")
 
 
-def grammar(schema: dict | None = None) -> Any:
-    """SCHEMA (or `schema`) as a llama.cpp grammar, its value one flat `[^"\\\n]{0,N}` and no optional spaces: the
-    converter's own bounded string nests a rule per character, which makes each sampled token slow."""
+def grammar(schema: dict | None = None, most: int = VALUE_CHARS, least: int = 0) -> Any:
+    """SCHEMA (or `schema`) as a llama.cpp grammar, each string one flat `[^"\\\n]{least,most}` and no optional
+    spaces: the converter's own bounded string nests a rule per character, which makes each sampled token slow."""
     from llama_cpp.llama_grammar import LlamaGrammar, json_schema_to_gbnf
 
     lines = []
     for line in json_schema_to_gbnf(json.dumps(schema or SCHEMA)).splitlines():
         if line.startswith("string ::="):
-            line = f'string ::= "\\"" [^"\\\\\\n]{{0,{VALUE_CHARS}}} "\\""'
+            line = f'string ::= "\\"" [^"\\\\\\n]{{{least},{most}}} "\\""'
         elif line.startswith("space ::="):
             line = 'space ::= ""'
         lines.append(line)

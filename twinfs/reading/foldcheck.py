@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from ..text import norm
+from .checked import commit_checked
 from .checking import SUFFIX, concept
 
 ONE_AT_A_TIME = ("home", "job", "employer", "diet", "partner", "age")  # as worked.py: a newer value replaces the older
@@ -87,8 +88,7 @@ def ask(checker: Any, question: FoldQuestion) -> str | None:
 def retract_folded(space: Any, thread: str, answered: list[tuple[FoldQuestion, str | None]], now: datetime,
                    model: str) -> int:
     """As the writer: for each answer "first" or "second", the other value retracted with why, in one commit."""
-    from ..ledger import dump_records, load_records, records_path
-    from ..steps.read import index_records
+    from ..ledger import load_records
 
     records = load_records(space, thread)
     at = now.isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -104,9 +104,4 @@ def retract_folded(space: Any, thread: str, answered: list[tuple[FoldQuestion, s
                   f"{drop.said}; turns {', '.join(dict.fromkeys(q.first.turns[:1] + q.second.turns[:1]))})")
         records[i] = records[i].model_copy(update={"retracted": {"reason": reason, "at": at}})
         said.append(f"{q.concept} {keep.value!r} holds, not {drop.value!r}")
-    if not said:
-        return 0
-    space.vault.write(records_path(thread), dump_records(records), durable=True)
-    space.vault.commit(f"check: fold {'; '.join(said)[:300]} in {thread} (model {model})", [records_path(thread)])
-    index_records(space, thread, records)
-    return len(said)
+    return commit_checked(space, thread, records, said, model, what="fold ")

@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from ..passage_keys import PassageKeys, keys_path, write_keys
+from . import checking
 
 log = logging.getLogger("twinfs.reading")
 QUESTIONS, NAMES, CHARS = 3, 4, 60  # at most so many questions and names, each at most CHARS characters
@@ -30,18 +31,9 @@ SUFFIX = "<|im_end|>\n<|im_start|>assistant\n"
 
 
 def grammar() -> Any:
-    """SCHEMA as a llama.cpp grammar, each string one flat `[^"\\\n]{1,CHARS}` and no optional spaces (as
-    checking.grammar, for the same reason: the converter's bounded strings make each token slow)."""
-    from llama_cpp.llama_grammar import LlamaGrammar, json_schema_to_gbnf
-
-    lines = []
-    for line in json_schema_to_gbnf(json.dumps(SCHEMA)).splitlines():
-        if line.startswith("string ::="):
-            line = f'string ::= "\\"" [^"\\\\\\n]{{1,{CHARS}}} "\\""'
-        elif line.startswith("space ::="):
-            line = 'space ::= ""'
-        lines.append(line)
-    return LlamaGrammar.from_string("\n".join(lines), verbose=False)
+    """SCHEMA as a llama.cpp grammar, each string one flat `[^"\\\n]{1,CHARS}` (checking.grammar's, for the same
+    reason: the converter's bounded strings make each token slow)."""
+    return checking.grammar(SCHEMA, most=CHARS, least=1)
 
 
 def body_of(passage_text: str) -> str:
