@@ -18,7 +18,7 @@ T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 READERS = 2
 MOST_SECONDS = 480  # at most (pytest-timeout stops a test at 600): at load 20 on 2 cores the writer lands
 # ~0.8 turns a second beside two readers, and stops where it got
-LEAST = 150  # turns the writer must have written by then: threads of dozens of passages, cut again
+LEAST = 120  # turns the writer must have written by then: threads of dozens of passages, cut again
 
 
 def turn(n: int, at: datetime) -> dict:

@@ -16,7 +16,7 @@ def test_every_landed_turn_is_found_by_grep_and_read_while_threads_are_cut_again
     settings = Settings(home=tmp_path / "home", reading=False, watch=False)
     with Memory(settings, embedder=embedder) as memory:
         hammer = Hammer(memory)
-        hammer.run(seed=7, most=600, greps=GREPS)
+        hammer.run(seed=7, most=160, greps=GREPS)
     assert hammer.counts["grep"] >= GREPS, hammer.counts
     assert hammer.counts["written"] >= LEAST, hammer.counts  # threads grown and cut again while they read
     assert hammer.misses == [], f"{len(hammer.misses)} misses of {hammer.counts}: {hammer.misses[:5]}"
