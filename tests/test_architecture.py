@@ -12,9 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {"twinfs": ROOT / "twinfs", "twinfs.server": ROOT / "server"}
 MOST_LINES = 400
 # modules still over MOST_LINES, each at the size it may not pass: shrink them and take them off
-STILL_OVER: dict[str, int] = {
-    "twinfs.folding": 490,
-}
+STILL_OVER: dict[str, int] = {}
 
 
 def modules() -> dict[str, Path]:

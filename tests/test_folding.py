@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from twinfs.folding import fold, history, known_lines, relevant, render_page, resolve_attributes, resolve_subjects, slug
+from twinfs.folding import fold, history, render_page, resolve_attributes, resolve_subjects, slug
+from twinfs.known import known_lines, relevant
 from twinfs.models import Record
 from twinfs.worked import conflicts, count_line, span_line
 

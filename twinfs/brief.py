@@ -21,6 +21,7 @@ from . import folding, worked
 from .filtering import Candidate, Filter
 from .holding import holds
 from .index import Bounds, TextEmbedder
+from .known import known_lines, relevant
 from .ledger import all_records
 from .models import Hit, Phase, Record, SearchRequest, SearchResult
 from .passages import segments_of
@@ -93,8 +94,8 @@ class Briefs:
         before = request.before_at
         records, pages = self.folded(space, before.date().isoformat() if before else None)
         if records:
-            wanted = folding.relevant(pages, request.query, self.embedder)
-            context.known = folding.known_lines(pages, wanted)
+            wanted = relevant(pages, request.query, self.embedder)
+            context.known = known_lines(pages, wanted)
             chosen = {s for s, _ in wanted}
             context.worked_out = worked.conflicts([p for p in pages if p.subject in chosen], wanted)
             today = (before.date().isoformat() if before else self.clock().date().isoformat())

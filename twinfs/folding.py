@@ -18,14 +18,12 @@ import yaml
 
 from .forms import parse_day
 from .models import Record
-from .text import SPELLING, STOP, norm, stem, stems_of, words_of
+from .text import SPELLING, norm, stem
 
 MAX_SLUG = 60
 # Cosine of humanised attribute names: on 26 synonym and 24 non-synonym pairs measured with MiniLM, every
 # non-synonym scored <= 0.751 ("home city" / "favorite city"); above 0.77 only true synonyms remain.
 SAME_ATTRIBUTE = 0.77
-# Cosine of a question and a humanised attribute name: right pairs scored 0.28-0.58, wrong ones mostly < 0.25.
-NEAR_QUESTION = 0.25
 
 # concept -> (attribute names that mean it, question words that ask for it)
 CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -66,9 +64,7 @@ CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                ("school", "study", "studies", "studied", "university", "college", "graduate")),
     "language": (("language", "languages", "speaks"), ("language", "languages", "speak", "speaks")),
 }
-_WEAK_CUES = {"where": "home"}  # "where" leans to home, but "where does she work?" must still go to work
-
-def _human(attribute: str) -> str:
+def human(attribute: str) -> str:
     return attribute.replace("_", " ").strip()
 
 
@@ -124,17 +120,17 @@ def canonical_subject(name: str, canonicals: Iterable[str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _attribute_key(name: str) -> str:
+def attribute_key(name: str) -> str:
     tokens = [SPELLING.get(t, t) for t in re.split(r"[^a-z0-9]+", name.casefold()) if t]
     kept = [t for t in tokens if t not in ("current", "present", "my", "the")] or tokens
     return "_".join(stem(t) for t in kept)
 
 
-_CONCEPT_OF = {_attribute_key(n): c for c, (names, _) in CONCEPTS.items() for n in names}
+_CONCEPT_OF = {attribute_key(n): c for c, (names, _) in CONCEPTS.items() for n in names}
 
 
 def concept_of(name: str) -> str | None:
-    return _CONCEPT_OF.get(_attribute_key(name))
+    return _CONCEPT_OF.get(attribute_key(name))
 
 
 def resolve_attributes(records: list[Record], embedder: Any = None) -> dict[str, str]:
@@ -145,7 +141,7 @@ def resolve_attributes(records: list[Record], embedder: Any = None) -> dict[str,
     concept_of_group: dict[str, str | None] = {}
     for name in names:
         concept = concept_of(name)
-        gid = f"concept:{concept}" if concept else f"key:{_attribute_key(name)}"
+        gid = f"concept:{concept}" if concept else f"key:{attribute_key(name)}"
         group[name] = gid
         concept_of_group[gid] = concept
     if embedder is not None and len(names) > 1:
@@ -160,7 +156,7 @@ def resolve_attributes(records: list[Record], embedder: Any = None) -> dict[str,
 def _join_by_meaning(names: list[str], group: dict[str, str], concept_of_group: dict[str, str | None],
                      embedder: Any) -> None:
     """Join groups whose humanised names are close in meaning, never two different known concepts."""
-    vectors = embedder.encode([_human(n) for n in names])
+    vectors = embedder.encode([human(n) for n in names])
     pairs = []
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
@@ -321,133 +317,21 @@ def render_page(page: Page, record_paths: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _find_page(pages: list[Page], subject: str) -> Page | None:
-    key = norm(subject)
-    for page in pages:
-        if key == norm(page.subject) or key in {norm(a) for a in aliases(page)}:
-            return page
-    name = canonical_subject(subject, [p.subject for p in pages])
-    return next((p for p in pages if p.subject == name), None)
-
-
-def _same_attribute(a: str, b: str) -> bool:
-    if _attribute_key(a) == _attribute_key(b):
-        return True
-    concept = concept_of(a)
-    return concept is not None and concept == concept_of(b)
-
-
-def known_lines(pages: list[Page], wanted: list[tuple[str, str | None]]) -> list[str]:
-    """The brief's `known`: one line per subject · attribute, every value as stated, newest said first."""
-    lines: list[str] = []
-    for subject, attribute in wanted:
-        page = _find_page(pages, subject)
-        if page is None:
-            continue
-        for attr in page.attributes:
-            if attribute is not None and not _same_attribute(attr.name, attribute):
-                continue
-            stated = "; ".join(f"{v.value} [said {v.said}]" for v in attr.values)
-            line = f"- {page.subject} · {attr.name}: {stated}"
-            if line not in lines:
-                lines.append(line)
-    return ["Values as stated, newest said first:"] + lines if lines else []
-
-
-def names_in(words: list[str], names: dict[str, list[str]]) -> tuple[set[str], set[int]]:
-    """The subjects a question names (full names first, then a first or last name) and the word positions used."""
-    found: set[str] = set()
-    used: set[int] = set()
-    for subject, spellings in names.items():
-        for spelling in spellings:
-            tokens = words_of(spelling)
-            for i in range(len(words) - len(tokens) + 1):
-                if tokens and words[i:i + len(tokens)] == tokens:
-                    found.add(subject)
-                    used.update(range(i, i + len(tokens)))
-    for i, word in enumerate(words):
-        if i in used or word in STOP or len(word) < 2:
-            continue
-        hits = {s for s, spellings in names.items() if any(word in words_of(sp) for sp in spellings)}
-        if hits:
-            found |= hits
-            used.add(i)
-    return found, used
-
-
-def _cues(question_words: str) -> dict[str, float]:
-    """How strongly a question's words ask for each known concept; a phrase ("for a living") is used up whole."""
-    text = f" {question_words} "
-    scores: dict[str, float] = defaultdict(float)
-    for concept, (_, cues) in CONCEPTS.items():
-        for cue in cues:
-            if " " in cue and f" {cue} " in text:
-                scores[concept] += 1
-                text = text.replace(f" {cue} ", " ")
-    stems = {stem(w) for w in text.split()}
-    for concept, (_, cues) in CONCEPTS.items():
-        scores[concept] += len({stem(c) for c in cues if " " not in c} & stems)
-    for word, concept in _WEAK_CUES.items():
-        if stem(word) in stems:
-            scores[concept] += 0.4
-    return scores
-
-
-def relevant(pages: list[Page], question: str, embedder: Any = None, limit: int = 5) -> list[tuple[str, str | None]]:
-    """The (subject, attribute) pairs a question is about, best first."""
-    words = words_of(question)
-    names = {p.subject: [p.subject] + aliases(p) for p in pages}
-    named, used = names_in(words, names)
-    rest = " ".join(w for i, w in enumerate(words) if i not in used)
-    content = stems_of(rest)
-    cues = _cues(rest)
-    candidates = [(p, a) for p in pages if not named or p.subject in named for a in p.attributes]
-    nearness = _nearness(embedder, question, sorted({a.name for _, a in candidates}))
-    scored = []
-    for page, attr in candidates:
-        concept = concept_of(attr.name)
-        lexical = cues.get(concept, 0.0) if concept else 0.0
-        lexical += len(stems_of(_human(attr.name)) & content)
-        lexical += max((len(stems_of(v.value) & content) for v in attr.values), default=0)
-        near = nearness.get(attr.name, 0.0)
-        newest = attr.values[0].said if attr.values else ""
-        scored.append((lexical + (near if near >= NEAR_QUESTION else 0.0), lexical, near, newest, page, attr))
-    matched = [s for s in scored if s[1] > 0 or (named and s[0] > 0)]
-    if matched:
-        best = max(s[0] for s in matched)
-        chosen = [s for s in matched if s[0] > 0.6 * best]
-    elif named:
-        chosen = scored  # a subject with no attribute asked about: its best guesses, nearest then newest
-    else:
-        return []
-    chosen.sort(key=lambda s: (-s[0], -s[2], newer_first(s[3]), s[4].subject, s[5].name))
-    return [(page.subject, attr.name) for *_, page, attr in chosen[:limit]]
-
-
 def newer_first(day: str) -> str:
     """Sort key that puts a newer YYYY-MM-DD first in an ascending sort."""
     return "".join(chr(0x7f - ord(c)) for c in day)
 
 
-def _nearness(embedder: Any, question: str, attributes: list[str]) -> dict[str, float]:
-    if embedder is None or not attributes:
-        return {}
-    query = embedder.query(question) if hasattr(embedder, "query") else embedder.encode([question])
-    vectors = embedder.encode([_human(a) for a in attributes])
-    scores = vectors @ query[0]
-    return {a: round(float(s), 6) for a, s in zip(attributes, scores, strict=False)}
-
-
 def _canonical_attribute(name: str, attributes: dict[str, str], embedder: Any) -> str:
     if name in attributes:
         return attributes[name]
-    key, concept = _attribute_key(name), concept_of(name)
+    key, concept = attribute_key(name), concept_of(name)
     for known, canonical in sorted(attributes.items()):
-        if _attribute_key(known) == key or (concept and concept_of(known) == concept):
+        if attribute_key(known) == key or (concept and concept_of(known) == concept):
             return canonical
     if embedder is not None and attributes:
         canonicals = sorted(set(attributes.values()))
-        vectors = embedder.encode([_human(name)] + [_human(c) for c in canonicals])
+        vectors = embedder.encode([human(name)] + [human(c) for c in canonicals])
         scores = vectors[1:] @ vectors[0]
         best = int(scores.argmax())
         if float(scores[best]) >= SAME_ATTRIBUTE:

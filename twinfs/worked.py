@@ -9,7 +9,8 @@ import re
 from collections import defaultdict
 from datetime import date
 
-from .folding import Page, canonical_subject, concept_of, live_records, names_in, newer_first, resolve_subjects
+from .folding import Page, canonical_subject, concept_of, live_records, newer_first, resolve_subjects
+from .known import names_in
 from .models import Record
 from .text import IRREGULAR, LIGHT_VERBS, norm, stem, stems_of, words_of
 
