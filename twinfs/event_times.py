@@ -5,13 +5,11 @@ inside it as it does for "in May" (search.dated)."""
 from __future__ import annotations
 
 import re
-from contextlib import suppress
 from datetime import date, timedelta
-from pathlib import PurePosixPath
 
 from .index import Bounds
-from .ledger import kept_records, records_path
-from .reading.dates import TimeSpan, as_day
+from .ledger import indexed_record
+from .reading.dates import TimeSpan, as_day, days_in
 from .space import Space
 
 # "(the) week before the wedding", "a day after my sister's graduation party", "the month after our move"
@@ -26,14 +24,10 @@ def event_day(space: Space, event: str, bounds: Bounds) -> date | None:
     """The day memory says this event happened: its best record's `happened` (else `said`), else the day the
     passage that best names it was said; None when nothing names it."""
     for doc, path, _ in space.words.search(event, Bounds(bounds.scope, bounds.before, None, "record"), 5):
-        rel, _, n = path.partition("#")
-        thread = PurePosixPath(rel).stem
-        rows = kept_records(space, thread) if rel == records_path(thread) else ()
-        if n.isdigit() and 1 <= int(n) <= len(rows) and rows[int(n) - 1].id == doc:
-            record = rows[int(n) - 1]
-            for value in (record.happened, record.said):
-                with suppress(ValueError, TypeError):
-                    return date.fromisoformat((value or "")[:10])
+        record = indexed_record(space, path, doc)
+        days = days_in(record.happened, record.said) if record else []
+        if days:
+            return days[0]
     for doc, _, _ in space.words.search(event, Bounds(bounds.scope, bounds.before, None, "passage"), 1):
         span = space.words.spans("passage", [doc]).get(doc)
         if span:

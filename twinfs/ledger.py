@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import PurePosixPath
 
 from . import git_history
 from .durable import file_stamp
@@ -41,6 +42,17 @@ def kept_records(space: Space, thread: str) -> tuple[Record, ...]:
         records = ()
     space.kept_records[thread] = (stamp, records)
     return records
+
+
+def indexed_record(space: Space, path: str, doc: str) -> Record | None:
+    """The record a lane's hit names (`records/<thread>.json#N` and the record's id), as its file now stands; None
+    when the file changed since it was indexed (the next read step indexes it again)."""
+    rel, _, n = path.partition("#")
+    thread = PurePosixPath(rel).stem
+    rows = kept_records(space, thread) if rel == records_path(thread) else ()
+    if not n.isdigit() or not 1 <= int(n) <= len(rows) or rows[int(n) - 1].id != doc:
+        return None
+    return rows[int(n) - 1]
 
 
 def dump_records(records: list[Record]) -> str:

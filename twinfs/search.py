@@ -3,20 +3,18 @@ and the facts best first. The brief built from them is brief.py's."""
 from __future__ import annotations
 
 import re
-from contextlib import suppress
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
-from pathlib import PurePosixPath
 
 from .event_times import event_spans
 from .forms import iso
 from .index import Bounds
-from .ledger import kept_records, records_path
+from .ledger import indexed_record
 from .models import Fact, Hit, Record
 from .passage_keys import KEY_SPEAKER
 from .passages import MAX_CHARS, parse
-from .reading.dates import TimeSpan, as_day, time_spans
+from .reading.dates import TimeSpan, as_day, days_in, time_spans
 from .space import Space
 
 RRF_K = 60  # reciprocal-rank fusion's damping constant (Cormack et al.), kept for comparison in the bench
@@ -268,35 +266,21 @@ class FoundFact:
     score: float
 
 
-def _days(*values: str | None) -> list[date]:
-    out = []
-    for value in values:
-        with suppress(ValueError):  # no day, or a hand edit that is not one: nothing to match
-            out.append(date.fromisoformat((value or "")[:10]))
-    return out
-
-
 def rank_facts(space: Space, query: str, bounds: Bounds, limit: int = FACTS,
                times: list[TimeSpan] | None = None) -> list[FoundFact]:
     """Records by both lanes over their text, lifted when said or happened inside a time the question names."""
     if times is None:
         times = question_times(query, bounds, space)
-    files: dict[str, tuple[Record, ...]] = {}
     found = []
     before_day = bounds.before.date().isoformat() if bounds.before else None
     for doc, path, score in blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "record"),
                                               times)):
-        rel, _, n = path.partition("#")
-        if rel not in files:
-            thread = PurePosixPath(rel).stem
-            files[rel] = kept_records(space, thread) if rel == records_path(thread) else ()
-        rows = files[rel]
-        if not n.isdigit() or not 1 <= int(n) <= len(rows) or rows[int(n) - 1].id != doc:
+        record = indexed_record(space, path, doc)
+        if record is None:
             continue  # the file changed since it was indexed; the next read step reindexes it
-        record = rows[int(n) - 1]
         if record.retracted or (before_day and record.said >= before_day):
             continue  # a fact is dated by its day alone: with `before` inside a day, that day's are left out
-        if any(w.holds(day) for w in times for day in _days(record.said, record.happened)):
+        if any(w.holds(day) for w in times for day in days_in(record.said, record.happened)):
             score += DATE_BOOST
         found.append(FoundFact(Fact(id=record.id, path=path, thread=record.id.split("#")[0], source=record.source,
                                     text=record.render()), record, score))

@@ -74,6 +74,18 @@ def _dateparser():
         return _parser
 
 
+def days_in(*values: str | None) -> list[date]:
+    """The days of stored values that begin with one (`YYYY-MM-DD…`), in order; a missing value, or a hand edit that
+    is no day, gives none."""
+    out = []
+    for value in values:
+        try:
+            out.append(date.fromisoformat((value or "")[:10]))
+        except ValueError:
+            continue
+    return out
+
+
 def as_day(value: date | datetime) -> date:
     if isinstance(value, datetime):
         if value.tzinfo is not None:
