@@ -184,7 +184,7 @@ class Checker:
         self.llm = llm
         self.name = name or self.name
         self.max_tokens = max_tokens
-        self.grammar = grammar()
+        self.grammars = {json.dumps(SCHEMA, sort_keys=True): grammar()}  # a schema's grammar, parsed once
         self.evaluated = 0
         self.questions = 0
         self.threads = getattr(getattr(llm, "context_params", None), "n_threads", 0)
@@ -203,10 +203,13 @@ class Checker:
             self.llm._ctx.set_n_threads(threads, threads)
             self.threads = threads
 
-    def complete(self, prefix: str, prompt: str, schema: dict, grammar: Any = None) -> str:
-        """The model's greedy answer to `prefix + prompt` under `grammar` (SCHEMA's when None)."""
+    def complete(self, prefix: str, prompt: str, schema: dict) -> str:
+        """The model's greedy answer to `prefix + prompt` under `schema`'s grammar (made once a schema)."""
+        key = json.dumps(schema, sort_keys=True)
+        if key not in self.grammars:
+            self.grammars[key] = grammar(schema)
         out = self.llm.create_completion(prefix + prompt, max_tokens=self.max_tokens, temperature=0.0, top_k=1,
-                                         grammar=grammar or self.grammar)
+                                         grammar=self.grammars[key])
         return out["choices"][0]["text"]
 
     def ask(self, question: Question) -> ModelAnswer | None:
@@ -239,7 +242,7 @@ class EndpointChecker(Checker):
     def use_threads(self, threads: int) -> None:
         return None  # the endpoint's machine decides
 
-    def complete(self, prefix: str, prompt: str, schema: dict, grammar: Any = None) -> str:
+    def complete(self, prefix: str, prompt: str, schema: dict) -> str:
         system = prefix.removeprefix("<|im_start|>system\n").split("<|im_end|>")[0]
         text, tokens = self.endpoint._complete([{"role": "system", "content": system},
                                                 {"role": "user", "content": prompt.removesuffix(SUFFIX)}], schema)

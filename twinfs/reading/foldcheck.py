@@ -73,13 +73,9 @@ def rivals(records: list[Any], turns: list[Any]) -> list[FoldQuestion]:
 
 def ask(checker: Any, question: FoldQuestion) -> str | None:
     """The model's closed answer (one of HOLDS), or None."""
-    from .checking import grammar
-
-    if not hasattr(checker, "_fold_grammar"):
-        checker._fold_grammar = grammar(FOLD_SCHEMA) if hasattr(checker, "llm") else None
     checker.questions += 1
     try:
-        holds = json.loads(checker.complete(FOLD_PREFIX, question.prompt(), FOLD_SCHEMA, checker._fold_grammar))
+        holds = json.loads(checker.complete(FOLD_PREFIX, question.prompt(), FOLD_SCHEMA))
         return holds["holds"] if holds.get("holds") in HOLDS else None
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
