@@ -1,6 +1,6 @@
 """Evidence-turn recall of search on LoCoMo's dev split, beside the words lane alone; with --brief, `held`.
 
-./run bench locomo_recall [--limit-conversations N] [--brief] [--keys] [--home DIR]
+./run bench locomo_recall [--limit-conversations N] [--brief] [--keys] [--home DIR] [--late W,...] [--keys-weight W,...]
 
 Split, fixed: conversations 0-2 tune, 3-4 report. Every question of categories 1-4 with evidence is asked `fast`
 (first k passages). With --brief the conversations are read, and the brief is asked for those questions, for
@@ -9,6 +9,8 @@ foreign questions (categories 1-4 of another conversation of the same half, aske
 foreign questions renamed (its speaker's name put as this conversation's: the right person, a thing never said).
 With --keys (or --brief) the conversations are read by the rules, their records become their passages' keys
 (passage_keys.py), and `fast` is asked with the keys and without them (search.KEYS), beside BM25 over the text alone.
+--late W,... asks `fast` again with each share of a passage's second-best turn (search.LATE), --keys-weight W,...
+with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT): a column each, the same questions, the same run.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from pathlib import Path
 from bench import homes, locomo
 from twinfs import EndUser, Memory, Settings
 from twinfs import search as ranking
-from twinfs.index import Bounds
+from twinfs.index import Bounds, keyfield
 from twinfs.index.embedder import Embedder
 from twinfs.ledger import all_records
 from twinfs.models import AddRequest, SearchRequest
@@ -79,8 +81,26 @@ def index_bytes(space) -> int:
     return sum(f.stat().st_size for top in ("whoosh", "meaning") for f in (twin / top).rglob("*") if f.is_file())
 
 
+def variants(late: tuple[float, ...], key_weights: tuple[float, ...]) -> list[tuple[str, str, float]]:
+    """(column, the setting it changes, its value) for each extra `fast` column asked."""
+    return [(f"twinfs fast, late interaction {w:g} x 2nd turn", "LATE", w) for w in late] + \
+        [(f"twinfs fast, keys weight {w:g}", "KEYS_WEIGHT", w) for w in key_weights]
+
+
+def asked_as(setting: str, value: float, ask):
+    """`ask()` with search.LATE or keyfield.KEYS_WEIGHT set to `value`, then as it was."""
+    module = ranking if setting == "LATE" else keyfield
+    was = getattr(module, setting)
+    setattr(module, setting, value)
+    try:
+        return ask()
+    finally:
+        setattr(module, setting, was)
+
+
 def run(limit: int | None = None, brief: bool = False, fresh: bool = False, folder: Path | None = None,
-        embedder: Embedder | None = None, keys: bool = False) -> dict:
+        embedder: Embedder | None = None, keys: bool = False, late: tuple[float, ...] = (),
+        key_weights: tuple[float, ...] = ()) -> dict:
     """Build (or reuse) the home of the conversations (read too with `brief`), ask the questions. `folder`: a home
     built before, used as it is. `embedder`: another meaning lane's (bench/embedder_recall.py), in a home of its own."""
     data = locomo.load()[:limit]
@@ -89,6 +109,8 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
     briefs: dict[tuple[str, str], list[dict]] = {}  # (half, asked: answerable | category 5 | foreign) -> rows
     latencies: list[float] = []
     plain_ms: list[float] = []  # the same searches without the keys, each right after its twin with them
+    column_ms: dict[str, list[float]] = {}  # an extra column's searches (variants)
+    column_cat: dict[tuple[str, str, int], list[float]] = {}  # (column, half, category) -> R@5
     brief_ms: list[float] = []
     land_seconds: list[float] = []
     read = brief or keys
@@ -153,6 +175,14 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                     recall([turns_of.get(d, []) for d, _, _ in space.words.search(q, bounds, 10, keys=False)], gold))
                 fast.setdefault(("meaning lane alone", half(n)), []).append(
                     recall([turns_of.get(d, []) for d, _, _ in meaning_lane(space, q, bounds, 10)], gold))
+                for name, setting, value in variants(late, key_weights):
+                    t0 = time.perf_counter()
+                    other = asked_as(setting, value, lambda q=q, user=user: memory.search(
+                        user, SearchRequest(query=q, fast=True), limit=10))
+                    column_ms.setdefault(name, []).append((time.perf_counter() - t0) * 1000)
+                    got = recall([h.turns for h in other.hits], gold)
+                    fast.setdefault((name, half(n)), []).append(got)
+                    column_cat.setdefault((name, half(n), qa["category"]), []).append(got[5])
             if not brief:
                 continue
             record_turns = {r.id: r.turns for r in all_records(space)}
@@ -174,6 +204,7 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                     "chars": sum(len(h.text) for h in result.hits) + sum(len(f.text) for f in result.facts or [])})
     return {"conversations": len(data), "turns": n_turns, "fast": fast, "per_cat": per_cat, "briefs": briefs,
             "latencies": latencies, "plain_ms": plain_ms, "brief_ms": brief_ms, "land_seconds": land_seconds,
+            "column_ms": column_ms, "column_cat": column_cat,
             "read_seconds": read_seconds,
             "embedded": embedded, "home": str(home.folder), "growth": growth,
             "judge": memory.judge.name, "reader": memory.reading.reader.name if memory.reading else None}
@@ -188,6 +219,10 @@ def table(result: dict) -> str:
     lines += ["", "twinfs fast R@5 by category: " + "; ".join(
         f"{h}: " + ", ".join(f"{cats[c]} {homes.mean(v):.3f}" for (hh, c), v in sorted(result["per_cat"].items())
                              if hh == h) for h in HALVES)]
+    for name in dict.fromkeys(n for n, _, _ in result.get("column_cat", {})):
+        lines.append(f"{name} R@5 by category: " + "; ".join(
+            f"{h}: " + ", ".join(f"{cats[c]} {homes.mean(v):.3f}" for (nn, hh, c), v in
+                                 sorted(result["column_cat"].items()) if nn == name and hh == h) for h in HALVES))
     land = result["land_seconds"]
     lines.append(f"add -> landed per session (~{result['turns'] // max(1, len(land))} turns): "
                  f"p50 {homes.percentile(land, 50):.3f} s, p95 {homes.percentile(land, 95):.3f} s; "
@@ -201,6 +236,8 @@ def table(result: dict) -> str:
                  f"p95 {homes.percentile(result['latencies'], 95):.1f} ms" + (
                      f"; without the keys p50 {homes.percentile(result['plain_ms'], 50):.1f} ms, p95 "
                      f"{homes.percentile(result['plain_ms'], 95):.1f} ms" if result.get("plain_ms") else ""))
+    for name, ms in result.get("column_ms", {}).items():
+        lines.append(f"  {name}: p50 {homes.percentile(ms, 50):.1f} ms, p95 {homes.percentile(ms, 95):.1f} ms")
     if result["briefs"]:
         lines += ["", f"brief (judge: {result['judge']}; reader {result['reader']}, {result['read_seconds']:.0f} s to "
                   f"read and fold; latency p50 {homes.percentile(result['brief_ms'], 50):.0f} ms, p95 "
@@ -216,6 +253,14 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def shares(text: str) -> tuple[float, ...]:
+    """'0.1,0.2' -> (0.1, 0.2), for --late and --keys-weight."""
+    try:
+        return tuple(float(w) for w in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit-conversations", type=int, default=None)
@@ -225,14 +270,21 @@ def main() -> None:
                     help="read the conversations (rules) and rank with their records as keys, and without")
     ap.add_argument("--fresh", action="store_true", help="build the home again even when one is kept")
     ap.add_argument("--home", type=Path, default=None, help="a home built before (its folder under the cache)")
+    ap.add_argument("--late", type=shares, default=(), metavar="W,...",
+                    help="also `fast` with each share of a passage's second-best turn (search.LATE)")
+    ap.add_argument("--keys-weight", type=shares, default=(), metavar="W,...",
+                    help="also `fast` with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT); with --keys")
     args = ap.parse_args()
-    result = run(args.limit_conversations, args.brief, args.fresh, args.home, keys=args.keys)
+    result = run(args.limit_conversations, args.brief, args.fresh, args.home, keys=args.keys, late=args.late,
+                 key_weights=args.keys_weight)
     print(f"LoCoMo dev: {result['conversations']} conversations, {result['turns']} turns "
           f"(conversations 0-{TUNE - 1} tune, {TUNE}- report)")
     print(table(result))
     limit = f" --limit-conversations {args.limit_conversations}" if args.limit_conversations else ""
     print(f"command: ./run bench locomo_recall{limit}" + (" --brief" if args.brief else "")
           + (" --keys" if args.keys else "")
+          + (f" --late {','.join(f'{w:g}' for w in args.late)}" if args.late else "")
+          + (f" --keys-weight {','.join(f'{w:g}' for w in args.keys_weight)}" if args.keys_weight else "")
           + (f" --home {args.home}" if args.home else ""))
 
 

@@ -1,6 +1,7 @@
 """Evidence recall of search on LongMemEval's dev set (long user-assistant histories), beside the words lane alone.
 
-./run bench longmemeval_recall [--limit N] [--fresh] [--brief] [--home DIR] [--landing N] [--latency]
+./run bench longmemeval_recall [--limit N] [--sample N] [--keys] [--late W,...] [--keys-weight W,...] [--fresh]
+                                [--brief] [--home DIR] [--landing N] [--latency]
 
 Each question's history is its own end user: one conversation a session, roles as given, no names, each turn
 at the session's date + 30 s a turn (LongMemEval dates sessions, not turns; blank turns are left out, as the
@@ -8,11 +9,17 @@ product refuses them), and the question is asked `fast`, before the end of its o
 k = 1, 3, 5, 10 hits: evidence-session recall_any / recall_all (some / every answer session holds a hit) and
 evidence-turn recall (the share of `has_answer` turns in the hits' `turns`). Split, fixed: within each question
 type, the questions sorted by id, the first half tunes and the second reports.
+With --keys the histories are read by the rules (no model), their records become their passages' keys
+(passage_keys.py), and `fast` is asked with the keys and without them (search.KEYS), beside BM25 over the text alone.
+--sample N asks N questions a half (a fixed rule, `sample`: the types in turn, each type's questions by id), and
+its home holds only their histories: reading 60 histories of ~490 turns takes hours on 2 cores. --late and
+--keys-weight add a `fast` column for each value, as in locomo_recall.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -21,7 +28,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bench import homes
+from bench.locomo_recall import asked_as, shares, variants
 from twinfs import EndUser, Memory, Settings
+from twinfs import search as ranking
 from twinfs.index import Bounds
 from twinfs.models import AddRequest, SearchRequest
 from twinfs.search import meaning_lane
@@ -45,6 +54,24 @@ def half_of(questions: list[dict]) -> dict[str, str]:
         ids = sorted(q["question_id"] for q in questions if q["question_type"] == kind)
         for i, qid in enumerate(ids):
             out[qid] = HALVES[0] if i < len(ids) // 2 else HALVES[1]
+    return out
+
+
+def sample(questions: list[dict], halves: dict[str, str], n: int) -> list[dict]:
+    """N questions of each half: the types in turn (sorted), each type's questions by id, until N are taken; the
+    same rule with and without keys, so the columns ask the same questions."""
+    out = []
+    for half in HALVES:
+        by_type: dict[str, list[dict]] = {}
+        for q in sorted(questions, key=lambda q: (q["question_type"], q["question_id"])):
+            if halves[q["question_id"]] == half:
+                by_type.setdefault(q["question_type"], []).append(q)
+        taken: list[dict] = []
+        depth = 0
+        while len(taken) < n and any(depth < len(qs) for qs in by_type.values()):
+            taken += [qs[depth] for _, qs in sorted(by_type.items()) if depth < len(qs)][:n - len(taken)]
+            depth += 1
+        out += taken
     return out
 
 
@@ -115,46 +142,79 @@ def build(memory: Memory, questions: list[dict], embedder: homes.KeptEmbedder | 
     return landed
 
 
-def run(limit: int | None = None, fresh: bool = False, brief: bool = False, folder: Path | None = None) -> dict:
+def run(limit: int | None = None, fresh: bool = False, brief: bool = False, folder: Path | None = None,
+        keys: bool = False, per_half: int | None = None, late: tuple[float, ...] = (),
+        key_weights: tuple[float, ...] = ()) -> dict:
     """Build (or reuse) the home, ask every question; the rows by ranking and half, and the timings. `folder`: a
-    home built before, used as it is (opened by this code, so an index of an older format is brought up to it)."""
+    home built before, used as it is (opened by this code, so an index of an older format is brought up to it).
+    `keys`: the histories read by the rules and ranked with their records as keys, and without; `per_half`: the
+    questions of `sample`, and a home of their histories alone."""
     questions = load()
     halves = half_of(questions)
     questions = sorted(questions,
                        key=lambda q: (HALVES.index(halves[q["question_id"]]), q["question_type"], q["question_id"]))
     if limit:
         questions = [q for q in questions if halves[q["question_id"]] == "tune"][:limit]
-    home = homes.Home("longmemeval", homes.home_key(DEV, f"limit={limit}"), fresh=fresh, folder=folder)
+    if per_half:
+        questions = sample(questions, halves, per_half)
+    if keys:  # the rules read; the model pass (hours here) is not run beside the questions
+        os.environ.setdefault("TWIN_READER_MODEL", "none")
+    how = f"limit={limit}" + (f" sample={per_half}" if per_half else "") + (" keys" if keys else "")
+    home = homes.Home("longmemeval", homes.home_key(DEV, how, homes.SHAPING + (homes.READING if keys else ())),
+                      fresh=fresh, folder=folder)
     embedder = homes.KeptEmbedder(homes.cache_root() / "longmemeval" / "vectors.sqlite")
-    settings = Settings(home=home.folder / "home", reading=False, quiet_seconds=0, fold_seconds=0)
+    settings = Settings(home=home.folder / "home", reading=keys, quiet_seconds=0, fold_seconds=0)
     rows: dict[tuple[str, str, str], list[dict[str, float]]] = {}  # (ranking, half, type) -> per question
     briefs: dict[tuple[str, str], list[dict]] = {}  # (half, answerable | foreign) -> per question
     latencies: list[float] = []
+    column_ms: dict[str, list[float]] = {}  # an extra column's searches (variants)
     with Memory(settings, embedder=embedder) as memory:
         memory.warm()
         facts = home.facts()
         if not home.built:
             print(f"building {home.folder} ({len(questions)} histories)", file=sys.stderr)
-            facts = {"landed": build(memory, questions, embedder),
-                     "built": datetime.now().isoformat(timespec="minutes")}
+            landed = build(memory, questions, embedder)
+            t0 = time.perf_counter()
+            if keys:
+                memory.idle(timeout=4 * 3600)
+            facts = {"landed": landed, "built": datetime.now().isoformat(timespec="minutes"),
+                     "read_seconds": time.perf_counter() - t0}
             home.finish(facts)
         for q in questions:
             user = user_of(q)
             half, kind = halves[q["question_id"]], q["question_type"]
             sessions, turns = set(q["answer_session_ids"]), evidence_turns(q)
             asked = asked_at(q)
+            if keys:  # a home read before passages had keys: its records become keys now (unchanged ones: none)
+                memory.reindex(user)
             turns_of = homes.passage_turns(memory.space(user))
+            request = SearchRequest(query=q["question"], fast=True, before=asked.isoformat())
+            if keys:  # asked twice, with the keys and without: the question's vector made before either
+                memory.search(user, request, limit=10)
             t0 = time.perf_counter()
-            result = memory.search(user, SearchRequest(query=q["question"], fast=True, before=asked.isoformat()),
-                                   limit=10)
+            result = memory.search(user, request, limit=10)
             latencies.append((time.perf_counter() - t0) * 1000)
             space = memory.space(user)
             bounds = Bounds(type="passage", before=asked)
-            ranked = {"twinfs fast": [h.turns for h in result.hits],
-                      "words lane alone (BM25)": [turns_of.get(d, []) for d, _, _ in
-                                                  space.words.search(q["question"], bounds, 10)],
+            ranked = {"twinfs fast" + (", with keys" if keys else ""): [h.turns for h in result.hits]}
+            if keys:
+                ranking.KEYS = False
+                try:
+                    ranked["twinfs fast, without keys"] = [h.turns for h in memory.search(user, request, limit=10).hits]
+                finally:
+                    ranking.KEYS = True
+                ranked["words lane with keys"] = [turns_of.get(d, []) for d, _, _ in
+                                                  space.words.search(q["question"], bounds, 10)]
+            ranked |= {"words lane alone (BM25)": [turns_of.get(d, []) for d, _, _ in
+                                                   space.words.search(q["question"], bounds, 10, keys=False)],
                       "meaning lane alone": [turns_of.get(d, []) for d, _, _ in
                                              meaning_lane(space, q["question"], bounds, 10)]}
+            for name, setting, value in variants(late, key_weights):
+                t0 = time.perf_counter()
+                other = asked_as(setting, value, lambda user=user, request=request: memory.search(
+                    user, request, limit=10))
+                column_ms.setdefault(name, []).append((time.perf_counter() - t0) * 1000)
+                ranked[name] = [h.turns for h in other.hits]
             for name, hits in ranked.items():
                 rows.setdefault((name, half, kind), []).append(measures(hits, sessions, turns))
             if brief:  # nothing is read here: the brief of passages alone, and the same judge of held
@@ -166,7 +226,8 @@ def run(limit: int | None = None, fresh: bool = False, brief: bool = False, fold
                     briefs.setdefault((half, what), []).append({
                         "held": bool(found.held), "passages": len(found.hits),
                         "recall": len(shown & turns) / len(turns) if what == "answerable" else None})
-    return {"rows": rows, "briefs": briefs, "latencies": latencies, "landed": facts["landed"], "home": str(home.folder),
+    return {"rows": rows, "briefs": briefs, "latencies": latencies, "column_ms": column_ms,
+            "read_seconds": facts.get("read_seconds"), "landed": facts["landed"], "home": str(home.folder),
             "questions": len(questions), "embedded now": embedder.embedded, "note": facts.get("note", "")}
 
 
@@ -249,7 +310,12 @@ def table(result: dict) -> str:
         lines += ["", f"this home was not landed by this run's code ({result['note']})"]
     lines += [f"search fast (library call, 10 hits, {result['questions']} questions): "
               f"p50 {homes.percentile(result['latencies'], 50):.1f} ms, "
-              f"p95 {homes.percentile(result['latencies'], 95):.1f} ms", f"home: {result['home']}"]
+              f"p95 {homes.percentile(result['latencies'], 95):.1f} ms"]
+    lines += [f"  {name}: p50 {homes.percentile(ms, 50):.1f} ms, p95 {homes.percentile(ms, 95):.1f} ms"
+              for name, ms in result.get("column_ms", {}).items()]
+    if result.get("read_seconds"):
+        lines.append(f"read by the rules after landing: {result['read_seconds']:.0f} s more")
+    lines.append(f"home: {result['home']}")
     if result["briefs"]:
         lines += ["", "brief (nothing read: passages and the judge; foreign = the next question of the same half):", "",
                   "| half | asked | questions | held true | evidence-turn recall | passages, median |",
@@ -265,6 +331,14 @@ def table(result: dict) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int, default=None, help="only the first N questions of the tuning half")
+    ap.add_argument("--sample", type=int, default=None, metavar="N",
+                    help="only N questions a half (the types in turn), in a home of their histories alone")
+    ap.add_argument("--keys", action="store_true",
+                    help="read the histories (rules) and rank with their records as keys, and without")
+    ap.add_argument("--late", type=shares, default=(), metavar="W,...",
+                    help="also `fast` with each share of a passage's second-best turn (search.LATE)")
+    ap.add_argument("--keys-weight", type=shares, default=(), metavar="W,...",
+                    help="also `fast` with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT); with --keys")
     ap.add_argument("--fresh", action="store_true", help="build the home again even when one is kept")
     ap.add_argument("--brief", action="store_true", help="also the brief: held, and how many passages come back")
     ap.add_argument("--home", type=Path, default=None, help="a home built before (its folder under the cache)")
@@ -282,10 +356,13 @@ def main() -> None:
         print(landing_line(landing(args.landing)))
         print(f"command: ./run bench longmemeval_recall --landing {args.landing}")
         return
-    result = run(args.limit, args.fresh, args.brief, args.home)
+    result = run(args.limit, args.fresh, args.brief, args.home, args.keys, args.sample, args.late, args.keys_weight)
     print(f"LongMemEval dev: {result['questions']} questions, fast, before the end of each question's day")
     print(table(result))
     print("command: ./run bench longmemeval_recall" + (f" --limit {args.limit}" if args.limit else "")
+          + (f" --sample {args.sample}" if args.sample else "") + (" --keys" if args.keys else "")
+          + (f" --late {','.join(f'{w:g}' for w in args.late)}" if args.late else "")
+          + (f" --keys-weight {','.join(f'{w:g}' for w in args.keys_weight)}" if args.keys_weight else "")
           + (" --brief" if args.brief else ""))
 
 

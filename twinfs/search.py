@@ -30,6 +30,9 @@ CHAT_WORDS_WEIGHT = 0.1  # the same share in a chat with the assistant
 PER_THREAD = 2  # in a question that gathers (GATHERS), passages of one thread before those of others
 GATHERS = re.compile(r"\b(?:how many|how much|in total|total|altogether|both|all the)\b", re.IGNORECASE)
 ROLE_LIFT = 0.2  # how much a turn of the side a question does not ask about loses, in a chat with the assistant
+LATE = 0.0  # late interaction past the best turn: a passage's meaning score also gains this share of its second
+# best segment's cosine (0: its best segment alone, as the lane has scored since it had segments); bench/results/
+# locomo_recall.md and longmemeval_recall.md, 2026-12-04, for what it was measured at
 KEYS = True  # passages found by their keys too (passage_keys.py); False: by their own text alone (the bench's
 # "without keys" column)
 
@@ -79,9 +82,9 @@ def meaning_lane(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEP
     without = frozenset() if KEYS else frozenset({KEY_SPEAKER})
     if named:
         return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=named, lift=SPEAKER_LIFT,
-                                    without=without)
+                                    without=without, second=LATE)
     side = side_asked(query, speakers)
-    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR, without=without,
+    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR, without=without, second=LATE,
                                 favour=frozenset(speakers) - side if side else frozenset(), lift=-ROLE_LIFT)
 
 

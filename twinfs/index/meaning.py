@@ -319,11 +319,12 @@ class MeaningIndex:
         return np.array([r[0] for r in rows], dtype="int64")
 
     def search(self, text: str, bounds: Bounds, limit: int = 50, floor: float = 0.0,
-               favour: frozenset[str] = frozenset(), lift: float = 0.0, without: frozenset[str] = frozenset()
-               ) -> list[tuple[str, str, float]]:
+               favour: frozenset[str] = frozenset(), lift: float = 0.0, without: frozenset[str] = frozenset(),
+               second: float = 0.0) -> list[tuple[str, str, float]]:
         """(doc id, path, cosine of its best segment) best first; docs below `floor` are left out. A segment
         said by someone in `favour` scores `lift` more (a negative lift: less); one said by someone in `without`
-        is not counted (passage_keys.KEY_SPEAKER: a passage by its own text alone)."""
+        is not counted (passage_keys.KEY_SPEAKER: a passage by its own text alone). `second`: a doc also gains
+        this share of its second-best segment's cosine (late interaction over its turns beyond the best one)."""
         if bounds.type and not self._types.get(bounds.type):
             return []  # nothing of that type yet (no records before reading): no need to embed or search
         query = self.embedder.query(text)
@@ -339,7 +340,7 @@ class MeaningIndex:
                 total = index.ntotal if mine is None else len(mine)
                 if total:  # deep enough for `limit` docs of several segments each (a long turn is several)
                     k = min(total, max(limit * 8, 64) if mine is not None else 2000)
-                    best += self._best(index.search(query, k, mine), limit, floor, favour, lift, without)
+                    best += self._best(index.search(query, k, mine), limit, floor, favour, lift, without, second)
             top = sorted(best, key=lambda kv: -kv[1])[:limit]  # ties: in the order found
             if not top:
                 return []
@@ -348,7 +349,7 @@ class MeaningIndex:
             return [(d, paths.get(d, ""), s) for d, s in top]
 
     def _best(self, found: tuple[np.ndarray, np.ndarray], limit: int, floor: float, favour: frozenset[str],
-              lift: float, without: frozenset[str] = frozenset()) -> list[tuple[str, float]]:
+              lift: float, without: frozenset[str] = frozenset(), second: float = 0.0) -> list[tuple[str, float]]:
         """The `limit` docs whose best segment among those found scores highest (lifted, or lowered, where its
         speaker is favoured), best first, ties in the order their first segment was found. The sums are float32,
         as FAISS's scores are. In numpy: a dict of every doc found (~1,000 of 2,000 segments at 100,000
@@ -369,5 +370,14 @@ class MeaningIndex:
         order = np.argsort(docs, kind="stable")
         starts = np.flatnonzero(np.r_[True, docs[order][1:] != docs[order][:-1]])
         tops = np.maximum.reduceat(scores[order], starts)
+        if second:  # each doc's second-best segment found (none: 0), docs in the same order as `starts`
+            ranked = np.lexsort((-scores, docs))
+            by_doc, by_score = docs[ranked], scores[ranked]
+            heads = np.flatnonzero(np.r_[True, by_doc[1:] != by_doc[:-1]])
+            has = heads + 1 < len(by_doc)
+            has[has] = by_doc[heads[has] + 1] == by_doc[heads[has]]
+            runner_up = np.zeros(len(heads), dtype=np.float32)
+            runner_up[has] = by_score[heads[has] + 1]
+            tops = tops + np.float32(second) * runner_up
         first = order[starts]  # where each doc's first segment was found
         return [(table.docs[int(docs[first[k]])], float(tops[k])) for k in np.lexsort((first, -tops))[:limit]]
