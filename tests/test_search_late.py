@@ -124,3 +124,13 @@ def test_a_question_naming_a_time_is_lifted_where_one_naming_none_is_not(runner)
     assert named[0].turns == ["s1"]
     plain = dict(unlifted(runner, "How did my legs feel on the long run in May?", before))
     assert named[0].score == pytest.approx(plain["s1"] + search.DATE_BOOST, abs=1e-6)
+
+
+@pytest.mark.parametrize("before", [None, datetime(2024, 8, 1, tzinfo=UTC)])
+def test_a_time_after_the_questions_day_lifts_nothing(runner, before):
+    query = "How should my legs feel on the long run next week?"  # a plan: nothing was said in that week yet
+    assert search.question_times(query, Bounds(before=before), runner.space(RUNNER))  # it does name a time
+    asked = SearchRequest(query=query, fast=True, before=before.isoformat() if before else None)
+    hits = runner.search(RUNNER, asked).hits
+    assert [(h.turns[0], h.score) for h in hits] == [(t, pytest.approx(s, abs=1e-6))
+                                                   for t, s in unlifted(runner, query, before)]
