@@ -38,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     conversations = load_set()[: args.conversations]
     rules, _, _ = read_set(make_reader(), conversations)
     llm = load(str(model_path(args.model)), n_threads=args.threads)
-    checker, writer = Checker(llm), KeyWriter(llm)
+    checker = Checker(llm)
+    writer = KeyWriter(checker)  # through the checker: its kept prefix and token count
     check_s: list[float] = []
     keys_s: list[float] = []
     counts = [0, 0]

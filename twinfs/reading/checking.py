@@ -203,13 +203,17 @@ class Checker:
             self.llm._ctx.set_n_threads(threads, threads)
             self.threads = threads
 
-    def complete(self, prefix: str, prompt: str, schema: dict) -> str:
-        """The model's greedy answer to `prefix + prompt` under `schema`'s grammar (made once a schema)."""
+    def complete(self, prefix: str, prompt: str, schema: dict, most: int = VALUE_CHARS, least: int = 0,
+                 max_tokens: int | None = None) -> str:
+        """The model's greedy answer to `prefix + prompt` under `schema`'s grammar (made once a schema and string
+        bounds: each string `least` to `most` characters), at most `max_tokens` (else the checker's)."""
         key = json.dumps(schema, sort_keys=True)
+        if (most, least) != (VALUE_CHARS, 0):
+            key = f"{least}-{most}:{key}"
         if key not in self.grammars:
-            self.grammars[key] = grammar(schema)
-        out = self.llm.create_completion(prefix + prompt, max_tokens=self.max_tokens, temperature=0.0, top_k=1,
-                                         grammar=self.grammars[key])
+            self.grammars[key] = grammar(schema, most=most, least=least)
+        out = self.llm.create_completion(prefix + prompt, max_tokens=max_tokens or self.max_tokens, temperature=0.0,
+                                         top_k=1, grammar=self.grammars[key])
         return out["choices"][0]["text"]
 
     def ask(self, question: Question) -> ModelAnswer | None:
@@ -242,7 +246,10 @@ class EndpointChecker(Checker):
     def use_threads(self, threads: int) -> None:
         return None  # the endpoint's machine decides
 
-    def complete(self, prefix: str, prompt: str, schema: dict) -> str:
+    def complete(self, prefix: str, prompt: str, schema: dict, most: int = VALUE_CHARS, least: int = 0,
+                 max_tokens: int | None = None) -> str:
+        """The served model's answer, held to `schema` by the server (the string bounds are the grammar's here: not
+        sent; the endpoint's max_tokens stands)."""
         system = prefix.removeprefix("<|im_start|>system\n").split("<|im_end|>")[0]
         text, tokens = self.endpoint._complete([{"role": "system", "content": system},
                                                 {"role": "user", "content": prompt.removesuffix(SUFFIX)}], schema)

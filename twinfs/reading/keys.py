@@ -3,22 +3,23 @@ questions the passage answers and the people, places and things it is about, kep
 search finds it by them too (doc2query; LongMemEval's fact-augmented keys).
 
 One fixed instruction prefix, then the passage, under a JSON-schema grammar (each question and name a short flat
-string, a handful of each): the same way the model pass asks its closed questions (checking.py), with a prefix of
-its own. The model pass asks its questions for a thread first and the keys after, so each prefix is evaluated
-again only once a thread, not at every question.
+string, a handful of each), asked through the model pass's own Checker.complete (checking.py): the same loaded
+model, the same kept prefix, the same token count, and an endpoint checker asks its served model the same way. The
+model pass asks its questions for a thread first and the keys after, so each prefix is evaluated again only once a
+thread, not at every question.
 """
 from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import Any
 
 from ..passage_keys import PassageKeys, keys_path, write_keys
-from . import checking
 
 log = logging.getLogger("twinfs.reading")
 QUESTIONS, NAMES, CHARS = 3, 4, 60  # at most so many questions and names, each at most CHARS characters
-PASSAGE_CHARS = 1000  # of the passage's text the model reads (a passage holds at most ~1,400)
+PASSAGE_CHARS = 1400  # of the passage's text the model reads: all of it (LoCoMo's: median 1,224, at most 1,356)
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["questions", "about"],
           "properties": {"questions": {"type": "array", "items": {"type": "string"}, "maxItems": QUESTIONS},
                          "about": {"type": "array", "items": {"type": "string"}, "maxItems": NAMES}}}
@@ -28,12 +29,7 @@ PREFIX = (
     f"has, plans, likes or felt, and when; never about the chat itself), about (up to {NAMES} people, places and "
     "things it is about, as named in it).<|im_end|>\n<|im_start|>user\n")
 SUFFIX = "<|im_end|>\n<|im_start|>assistant\n"
-
-
-def grammar() -> Any:
-    """SCHEMA as a llama.cpp grammar, each string one flat `[^"\\\n]{1,CHARS}` (checking.grammar's, for the same
-    reason: the converter's bounded strings make each token slow)."""
-    return checking.grammar(SCHEMA, most=CHARS, least=1)
+MAX_TOKENS = 120  # the answer's tokens at most (3 questions and 4 names of CHARS fit)
 
 
 def body_of(passage_text: str) -> str:
@@ -45,37 +41,47 @@ def body_of(passage_text: str) -> str:
     return "\n".join(lines)[:PASSAGE_CHARS]
 
 
-class KeyWriter:
-    """Asks one model (a llama_cpp.Llama) for a passage's keys, greedily, under the schema's grammar."""
+def parse_answer(text: str) -> PassageKeys | None:
+    """The model's JSON answer as keys (each kept once, blanks dropped), or None when it does not parse."""
+    try:
+        body = json.loads(text)
+        return PassageKeys(tuple(dict.fromkeys(q.strip() for q in body["questions"] if q.strip())),
+                           tuple(dict.fromkeys(a.strip() for a in body["about"] if a.strip())))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
 
-    def __init__(self, llm: Any, max_tokens: int = 120):
-        self.llm = llm
+
+class KeyWriter:
+    """Asks the model pass's checker (checking.Checker: its loaded model, greedily, under the schema's grammar made
+    once) for a passage's keys: each string 1 to CHARS characters, at most `max_tokens`."""
+
+    def __init__(self, checker: Any, max_tokens: int = MAX_TOKENS):
+        self.checker = checker
         self.max_tokens = max_tokens
-        self.grammar = grammar()
+        self.asked = 0
+        self.seconds = 0.0  # spent asking, for the keys' share of the pass
 
     def keys(self, passage_text: str) -> PassageKeys | None:
         """The model's keys for a passage, or None when it gave none that parses."""
-        out = self.llm.create_completion(PREFIX + body_of(passage_text) + SUFFIX, max_tokens=self.max_tokens,
-                                         temperature=0.0, top_k=1, grammar=self.grammar)
+        started = time.perf_counter()
         try:
-            body = json.loads(out["choices"][0]["text"])
-            return PassageKeys(tuple(dict.fromkeys(q.strip() for q in body["questions"] if q.strip())),
-                               tuple(dict.fromkeys(a.strip() for a in body["about"] if a.strip())))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None
+            return parse_answer(self.checker.complete(PREFIX, body_of(passage_text) + SUFFIX, SCHEMA, most=CHARS,
+                                                      least=1, max_tokens=self.max_tokens))
+        finally:
+            self.asked += 1
+            self.seconds += time.perf_counter() - started
 
 
-_WRITERS: dict[int, KeyWriter] = {}  # id of a loaded model -> its key writer (its grammar parsed once)
+_WRITERS: dict[int, KeyWriter] = {}  # id of a checker -> its key writer
 
 
 def writer_for(checker: Any) -> KeyWriter | None:
-    """The key writer that shares the model pass's loaded model (None: no model, no keys)."""
-    llm = getattr(checker, "llm", None)
-    if llm is None:
+    """The key writer that asks through the model pass's checker (None: no model, no keys)."""
+    if checker is None:
         return None
-    if id(llm) not in _WRITERS:
-        _WRITERS[id(llm)] = KeyWriter(llm)
-    return _WRITERS[id(llm)]
+    if id(checker) not in _WRITERS:
+        _WRITERS[id(checker)] = KeyWriter(checker)
+    return _WRITERS[id(checker)]
 
 
 def key_thread(space: Any, thread: str, writer: KeyWriter | None, stop: Any = None) -> int:
