@@ -254,13 +254,16 @@ def _mean(values: list[float]) -> str:
 
 def report(result: dict, args: argparse.Namespace) -> str:
     whole, rows, caches = result["whole"], result["rows"], result["caches"]
-    seconds = [r["seconds"] for c in caches.values() for r in c.rows.values()]
-    lines = [f"model keys: {len(seconds)} passages asked, {_mean(seconds)[:-1]} s a passage (median "
-             f"{statistics.median(seconds):.1f} s)" if seconds else "model keys: none asked yet"]
+    asked = [r for c in caches.values() for r in c.rows.values()]
+    lines = [f"model keys: {len(asked)} passages asked; seconds a passage, median: " + ", ".join(
+        f"{statistics.median(got):.1f} s at load {name} ({len(got)})" for name, got in (
+            ("< 4", [r["seconds"] for r in asked if r.get("load", 0) < 4]),
+            (">= 4", [r["seconds"] for r in asked if r.get("load", 0) >= 4])) if got) if asked else
+        "model keys: none asked yet"]
     for sid, cache in caches.items():
         parsed = [r for r in cache.rows.values() if r["parsed"]]
-        asked = sum(len(r["questions"]) for r in parsed)
-        lines.append(f"  {sid}: {len(cache.rows)} in the cache, {len(parsed)} with keys, {asked} questions, "
+        written = sum(len(r["questions"]) for r in parsed)
+        lines.append(f"  {sid}: {len(cache.rows)} in the cache, {len(parsed)} with keys, {written} questions, "
                      f"{sum(len(r['about']) for r in parsed)} names")
     if not whole:
         return "\n".join([*lines, "no sampled conversation has keys for all its passages yet: nothing measured"])
