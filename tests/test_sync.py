@@ -136,6 +136,38 @@ def test_a_new_machine_joining_clones_and_builds_its_indexes(machines):
     assert c.status(USER, StatusRequest(ids=["m0"])).phases["m0"] in (Phase.read, Phase.folded)
 
 
+def test_a_vault_opened_while_it_is_being_cloned_waits_until_it_is_whole(machines):
+    """The clone's writer marks the vault pending, so the ticker (or a request) opens it midway: that opener
+    gets the Space the clone builds in and waits for it, never a second Space that repairs the half-built vault
+    under a writer of its own (it removed the Whoosh writer's MAIN.tmp folder the clone was indexing into)."""
+    import threading
+
+    machine, remote = machines
+    a = machine("laptop-a", reading=False)
+    a.add(USER, AddRequest(items=[say(f"m{i}", f"Day {i}: trains and the river.", minutes=i) for i in range(12)],
+                           wait=True))
+    a.sync_with(USER, remote)
+    b = machine("laptop-b", reading=False)
+    found: list[int] = []
+    opener = threading.Thread(target=lambda: found.append(
+        b.search(USER, SearchRequest(query="trains and the river", fast=True)).found))
+    seen_midway: list[bool] = []
+
+    def progress(done: int, total: int) -> None:
+        if not seen_midway:  # the first file read: a second opener races the build
+            opener.start()
+            opener.join(1.0)
+            seen_midway.append(bool(found))
+
+    joined = b.sync_with(USER, remote, progress=progress)
+    opener.join(60)
+    assert joined.kind == "cloned" and joined.received == 12
+    assert seen_midway == [False]  # it waited for the clone to finish
+    assert found and found[0] > 0  # and then found what was cloned
+    assert len(b.spaces) == 1 and b.idle(60)
+    assert git(b, "status", "--porcelain") == ""
+
+
 def test_bad_remotes_are_refused_with_one_line_and_leave_the_vault_as_it_was(machines, tmp_path):
     machine, remote = machines
     a = machine("laptop-a", reading=False)

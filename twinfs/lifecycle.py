@@ -19,7 +19,7 @@ import git
 
 from . import forgetting, repair
 from .background import backoff, give_back_memory
-from .errors import TwinError, unwritable
+from .errors import TwinError, Unavailable, unwritable
 from .home_lock import HomeBusy, HomeLock, holder
 from .index import meaning
 from .jobs import Pipeline
@@ -94,15 +94,37 @@ class Lifecycle:
                     self.prepared(space)
                     if self.users is not None:
                         self.users += 1
-        if not space.standing.prepared and not self.read_only and space.exists:
-            with space.opening:
-                if not space.standing.prepared:
+        if not space.standing.prepared and not self.read_only:
+            with space.opening:  # a vault being cloned (joining) is opened once it is whole and prepared
+                if not space.standing.prepared and space.exists:
                     self._prepare(space)
 
     def prepared(self, space: Space) -> None:
         """A vault made or cloned here: opened from now on as one this owner has prepared (nothing to repair)."""
         space.standing.opened()
         self.spaces.prepared(space)
+
+    @contextmanager
+    def joining(self, user: EndUser) -> Iterator[Space]:
+        """The Space a vault is cloned into (a new machine joining), held open by Spaces so that every other
+        opener (the ticker the clone's writer wakes, a request) gets this one and waits (space.opening) until the
+        vault is whole and prepared: a second Space of it repaired the half-built vault under a writer of its
+        own. A clone that fails leaves no vault, and this Space closed."""
+        self.writable()
+        space = self.spaces.get(user, keep=True, hold=True)
+        try:
+            with space.opening:
+                if space.exists:  # another sync cloned it while this one waited
+                    raise Unavailable(f"end user '{user.account}' was cloned here meanwhile: sync again",
+                                      retry_after=1)
+                try:
+                    yield space
+                except BaseException:
+                    space.close()
+                    raise
+                self.prepared(space)  # opened from now on as a vault this owner has prepared
+        finally:
+            self.spaces.release(space)
 
     def _make(self, user: EndUser) -> Space:
         space = Space(self.home, user, self.writes.embedder, read_only=self.read_only, machine=self.settings.machine)

@@ -325,16 +325,13 @@ class Memory:
         self._writable()
         url = sync_remote.check_url(remote, user.dirname) if remote else None
         with self._held(user) as space:
-            if not space.exists:  # not kept open while it does not exist: closed once it is cloned
+            if not space.exists:  # a new machine joining: cloned in the Space kept open for it
                 if leave or stay:
                     raise Invalid(f"end user '{user.account}' is not held here: there is nothing to leave or to keep")
                 if url is None:
                     raise NotFound(f"no memory for end user '{user.account}' here: give --remote to fetch it")
-                try:
-                    out = sync_run.clone(space, url, progress, self.settings.sync_gpg_keys)
-                finally:
-                    space.close()
-                self.life.prepared(space)  # opened from now on as a vault this owner has prepared
+                with self.life.joining(user) as joining:  # the Space every other opener gets, and waits on
+                    out = sync_run.clone(joining, url, progress, self.settings.sync_gpg_keys)
                 self.remotes.mark(user.dirname)
                 self.pipeline.wake(user.dirname)  # read here what was read there, and fold
                 return sync_run.result(out)
