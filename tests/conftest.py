@@ -14,6 +14,27 @@ os.environ.setdefault("TWIN_READER_MODEL", "none")
 from twinfs import EndUser, Memory, Settings  # noqa: E402
 from twinfs.index.embedder import shared_embedder  # noqa: E402
 
+WORKERS = 3  # most tests wait on git, subprocesses and sockets: 3 workers beat 2 on 2 cores
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto` (pyproject's addopts): $TWIN_TEST_WORKERS, else WORKERS for the suite or a folder of it, and
+    none (no worker processes started) for a run of one or two test files or tests, the inner loop."""
+    if os.environ.get("TWIN_TEST_WORKERS"):
+        return int(os.environ["TWIN_TEST_WORKERS"])
+    named = [a for a in config.args if "::" in a or os.path.isfile(a)]
+    return 0 if named and len(named) == len(config.args) and len(named) <= 2 else WORKERS
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """With workers: the tests of a module that share what a module-scoped fixture of theirs started (a server,
+    a browser, a model) run on one worker (`--dist loadgroup`), so it is started once; the others spread."""
+    for item in items:
+        module = item.nodeid.split("::")[0]
+        defs = [d for ds in item._fixtureinfo.name2fixturedefs.values() for d in ds]
+        if any(d.scope != "function" and d.baseid == module for d in defs):
+            item.add_marker(pytest.mark.xdist_group(module))
+
 
 @pytest.fixture(scope="session")
 def embedder():
