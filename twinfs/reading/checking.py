@@ -45,11 +45,28 @@ PREFIX = INSTRUCTIONS + "<|im_end|>\n<|im_start|>user\n"
 # A record without a value (an event, a feeling, a state in words) is asked one thing: whether it reads alone. Its
 # prefix is the same instructions and then its own: llama.cpp keeps the instructions' KV state when the questions
 # switch (only this part and the question are evaluated again), and the questions about words get the very prompt
-# they always had. A window's note questions are asked after its other questions: one switch a window.
+# they always had. A window's note questions are asked after its other questions: one switch a window. Its worked
+# examples (invented; a yes/no answer, nothing to copy) are part of the prefix, evaluated once.
+def _shown(before: str, turn: str, note: str, keep: bool) -> str:
+    """One worked example of a note question, as a turn of the chat the prefix is (not a prompt's own values)."""
+    return (f"Before: {before}\nTurn: {turn}\nNote: {note}<|im_end|>\n<|im_start|>assistant\n"
+            f'{{"keep":{str(keep).lower()}}}<|im_end|>\n<|im_start|>user\n')
+
+
 NOTE_PREFIX = INSTRUCTIONS + (
     " Or you get a note written of the turn. For a note, answer in JSON: keep (true when the note, read alone by a "
     "stranger, tells a fact about the person: what they did, have, are, like or plan; false when it is a saying, "
-    "cheering, small talk, or speaks of something only the turn before names).<|im_end|>\n<|im_start|>user\n")
+    "cheering, small talk, or speaks of something only the turn before names).<|im_end|>\n<|im_start|>user\n") + (
+    _shown("What did you cook?", "A big pot of soup! I put in extra garlic, so good.", "Sam put in extra garlic",
+           False)
+    + _shown("How was your week?", "I adopted a puppy named Rex on Monday!", "Sam adopted a puppy named Rex", True)
+    + _shown("I finally finished my thesis!", "That's amazing, all that hard work pays off in the end.",
+             "Hard work pays off in the end", False)
+    + _shown("Any news?", "I started learning the violin, it's hard but fun.", "Sam started learning the violin", True)
+    + _shown("Opening the bakery is so hard.", "Hang in there! You got this, it'll be worth it in the end.",
+             "Sam is sure it'll be worth it in the end", False)
+    + _shown("What did you do at the weekend?", "We went to the beach and swam in the sea.",
+             "Sam and others went to the beach and swam in the sea", True))
 NOTE_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["keep"],
                "properties": {"keep": {"type": "boolean"}}}
 SUFFIX = "<|im_end|>\n<|im_start|>assistant\n"
