@@ -1,12 +1,12 @@
 """The second reading set, rules alone and rules + the model's check pass, side by side.
 
-    ./run bench reading_checked [--model qwen-coder-1.5b] [--conversations N] [--judged] [--no-notes] [--verbose]
+    ./run bench reading_checked [--model qwen-coder-1.5b] [--conversations N] [--judged] [--notes] [--verbose]
 
-The rules read each conversation; then every record they made from a user's turn (its value; or, without one,
-whether it reads alone), and every sentence of a user's turn about the speaker that they left alone, is asked about
-once (twinfs/reading/checking.py, the same questions and verdicts as the background pass) and the verdicts applied
-as the pass applies them (a drop retracts, a replace corrects, an add makes a record `by: model`,
-reading/checked.py). Prints the set's scores for both, what the model
+The rules read each conversation; then every record they made from a user's turn (its value; with `--notes`, of one
+without a value, whether it reads alone), and every sentence of a user's turn about the speaker that they left
+alone, is asked about once (twinfs/reading/checking.py, the same questions and verdicts as the background pass) and
+the verdicts applied as the pass applies them (a drop retracts, a replace corrects, an add makes a record
+`by: model`, reading/checked.py). Prints the set's scores for both, what the model
 changed, and its seconds per user turn (median, p95) with the CPU and load. `--judged`: also the judged sample of
 `./run bench reading` (50 rules records of LoCoMo dev, judged by hand), each asked about: right after the check
 = judged-right records kept + judged-wrong records dropped.
@@ -69,7 +69,7 @@ class Replayed:
 
 def check_records(checker: Checker, thread: str, records: list[Record], turns: list, changes: Counter,
                   per_turn: dict[str, float], verbose: bool = False, clauses: bool = True,
-                  notes: bool = True) -> list[Record]:
+                  notes: bool = False) -> list[Record]:
     """The records as the pass leaves them: each question asked, its verdict applied in memory."""
     kept = {r.id: r for r in records}
     by_turn = {t.id: t for t in turns}
@@ -96,7 +96,7 @@ def check_records(checker: Checker, thread: str, records: list[Record], turns: l
     return list(kept.values())
 
 
-def judged(checker: Checker, verbose: bool) -> str:
+def judged(checker: Checker, verbose: bool, notes: bool = False) -> str:
     """The judged sample of `./run bench reading` (rules on LoCoMo dev), before and after the check."""
     from bench.reading import Judge, judged_sample, load, read
 
@@ -114,7 +114,7 @@ def judged(checker: Checker, verbose: bool) -> str:
         before += bool(right)
         turns = threads.get(record.id.split("#")[0], [])
         n = next((i for i, t in enumerate(turns) if record.turns and t.id == record.turns[0]), None)
-        if n is None:
+        if n is None or not (notes or record.attribute and record.value):
             after += bool(right)  # not asked: stands as the rules made it
             continue
         before_text = turns[n - 1].text if n else ""
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--judged", action="store_true", help="also the judged sample of ./run bench reading")
     parser.add_argument("--no-clauses", action="store_true", help="ask about the rules' records only")
-    parser.add_argument("--no-notes", action="store_true", help="leave the records without a value unasked")
+    parser.add_argument("--notes", action="store_true", help="ask about the records without a value too")
     parser.add_argument("--replay", help="a --verbose run's output: its model answers decided anew, not asked again")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         if replayed:
             replayed.thread = thread
         checked[conv.id] = check_records(checker, thread, rules.get(conv.id, []), conv.turns, changes, per_turn,
-                                         args.verbose, clauses=not args.no_clauses, notes=not args.no_notes)
+                                         args.verbose, clauses=not args.no_clauses, notes=args.notes)
         done = conversations[: len(checked)]
         so_far = {k: score_set({c.id: v[c.id] for c in done}, done) for k, v in (("rules", rules), ("model", checked))}
         print(f"  after {conv.id}: " + "; ".join(f"{k} found {v.found}/{v.total}, set wrongly {len(v.wrong)}"
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{checker.questions} questions; {statistics.median(times):.2f} s a turn median, {p95:.2f} s p95; "
               f"prefix {checker.prefix_tokens} tokens, {checker.evaluated} prompt tokens evaluated in all")
     if args.judged and not replayed:
-        print(f"  {judged(checker, args.verbose)}")
+        print(f"  {judged(checker, args.verbose, args.notes)}")
     print(f"  at the end: {machine()}")
     return 0
 

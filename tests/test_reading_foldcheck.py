@@ -129,25 +129,29 @@ def test_code_orders_what_it_can_and_asks_of_every_plan_beside_a_value():
 
 
 @pytest.mark.slow
-def test_qwen_answers_a_plan_beside_a_home(tmp_path, embedder, alice):
+def test_qwen_answers_a_plan_beside_a_home_and_two_jobs_held_at_once(tmp_path, embedder, alice):
     from test_reading_checking import _qwen_or_skip
 
     from twinfs.reading.checking import Checker, load
-    from twinfs.reading.foldcheck import HOLDS, ask
+    from twinfs.reading.foldcheck import ask
 
-    path = _qwen_or_skip()
+    checker = Checker(load(_qwen_or_skip()))
     settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
+    written = {}
     with Memory(settings, embedder=embedder) as memory:
-        memory.add(alice, AddRequest(items=chat("c1", PLAN), wait=True))
-        assert memory.idle(60)
-        with memory._existing(alice) as space:
-            thread, turns, records = _thread(space)
-            asked = rivals(records, turns)
-            checker = Checker(load(path))
-            holds = ask(checker, asked[0])
-            assert holds in HOLDS
-            with space.writer:
-                retract_folded(space, thread, [(asked[0], holds)], datetime.now(UTC), "qwen")
-            after = ledger.load_records(space, thread)
-    assert holds == "first", holds  # Leeds is the home now; Berlin is next year's
+        for conversation, lines in (("plan", PLAN), ("jobs", TWO_JOBS)):
+            memory.add(alice, AddRequest(items=chat(conversation, lines), wait=True))
+            assert memory.idle(60)
+            with memory._existing(alice) as space:
+                for thread in {r.id.split("#")[0] for r in ledger.all_records(space)} - set(written):
+                    turns = turns_of(space.thread_items(thread))
+                    asked = rivals(ledger.load_records(space, thread), turns)
+                    holds = [ask(checker, q) for q in asked]
+                    with space.writer:
+                        retract_folded(space, thread, list(zip(asked, holds, strict=True)), datetime.now(UTC), "qwen")
+                    written[thread] = (conversation, holds, ledger.load_records(space, thread))
+    answers = {conversation: holds for conversation, holds, _ in written.values()}
+    assert answers == {"plan": ["first"], "jobs": ["both"]}, answers  # Leeds is the home now; two jobs at once
+    after = [r for _, _, records in written.values() for r in records]
     assert any(r.attribute == "plans" and r.value == "Berlin" and not r.retracted for r in after)
+    assert sum(bool(r.held) and "both 'nurse' and 'part-time barista'" in r.held["reason"] for r in after) == 2

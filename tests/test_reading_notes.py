@@ -40,12 +40,12 @@ def test_a_record_without_a_value_is_asked_whether_it_reads_alone():
                              text="Alice added some sage for flavor"),
              SimpleNamespace(id="th#r2", retracted=None, attribute="likes", value="soup", turns=["m2"], by="user",
                              text="Alice likes soup")]
-    asked = questions(rules, lines, clauses=False)
+    asked = questions(rules, lines, clauses=False, notes=True)
     note = next(q for q in asked if q.record == "th#r1")
     assert (note.note, note.before, note.attribute) == ("Alice added some sage for flavor", "What did you cook?", None)
     assert note.prompt().endswith("Note: Alice added some sage for flavor<|im_end|>\n<|im_start|>assistant\n")
     assert "Before: What did you cook?" in note.prompt()
-    assert [q.record for q in questions(rules, lines, clauses=False, notes=False)] == ["th#r2"]
+    assert [q.record for q in questions(rules, lines, clauses=False)] == ["th#r2"]  # not asked by default
     dropped = decide(note, ModelAnswer(False, "other", ""))
     assert dropped.action == "drop" and "reads alone" in dropped.why
     assert decide(note, ModelAnswer(True, "other", "")).action == "keep"
@@ -60,7 +60,7 @@ def test_a_dropped_note_is_retracted_and_shows_in_lineage(tmp_path, embedder, al
             records = ledger.all_records(space)
             thread = records[0].id.split("#")[0]
             turns = turns_of(space.thread_items(thread))
-            sage = next(q for q in questions(records, turns) if q.note and "sage" in q.note)
+            sage = next(q for q in questions(records, turns, notes=True) if q.note and "sage" in q.note)
             verdict = decide(sage, ModelAnswer(False, "other", ""))
             with space.writer:
                 assert apply(space, thread, [(sage, None, verdict)], turns, sources_of(space, thread),
@@ -70,6 +70,47 @@ def test_a_dropped_note_is_retracted_and_shows_in_lineage(tmp_path, embedder, al
         assert sum(not r.retracted for r in after.values()) == len(records) - 1  # the others stand
         lineage = memory.lineage(alice, LineageRequest(id=sage.record))
         assert [c.message.split(":")[0] for c in lineage.commits] == ["check", "read"]  # retracted, never deleted
+
+
+class DropsNotes:
+    """A scripted checker: every note dropped, every other record kept."""
+
+    name, questions, evaluated = "scripted", 0, 0
+
+    def use_threads(self, threads: int) -> None:
+        return None
+
+    def check(self, batch):
+        self.questions += len(batch)
+        return [(q, None, decide(q, ModelAnswer(q.note is None, "other", ""))) for q in batch]
+
+    def complete(self, prefix: str, prompt: str, schema: dict) -> str:
+        return '{"holds":"both"}'
+
+
+def test_the_pass_asks_about_notes_only_when_told(tmp_path, embedder, alice):
+    from conftest import until
+
+    from twinfs.reading.checkpass import CheckPass
+
+    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(alice, AddRequest(items=chat("c1", SOUP), wait=True))
+        assert memory.idle(60)
+        with memory._existing(alice) as space:
+            live = [r for r in ledger.all_records(space) if not r.retracted]
+            plain = DropsNotes()
+            assert until(lambda: CheckPass(lambda: plain)(space) is None, 60)  # the default: notes left alone
+            assert [r.id for r in ledger.all_records(space) if not r.retracted] == [r.id for r in live]
+            with space.writer:  # asked again from the start
+                space.state.put(f"checked:{live[0].id.split('#')[0]}", "{}")
+            notes = DropsNotes()
+            assert until(lambda: CheckPass(lambda: notes, notes=True)(space) is None, 60)
+            after = {r.id: r for r in ledger.all_records(space)}
+    valueless = [r.id for r in live if not r.value]
+    assert valueless and notes.questions > plain.questions
+    assert all(after[i].retracted["reason"].startswith("model check (scripted): ") for i in valueless)
+    assert all(not after[r.id].retracted for r in live if r.value)
 
 
 def test_the_note_questions_share_the_instructions(smollm2_for_notes):
