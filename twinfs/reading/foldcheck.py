@@ -133,9 +133,9 @@ def retract_folded(space: Any, thread: str, answered: list[tuple[FoldQuestion, s
     index = {r.id: n for n, r in enumerate(records)}
     said = []
     for q, holds in answered:
-        live = [index.get(r.id) for r in (q.first, q.second)]
-        if holds not in HOLDS or any(i is None or records[i].retracted for i in live):
+        if holds not in HOLDS or any(r.id not in index or records[index[r.id]].retracted for r in (q.first, q.second)):
             continue  # no answer, or corrected or folded meanwhile: a person's word stands
+        live = [index[q.first.id], index[q.second.id]]
         if holds == "both":
             reason = f"model fold ({model}): {q.concept} holds as both {q.first.value!r} and {q.second.value!r} " \
                      f"{_days(q)}"
