@@ -1,11 +1,12 @@
 """The second reading set, rules alone and rules + the model's check pass, side by side.
 
-    ./run bench reading_checked [--model qwen-coder-1.5b] [--conversations N] [--judged] [--verbose]
+    ./run bench reading_checked [--model qwen-coder-1.5b] [--conversations N] [--judged] [--notes] [--verbose]
 
-The rules read each conversation; then every record they made from a user's turn, and every sentence of a user's
-turn about the speaker that they left alone, is asked about once (twinfs/reading/checking.py, the same questions
-and verdicts as the background pass) and the verdicts applied as the pass applies them (a drop retracts, a replace
-corrects, an add makes a record `by: model`, reading/checked.py). Prints the set's scores for both, what the model
+The rules read each conversation; then every record they made from a user's turn (its value; with `--notes`, of one
+without a value, whether it reads alone), and every sentence of a user's turn about the speaker that they left
+alone, is asked about once (twinfs/reading/checking.py, the same questions and verdicts as the background pass) and
+the verdicts applied as the pass applies them (a drop retracts, a replace corrects, an add makes a record
+`by: model`, reading/checked.py). Prints the set's scores for both, what the model
 changed, and its seconds per user turn (median, p95) with the CPU and load. `--judged`: also the judged sample of
 `./run bench reading` (50 rules records of LoCoMo dev, judged by hand), each asked about: right after the check
 = judged-right records kept + judged-wrong records dropped.
@@ -67,17 +68,19 @@ class Replayed:
 
 
 def check_records(checker: Checker, thread: str, records: list[Record], turns: list, changes: Counter,
-                  per_turn: dict[str, float], verbose: bool = False, clauses: bool = True) -> list[Record]:
+                  per_turn: dict[str, float], verbose: bool = False, clauses: bool = True,
+                  notes: bool = False) -> list[Record]:
     """The records as the pass leaves them: each question asked, its verdict applied in memory."""
     kept = {r.id: r for r in records}
     by_turn = {t.id: t for t in turns}
-    for q in questions(records, turns, clauses=clauses):
+    for q in questions(records, turns, clauses=clauses, notes=notes):
         started = time.perf_counter()
         (_, answer, verdict), = checker.check([q])
         key = f"{thread}/{q.turn_id}"
         per_turn[key] = per_turn.get(key, 0.0) + time.perf_counter() - started
         if verbose:
-            asked = f"{q.attribute}={q.value!r}" if q.record else f"clause {q.clause!r}"
+            asked = f"note {q.note!r}" if q.note is not None else f"{q.attribute}={q.value!r}" if q.record \
+                else f"clause {q.clause!r}"
             print(f"  {thread} {asked} -> {answer} -> {verdict.action} {verdict.attribute} {verdict.value!r} "
                   f"{verdict.why}")
         changes[verdict.action] += 1
@@ -93,7 +96,7 @@ def check_records(checker: Checker, thread: str, records: list[Record], turns: l
     return list(kept.values())
 
 
-def judged(checker: Checker, verbose: bool) -> str:
+def judged(checker: Checker, verbose: bool, notes: bool = False) -> str:
     """The judged sample of `./run bench reading` (rules on LoCoMo dev), before and after the check."""
     from bench.reading import Judge, judged_sample, load, read
 
@@ -102,6 +105,7 @@ def judged(checker: Checker, verbose: bool) -> str:
     picked, judgments = judged_sample(run)
     threads = {f"{s.conversation}/s{s.number}": s.turns for s in sessions}
     before = after = replaced = unjudged = 0
+    dropped: Counter = Counter()  # judged right / wrong, dropped by the check
     for record in picked:
         right = judgments.get(record.id, {}).get("right")
         if right is None:
@@ -110,20 +114,27 @@ def judged(checker: Checker, verbose: bool) -> str:
         before += bool(right)
         turns = threads.get(record.id.split("#")[0], [])
         n = next((i for i, t in enumerate(turns) if record.turns and t.id == record.turns[0]), None)
-        if n is None or not record.attribute:
-            after += bool(right)  # not asked (no attribute): stands as the rules made it
+        if n is None or not (notes or record.attribute and record.value):
+            after += bool(right)  # not asked: stands as the rules made it
             continue
         before_text = turns[n - 1].text if n else ""
-        q = Question(turns[n].text, before_text, record.attribute, record.value, record.id, turn_id=turns[n].id)
+        if record.attribute and record.value:
+            q = Question(turns[n].text, before_text, record.attribute, record.value, record.id, turn_id=turns[n].id)
+        else:
+            q = Question(turns[n].text, before_text, record=record.id, turn_id=turns[n].id, note=record.text)
         (_, answer, verdict), = checker.check([q])
         if verbose:
-            print(f"  judged {'right' if right else 'WRONG'} {record.attribute}={record.value!r} -> {verdict.action}")
+            asked = f"note {record.text[:90]!r}" if q.note else f"{record.attribute}={record.value!r}"
+            print(f"  judged {'right' if right else 'WRONG'} {asked} -> {verdict.action}", flush=True)
         if verdict.action == "replace":
             replaced += 1
         elif (verdict.action == "drop") != bool(right):
             after += 1
+        if verdict.action == "drop":
+            dropped["right" if right else "wrong"] += 1
     return (f"judged sample: rules {before} of {len(picked) - unjudged} right; after the check {after} right, "
-            f"{replaced} replaced (not judged)")
+            f"{replaced} replaced (not judged); dropped {dropped['wrong']} judged wrong and {dropped['right']} "
+            f"judged right")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--judged", action="store_true", help="also the judged sample of ./run bench reading")
     parser.add_argument("--no-clauses", action="store_true", help="ask about the rules' records only")
+    parser.add_argument("--notes", action="store_true", help="ask about the records without a value too")
     parser.add_argument("--replay", help="a --verbose run's output: its model answers decided anew, not asked again")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -152,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         if replayed:
             replayed.thread = thread
         checked[conv.id] = check_records(checker, thread, rules.get(conv.id, []), conv.turns, changes, per_turn,
-                                         args.verbose, clauses=not args.no_clauses)
+                                         args.verbose, clauses=not args.no_clauses, notes=args.notes)
         done = conversations[: len(checked)]
         so_far = {k: score_set({c.id: v[c.id] for c in done}, done) for k, v in (("rules", rules), ("model", checked))}
         print(f"  after {conv.id}: " + "; ".join(f"{k} found {v.found}/{v.total}, set wrongly {len(v.wrong)}"
@@ -167,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{checker.questions} questions; {statistics.median(times):.2f} s a turn median, {p95:.2f} s p95; "
               f"prefix {checker.prefix_tokens} tokens, {checker.evaluated} prompt tokens evaluated in all")
     if args.judged and not replayed:
-        print(f"  {judged(checker, args.verbose)}")
+        print(f"  {judged(checker, args.verbose, args.notes)}")
     print(f"  at the end: {machine()}")
     return 0
 

@@ -261,6 +261,8 @@ class Record(BaseModel):
     turns: list[str]
     source: str
     retracted: dict | None = None
+    # {"reason", "at"}: the fold question found this value holds beside another of a one-at-a-time attribute
+    held: dict | None = Field(None, exclude_if=lambda held: held is None)
 
     def render(self) -> str:
         """`(happened 2026-10-01) Alice lives in Lisbon (Alice · home_city: Lisbon) (state)`"""

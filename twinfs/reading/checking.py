@@ -34,13 +34,43 @@ SCHEMA = {"type": "object", "additionalProperties": False, "required": ["attribu
                          "keep": {"type": "boolean"}}}
 # ChatML, which both shipped models (SmolLM2, Qwen2.5) use: the system part and the user's opening never change.
 # The rules' label is never shown: a small model echoes a label it is given, so it names the kind of fact itself.
-PREFIX = (
+INSTRUCTIONS = (
     "<|im_start|>system\nYou read what a person says in a chat. You get the turn before, the person's turn, and "
     "some words or a sentence of that turn. Answer in JSON: attribute (what those words tell about the person, one "
     "of: " + ", ".join(CONCEPTS) + "; family means a relative, partner a spouse or partner, likes/dislikes a "
     "taste, plans something they intend, other anything else), value (the exact words of the turn that name it, "
     "short: a place, a job, a name, a food; nothing added), keep (true when the person says it of themself; false "
-    "when it is someone else's, a wish, an if or a question).<|im_end|>\n<|im_start|>user\n")
+    "when it is someone else's, a wish, an if or a question).")
+PREFIX = INSTRUCTIONS + "<|im_end|>\n<|im_start|>user\n"
+# A record without a value (an event, a feeling, a state in words) is asked one thing: whether it reads alone. Its
+# prefix is the same instructions and then its own: llama.cpp keeps the instructions' KV state when the questions
+# switch (only this part and the question are evaluated again), and the questions about words get the very prompt
+# they always had. A window's note questions are asked after its other questions: one switch a window. Its worked
+# examples (invented; a yes/no answer, nothing to copy) are part of the prefix, evaluated once. Not asked by default
+# (`questions(notes=True)`, `CheckPass(notes=True)`): Qwen2.5-Coder-1.5B drops more right records than wrong ones
+# (bench/results/reading_checked.md, 4 Dec 2026), so the pass leaves them as the rules made them.
+def _shown(before: str, turn: str, note: str, keep: bool) -> str:
+    """One worked example of a note question, as a turn of the chat the prefix is (not a prompt's own values)."""
+    return (f"Before: {before}\nTurn: {turn}\nNote: {note}<|im_end|>\n<|im_start|>assistant\n"
+            f'{{"keep":{str(keep).lower()}}}<|im_end|>\n<|im_start|>user\n')
+
+
+NOTE_PREFIX = INSTRUCTIONS + (
+    " Or you get a note written of the turn. For a note, answer in JSON: keep (true when the note, read alone by a "
+    "stranger, tells a fact about the person: what they did, have, are, like or plan; false when it is a saying, "
+    "cheering, small talk, or speaks of something only the turn before names).<|im_end|>\n<|im_start|>user\n") + (
+    _shown("What did you cook?", "A big pot of soup! I put in extra garlic, so good.", "Sam put in extra garlic",
+           False)
+    + _shown("How was your week?", "I adopted a puppy named Rex on Monday!", "Sam adopted a puppy named Rex", True)
+    + _shown("I finally finished my thesis!", "That's amazing, all that hard work pays off in the end.",
+             "Hard work pays off in the end", False)
+    + _shown("Any news?", "I started learning the violin, it's hard but fun.", "Sam started learning the violin", True)
+    + _shown("Opening the bakery is so hard.", "Hang in there! You got this, it'll be worth it in the end.",
+             "Sam is sure it'll be worth it in the end", False)
+    + _shown("What did you do at the weekend?", "We went to the beach and swam in the sea.",
+             "Sam and others went to the beach and swam in the sea", True))
+NOTE_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["keep"],
+               "properties": {"keep": {"type": "boolean"}}}
 SUFFIX = "<|im_end|>\n<|im_start|>assistant\n"
 
 
@@ -53,6 +83,7 @@ class Question:
     record: str | None = None  # the first pass's record id, when there is one
     clause: str | None = None  # the sentence of the turn the first pass left alone (a question without a record)
     turn_id: str | None = None  # the turn's id (what a record added from the answer cites)
+    note: str | None = None  # a record without a value: its text (the question is whether it reads alone)
 
     @property
     def key(self) -> str:
@@ -63,7 +94,10 @@ class Question:
         return f"clause:{self.turn_id}:{digest}"
 
     def prompt(self) -> str:
-        focus = f"Words: {self.value}" if self.value else f"Sentence: {(self.clause or self.turn)[:400]}"
+        if self.note:
+            focus = f"Note: {self.note[:300]}"
+        else:
+            focus = f"Words: {self.value}" if self.value else f"Sentence: {(self.clause or self.turn)[:400]}"
         return f"Before: {self.before[:300]}\nTurn: {self.turn[:600]}\n{focus}" + SUFFIX
 
 
@@ -118,6 +152,11 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
     set; a new label replaces only a catch-all label of the rules (RELABELLED), for the same words; the rules' value
     is never narrowed ("teaches chemistry" stays, not "chemistry"); a drop needs the model to read the same kind of
     fact as the rules did."""
+    if question.note is not None:
+        if answer.keep:
+            return CheckVerdict("keep")
+        return CheckVerdict("drop", why="the model read the note as no fact of the speaker's that reads alone "
+                                         "(a saying, small talk, or what only the turn before names)")
     had = question.attribute is not None
     rules = concept(question.attribute)
     if not answer.keep and had and answer.attribute != rules:
@@ -165,9 +204,11 @@ def grammar(schema: dict | None = None, most: int = VALUE_CHARS, least: int = 0)
     return LlamaGrammar.from_string("\n".join(lines), verbose=False)
 
 
-def _parse(text: str) -> ModelAnswer | None:
+def _parse(text: str, note: bool = False) -> ModelAnswer | None:
     try:
         body = json.loads(text)
+        if note:
+            return ModelAnswer(bool(body["keep"]), "other", "")
         return ModelAnswer(bool(body["keep"]), str(body["attribute"]), str(body["value"]))
     except (ValueError, KeyError, TypeError):
         return None
@@ -219,12 +260,14 @@ class Checker:
     def ask(self, question: Question) -> ModelAnswer | None:
         """The model's answer, or None when it gave none that parses (then the record stays as the rules made it)."""
         self.questions += 1
+        if question.note is not None:
+            return _parse(self.complete(NOTE_PREFIX, question.prompt(), NOTE_SCHEMA), note=True)
         return _parse(self.complete(PREFIX, question.prompt(), SCHEMA))
 
     def check(self, questions: list[Question]) -> list[tuple[Question, ModelAnswer | None, CheckVerdict]]:
-        """One window's questions, in order (all share the prefix)."""
+        """One window's questions, the questions about words first and then the notes (one switch of prefix)."""
         done = []
-        for q in questions:
+        for q in sorted(questions, key=lambda q: q.note is not None):
             answer = self.ask(q)
             done.append((q, answer, decide(q, answer) if answer else CheckVerdict("keep", why="no answer")))
         return done
@@ -268,23 +311,26 @@ def _user_turn(turn: Any) -> bool:
     return (getattr(turn, "role", None) or "user") == "user" and getattr(turn, "kind", "message") == "message"
 
 
-def questions(records: list[Any], turns: list[Any], clauses: bool = True) -> list[Question]:
-    """The questions a thread owes, in the order its turns were said: one for each live record with an attribute
-    the first pass made from a user's turn, and (`clauses`) one for each sentence of a user's turn whose subject
-    is the speaker and that no such record's value falls in. `turns`: the thread's turns in order (each with .id,
-    .text, .role)."""
+def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes: bool = False) -> list[Question]:
+    """The questions a thread owes, in the order its turns were said: one for each live record the first pass made
+    from a user's turn (of its attribute's value; of its text, whether it reads alone, when it sets none: `notes`),
+    and (`clauses`) one for each sentence of a user's turn whose subject is the speaker and that no record's value
+    falls in. `turns`: the thread's turns in order (each with .id, .text, .role)."""
     order = {t.id: n for n, t in enumerate(turns)}
     asked: list[tuple[int, int, Question]] = []
     covered: dict[str, list[str]] = {}
     for r in records:
-        if r.retracted or not r.attribute or not r.turns or r.turns[0] not in order:
+        if r.retracted or not r.turns or r.turns[0] not in order:
             continue
         n = order[r.turns[0]]
         covered.setdefault(turns[n].id, []).append(r.value or "")
-        if not _user_turn(turns[n]) or getattr(r, "by", "user") != "user":
+        if not _user_turn(turns[n]) or getattr(r, "by", "user") != "user" or (not notes and not r.value):
             continue
         before = turns[n - 1].text if n > 0 else ""
-        asked.append((n, 0, Question(turns[n].text, before, r.attribute, r.value, r.id, turn_id=turns[n].id)))
+        if r.attribute and r.value:
+            asked.append((n, 0, Question(turns[n].text, before, r.attribute, r.value, r.id, turn_id=turns[n].id)))
+        else:  # no value: whether the record reads alone
+            asked.append((n, 0, Question(turns[n].text, before, record=r.id, turn_id=turns[n].id, note=r.text)))
     if clauses:
         for n, turn in enumerate(turns):
             if not _user_turn(turn):

@@ -95,8 +95,9 @@ class CheckPass:
     as for a search in the last BUSY_SECONDS, the model runs on one thread; on `threads` when idle)."""
 
     def __init__(self, make: Callable[[], Checker | None], fold: Callable[[Any], Any] | None = None,
-                 landing: Callable[[], bool] | None = None, threads: int = 2):
+                 landing: Callable[[], bool] | None = None, threads: int = 2, notes: bool = False):
         self._make = make
+        self.notes_asked = notes  # the records without a value asked too (checking.NOTE_PREFIX; off: see there)
         self._checker: Checker | None = None
         self._made = False
         self._lock = threading.Lock()
@@ -143,7 +144,7 @@ class CheckPass:
                 key_thread(space, thread, writer_for(checker), self.stopping.is_set)  # #33: its passages' keys
                 continue
             done = set(noted.get("asked", []))
-            owed = [q for q in questions(mine, turns) if q.key not in done]
+            owed = [q for q in questions(mine, turns, notes=self.notes_asked) if q.key not in done]
             order = {t.id: n for n, t in enumerate(turns)}
             left = len(owed)
             for batch in batches(owed, turns):
