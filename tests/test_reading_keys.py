@@ -89,14 +89,7 @@ def test_no_checker_no_keys_and_one_writer_a_checker():
 
 
 def test_a_passage_is_found_by_the_keys_a_scripted_model_wrote(memory, alice):
-    items = [{"id": "m1", "kind": "message", "conversation": "gear", "role": "user", "name": "Mira",
-              "text": "Finally picked up the sunburst Stratocaster from the shop in Camden, it plays beautifully.",
-              "at": "2024-05-07T09:00:00Z"}]
-    res = memory.add(alice, AddRequest(items=items))
-    assert memory.wait(alice, [res.event], timeout=60)
-    space = memory.space(alice)
-    thread = next(iter(space.threads()))
-    [passage] = list(space.state.cuts(thread))
+    space, thread, passage = one_passage(memory, alice)
     answer = json.dumps({"questions": ["Which instrument did she purchase recently?"], "about": ["electric guitar"]})
     llm = ScriptedLlama([answer])
     assert key_thread(space, thread, KeyWriter(checking.Checker(llm))) == 1
@@ -108,6 +101,19 @@ def test_a_passage_is_found_by_the_keys_a_scripted_model_wrote(memory, alice):
     words = space.words.search("purchase instrument electric", space_bounds(), 5)
     assert [path for _, path, _ in words] == [passage]  # only its keys say these words
     assert not space.words.search("purchase instrument electric", space_bounds(), 5, keys=False)
+
+
+def one_passage(memory, alice):
+    """Mira's one turn about her guitar, landed: its space, thread and only passage."""
+    items = [{"id": "m1", "kind": "message", "conversation": "gear", "role": "user", "name": "Mira",
+              "text": "Finally picked up the sunburst Stratocaster from the shop in Camden, it plays beautifully.",
+              "at": "2024-05-07T09:00:00Z"}]
+    res = memory.add(alice, AddRequest(items=items))
+    assert memory.wait(alice, [res.event], timeout=60)
+    space = memory.space(alice)
+    thread = next(iter(space.threads()))
+    [passage] = list(space.state.cuts(thread))
+    return space, thread, passage
 
 
 def space_bounds():
@@ -131,14 +137,7 @@ def test_the_model_writes_short_keys_under_the_grammar(writer):
 
 @pytest.mark.slow
 def test_a_thread_gets_keys_files_indexed_and_committed_once(memory, alice, writer):
-    items = [{"id": "m1", "kind": "message", "conversation": "gear", "role": "user", "name": "Mira",
-              "text": "Finally picked up the sunburst Stratocaster from the shop in Camden, it plays beautifully.",
-              "at": "2024-05-07T09:00:00Z"}]
-    res = memory.add(alice, AddRequest(items=items))
-    assert memory.wait(alice, [res.event], timeout=60)
-    space = memory.space(alice)
-    thread = next(iter(space.threads()))
-    [passage] = list(space.state.cuts(thread))
+    space, thread, passage = one_passage(memory, alice)
     asked = []
 
     class Counting(KeyWriter):
