@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,7 +13,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # the suite reads by rules alone: only the tests about the model pass load a model (they say which)
 os.environ.setdefault("TWIN_READER_MODEL", "none")
 
-from twinfs import EndUser, Memory, Settings  # noqa: E402
+from twinfs import AddRequest, EndUser, Memory, Settings  # noqa: E402
 from twinfs.index.embedder import shared_embedder  # noqa: E402
 
 WORKERS = 3  # most tests wait on git, subprocesses and sockets: 3 workers beat 2 on 2 cores
@@ -80,6 +82,16 @@ def chat(conversation: str, lines: list[tuple[str, str, str]], start: datetime =
     return [{"id": i, "kind": "message", "conversation": conversation, "role": role, "name": names[role],
              "text": text, "at": (start + timedelta(seconds=n * step)).isoformat()}
             for n, (i, role, text) in enumerate(lines)]
+
+
+@contextmanager
+def read_by_rules(tmp_path, embedder, user: EndUser, lines: list[tuple[str, str, str]]) -> Iterator[Memory]:
+    """A Memory (under tmp_path/home, no model) whose rules pass has read `lines` as `user`'s chat c1, left open."""
+    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
+    with Memory(settings, embedder=embedder) as memory:
+        memory.add(user, AddRequest(items=chat("c1", lines), wait=True))
+        assert memory.idle(60)
+        yield memory
 
 
 def until(check, seconds: float = 20.0) -> bool:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
-from conftest import chat, until
+from conftest import chat, read_by_rules, until
 from test_reading_llm import gguf, server  # noqa: F401 - llama-cpp-python's server on the shipped SmolLM2
 
 from twinfs import Memory, Settings, ledger
@@ -256,10 +256,7 @@ def test_qwen_adds_what_the_rules_missed_and_never_a_relatives_fact(tmp_path, em
              ("m3", "user", "My brother Diego is a firefighter in Santiago. I keep bees on my allotment."),
              ("m4", "assistant", "How lovely! How many hives?"),
              ("m5", "user", "Two. I was born in Valparaíso, by the way.")]
-    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
-    with Memory(settings, embedder=embedder) as memory:
-        memory.add(alice, AddRequest(items=chat("c1", lines), wait=True))
-        assert memory.idle(60)
+    with read_by_rules(tmp_path, embedder, alice, lines) as memory:
         checker = Checker(load(path))
         checking = CheckPass(lambda: checker, memory.writes.fold)
         with memory._existing(alice) as space:
@@ -278,10 +275,7 @@ FOLD = [("m1", "user", "I live in Leeds with my wife."), ("m2", "assistant", "Ni
 def test_two_values_code_cannot_order_are_asked_and_the_answer_written_with_why(tmp_path, embedder, alice):
     from twinfs.reading.foldcheck import retract_folded, rivals
 
-    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
-    with Memory(settings, embedder=embedder) as memory:
-        memory.add(alice, AddRequest(items=chat("c1", FOLD), wait=True))
-        assert memory.idle(60)
+    with read_by_rules(tmp_path, embedder, alice, FOLD) as memory:
         with memory._existing(alice) as space:
             thread, turns, records = _asked(space)
             asked = rivals(records, turns)

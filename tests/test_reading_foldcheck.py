@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
-from conftest import chat, until
+from conftest import chat, read_by_rules, until
 
 from twinfs import Memory, Settings, ledger
 from twinfs.models import AddRequest, HistoryRequest, LineageRequest, Record
@@ -54,10 +54,7 @@ def _thread(space):
 
 
 def test_both_holding_is_written_with_why_and_the_turns(tmp_path, embedder, alice):
-    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
-    with Memory(settings, embedder=embedder) as memory:
-        memory.add(alice, AddRequest(items=chat("c1", TWO_JOBS), wait=True))
-        assert memory.idle(60)
+    with read_by_rules(tmp_path, embedder, alice, TWO_JOBS) as memory:
         checker = Scripted("both")
         checking = CheckPass(lambda: checker, memory.writes.fold)
         with memory._existing(alice) as space:
@@ -85,10 +82,7 @@ def test_both_holding_is_written_with_why_and_the_turns(tmp_path, embedder, alic
 
 
 def test_a_plan_beside_a_value_that_holds_is_asked_not_ordered_by_its_day(tmp_path, embedder, alice):
-    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
-    with Memory(settings, embedder=embedder) as memory:
-        memory.add(alice, AddRequest(items=chat("c1", PLAN), wait=True))
-        assert memory.idle(60)
+    with read_by_rules(tmp_path, embedder, alice, PLAN) as memory:
         with memory._existing(alice) as space:
             thread, turns, records = _thread(space)
             berlin = next(r for r in records if r.value == "Berlin")

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 import pytest
-from conftest import chat
+from conftest import read_by_rules
 
-from twinfs import Memory, Settings, ledger
-from twinfs.models import AddRequest, LineageRequest
+from twinfs import ledger
+from twinfs.models import LineageRequest
 from twinfs.reading.checked import apply
 from twinfs.reading.checking import (
     INSTRUCTIONS,
@@ -52,10 +52,7 @@ def test_a_record_without_a_value_is_asked_whether_it_reads_alone():
 
 
 def test_a_dropped_note_is_retracted_and_shows_in_lineage(tmp_path, embedder, alice):
-    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
-    with Memory(settings, embedder=embedder) as memory:
-        memory.add(alice, AddRequest(items=chat("c1", SOUP), wait=True))
-        assert memory.idle(60)
+    with read_by_rules(tmp_path, embedder, alice, SOUP) as memory:
         with memory._existing(alice) as space:
             records = ledger.all_records(space)
             thread = records[0].id.split("#")[0]
@@ -93,20 +90,16 @@ def test_the_pass_asks_about_notes_only_when_told(tmp_path, embedder, alice):
 
     from twinfs.reading.checkpass import CheckPass
 
-    settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
-    with Memory(settings, embedder=embedder) as memory:
-        memory.add(alice, AddRequest(items=chat("c1", SOUP), wait=True))
-        assert memory.idle(60)
-        with memory._existing(alice) as space:
-            live = [r for r in ledger.all_records(space) if not r.retracted]
-            plain = DropsNotes()
-            assert until(lambda: CheckPass(lambda: plain)(space) is None, 60)  # the default: notes left alone
-            assert [r.id for r in ledger.all_records(space) if not r.retracted] == [r.id for r in live]
-            with space.writer:  # asked again from the start
-                space.state.put(f"checked:{live[0].id.split('#')[0]}", "{}")
-            notes = DropsNotes()
-            assert until(lambda: CheckPass(lambda: notes, notes=True)(space) is None, 60)
-            after = {r.id: r for r in ledger.all_records(space)}
+    with read_by_rules(tmp_path, embedder, alice, SOUP) as memory, memory._existing(alice) as space:
+        live = [r for r in ledger.all_records(space) if not r.retracted]
+        plain = DropsNotes()
+        assert until(lambda: CheckPass(lambda: plain)(space) is None, 60)  # the default: notes left alone
+        assert [r.id for r in ledger.all_records(space) if not r.retracted] == [r.id for r in live]
+        with space.writer:  # asked again from the start
+            space.state.put(f"checked:{live[0].id.split('#')[0]}", "{}")
+        notes = DropsNotes()
+        assert until(lambda: CheckPass(lambda: notes, notes=True)(space) is None, 60)
+        after = {r.id: r for r in ledger.all_records(space)}
     valueless = [r.id for r in live if not r.value]
     assert valueless and notes.questions > plain.questions
     assert all(after[i].retracted["reason"].startswith("model check (scripted): ") for i in valueless)
