@@ -59,9 +59,28 @@ def test_phrase_resolves_against_the_day_it_was_said(phrase, said, prefer, expec
 
 
 @pytest.mark.parametrize("phrase", ["recently", "every week", "five years", "for 3 months", "", None, "someday",
-                                    "now and then", "the future"])
+                                    "now and then", "the future", "15 seconds", "around 31 minutes and 15 seconds",
+                                    "two hours and ten minutes"])
 def test_phrases_that_name_no_day(phrase):
     assert resolve(phrase, MONDAY) is None
+
+
+def test_a_duration_said_in_a_turn_leaves_the_window_read():
+    """"around 31 minutes and 15 seconds" is how long, not when: once taken for a day, its 32 characters were
+    over what a record's `when` holds and the rules reader refused the whole window (LongMemEval, #31)."""
+    from twinfs.passages import Turn
+    from twinfs.reading import Window
+    from twinfs.reading.rules import RulesReader
+
+    at = datetime(2023, 5, 8, 9, 0, tzinfo=UTC)
+    turns = [Turn("t0", "message", "I finished my first 5K run in around 31 minutes and 15 seconds yesterday.", at,
+                  "user", "Ana"),
+             Turn("t1", "message", "My dog is called Biscuit.", at, "user", "Ana")]
+    outcome = RulesReader().read(Window("th_duration", turns, ["t0", "t1"], {}))
+    assert outcome.failed is None
+    run = next(r for r in outcome.records if "5K" in r.text)
+    assert run.happened == "2023-05-07"  # the day is yesterday's, not the duration's
+    assert ("pet", "dog named Biscuit") in {(r.attribute, r.value) for r in outcome.records}
 
 
 def test_a_datetime_base_is_taken_as_its_utc_day():

@@ -200,6 +200,21 @@ def test_conflict_on_the_same_day():
     assert not any(line.startswith("Conflict") for line in conflicts(fold(MOVE_SET)))
 
 
+def test_two_values_the_fold_question_found_both_holding_are_no_conflict():
+    porto = rec(8, "Alice lives in Porto", attribute="home_city", value="Porto", thread=TH3)
+    reason = "model fold (qwen-coder-1.5b): home holds as both 'Lisbon' and 'Porto' (both said 2026-10-01)"
+    lisbon = LISBON.model_copy(update={"held": {"reason": reason, "at": "2026-10-02T00:00:00Z", "with": [porto.id]}})
+    porto = porto.model_copy(update={"held": {"reason": reason, "at": "2026-10-02T00:00:00Z", "with": [LISBON.id]}})
+    records = [r for r in MOVE_SET if r.id != LISBON.id] + [lisbon, porto]
+    lines = conflicts(fold(records))
+    assert f"Both hold: Alice Chen · home_city holds as Lisbon and as Porto, as the fold question found " \
+        f"({LISBON.id}, {porto.id})" in lines
+    assert not any(line.startswith(("Conflict", "Changed: Alice Chen · home_city")) for line in lines)
+    # held beside another value only: a third said the same day is still a conflict
+    third = rec(12, "Alice lives in Faro", attribute="home_city", value="Faro", thread=TH3)
+    assert conflicts(fold(records + [third]))[-1].startswith("Conflict: Alice Chen · home_city was stated as")
+
+
 def test_a_diet_that_changes_says_what_changed_and_a_like_that_adds_does_not():
     coriander = rec(9, "Alice dislikes coriander", attribute="dislikes", value="coriander", said="2024-06-01")
     tea = rec(10, "Alice dislikes tea", attribute="dislikes", value="tea", said="2026-01-01")

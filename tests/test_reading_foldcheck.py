@@ -12,11 +12,13 @@ import pytest
 from conftest import chat, read_by_rules, until
 
 from twinfs import Memory, Settings, ledger
+from twinfs.folding import fold
 from twinfs.models import AddRequest, HistoryRequest, LineageRequest, Record
 from twinfs.reading.checking import CheckVerdict
 from twinfs.reading.checkpass import CheckPass
 from twinfs.reading.foldcheck import FOLD_SCHEMA, PLAN_SCHEMA, retract_folded, rivals
 from twinfs.space import turns_of
+from twinfs.worked import conflicts
 
 TWO_JOBS = [("m1", "user", "I work as a nurse at the hospital."), ("m2", "assistant", "Busy! Anything else?"),
             ("m3", "user", "I'm also a part-time barista.")]
@@ -66,6 +68,9 @@ def test_both_holding_is_written_with_why_and_the_turns(tmp_path, embedder, alic
             assert len(checker.folds) == 1 and "part-time barista" in checker.folds[0]
             after = {r.id: r for r in ledger.load_records(space, thread)}
             assert rivals(list(after.values()), turns) == []  # answered: never asked again
+            worked_out = conflicts(fold(list(after.values())))  # what a brief's worked_out says of the two
+            assert any(line.startswith("Both hold: Alice Chen · job holds as") for line in worked_out), worked_out
+            assert not any(line.startswith(("Conflict", "Changed")) for line in worked_out), worked_out
             text = space.vault.read(ledger.records_path(thread))
         for record, other in ((asked[0].first, asked[0].second), (asked[0].second, asked[0].first)):
             lineage = memory.lineage(alice, LineageRequest(id=record.id))

@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from datetime import date
 
-from .folding import Page, canonical_subject, concept_of, live_records, newer_first, resolve_subjects
+from .folding import Page, Value, canonical_subject, concept_of, live_records, newer_first, resolve_subjects
 from .known import names_in
 from .models import Record
 from .text import IRREGULAR, LIGHT_VERBS, norm, stem, stems_of, words_of
@@ -31,6 +31,13 @@ def conflicts(pages: list[Page], asked: list[tuple[str, str | None]] | None = No
             rivals = [v for v in attr.values[1:] if v.said == newest.said
                       and (not v.happened or not newest.happened or v.happened == newest.happened)]
             where = f"{page.subject} · {attr.name}"
+            both = _held_with(page, newest, [*rivals] or attr.values[1:2])
+            if both:
+                held = [newest, *both]
+                stated = " and as ".join(v.value for v in held)
+                ids = ", ".join(v.records[0] for v in held)
+                lines.append(f"Both hold: {where} holds as {stated}, as the fold question found ({ids})")
+                continue
             if rivals:
                 stated = " and as ".join(v.value for v in [newest] + rivals)
                 ids = ", ".join(v.records[0] for v in [newest] + rivals)
@@ -47,6 +54,17 @@ def conflicts(pages: list[Page], asked: list[tuple[str, str | None]] | None = No
                              f"(said {newest.said}): the newer holds unless corrected ({before.records[0]}, "
                              f"{newest.records[0]})")
     return lines
+
+
+def _held_with(page: Page, newest: Value, others: list[Value]) -> list[Value]:
+    """The values the fold question found holding beside `newest` (each record notes the other's id in `held`:
+    reading/foldcheck.py), when every one of `others` is; else none, and the values are told as they stand."""
+    by_id = {r.id: r for r in page.records}
+    noted = {other for rid in newest.records for other in ((by_id[rid].held or {}).get("with", [])
+                                                            if rid in by_id else [])}
+    if not others or not all(noted & set(v.records) for v in others):
+        return []
+    return others
 
 
 _COUNT = re.compile(r"\bhow\s+(?:many\s+(?:times\b)?|often\b)(.*)", re.I | re.S)

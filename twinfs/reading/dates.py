@@ -18,8 +18,9 @@ _NUMBER_RE = re.compile(r"\b(" + "|".join(sorted(_NUMBERS, key=len, reverse=True
 _FILLER_RE = re.compile(r"^(?:on|at|during|around|about|by|since|just|only|back|over|like|in(?!\s+(?:\d+|a|an)\s))\s+"
                         r"|\s+(?:or so)$", re.I)
 _YEAR_RE = re.compile(r"^(?:the\s+year\s+)?((?:19|20)\d\d)$")
-_DURATION_RE = re.compile(r"^(?:for\s+)?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|some)\s+"
-                          r"(?:days?|nights?|weeks?|months?|years?|decades?|hours?|minutes?)$", re.I)
+_AMOUNT = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|some)\s+"
+           r"(?:days?|nights?|weeks?|months?|years?|decades?|hours?|minutes?|seconds?)")
+_DURATION_RE = re.compile(rf"^(?:for\s+)?{_AMOUNT}(?:,?\s+and\s+{_AMOUNT})*$", re.I)  # "31 minutes and 15 seconds"
 _TODAY_RE = re.compile(r"^(?:today|tonight|this (?:morning|afternoon|evening)|earlier today|right now|now)$", re.I)
 _WEEKEND_RE = re.compile(r"^(this|last|next|the past|the)\s+weekend$|^weekend$", re.I)
 _SEASON_RE = re.compile(r"^(this|last|next|the|past)\s+(spring|summer|fall|autumn|winter)$", re.I)
