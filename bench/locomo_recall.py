@@ -1,6 +1,7 @@
 """Evidence-turn recall of search on LoCoMo's dev split, beside the words lane alone; with --brief, `held`.
 
 ./run bench locomo_recall [--limit-conversations N] [--brief] [--keys] [--home DIR] [--late W,...] [--keys-weight W,...]
+                          [--follow W,...]
 
 Split, fixed: conversations 0-2 tune, 3-4 report. Every question of categories 1-4 with evidence is asked `fast`
 (first k passages). With --brief the conversations are read, and the brief is asked for those questions, for
@@ -10,7 +11,8 @@ foreign questions renamed (its speaker's name put as this conversation's: the ri
 With --keys (or --brief) the conversations are read by the rules, their records become their passages' keys
 (passage_keys.py), and `fast` is asked with the keys and without them (search.KEYS), beside BM25 over the text alone.
 --late W,... asks `fast` again with each share of a passage's second-best turn (search.LATE), --keys-weight W,...
-with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT): a column each, the same questions, the same run.
+with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT), --follow W,... with each share of the first hit's score
+its next passage is lifted to (continuation.FOLLOW; 0: off): a column each, the same questions, the same run.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ import time
 from pathlib import Path
 
 from bench import homes, locomo
-from twinfs import EndUser, Memory, Settings
+from twinfs import EndUser, Memory, Settings, continuation
 from twinfs import search as ranking
 from twinfs.index import Bounds, keyfield
 from twinfs.index.embedder import Embedder
@@ -81,15 +83,18 @@ def index_bytes(space) -> int:
     return sum(f.stat().st_size for top in ("whoosh", "meaning") for f in (twin / top).rglob("*") if f.is_file())
 
 
-def variants(late: tuple[float, ...], key_weights: tuple[float, ...]) -> list[tuple[str, str, float]]:
+def variants(late: tuple[float, ...], key_weights: tuple[float, ...], follows: tuple[float, ...] = ()
+             ) -> list[tuple[str, str, float]]:
     """(column, the setting it changes, its value) for each extra `fast` column asked."""
     return [(f"twinfs fast, late interaction {w:g} x 2nd turn", "LATE", w) for w in late] + \
-        [(f"twinfs fast, keys weight {w:g}", "KEYS_WEIGHT", w) for w in key_weights]
+        [(f"twinfs fast, keys weight {w:g}", "KEYS_WEIGHT", w) for w in key_weights] + \
+        [(f"twinfs fast, next passage followed at {w:g}" if w else "twinfs fast, next passage not followed",
+          "FOLLOW", w) for w in follows]
 
 
 def asked_as(setting: str, value: float, ask):
-    """`ask()` with search.LATE or keyfield.KEYS_WEIGHT set to `value`, then as it was."""
-    module = ranking if setting == "LATE" else keyfield
+    """`ask()` with search.LATE, keyfield.KEYS_WEIGHT or continuation.FOLLOW set to `value`, then as it was."""
+    module = {"LATE": ranking, "KEYS_WEIGHT": keyfield, "FOLLOW": continuation}[setting]
     was = getattr(module, setting)
     setattr(module, setting, value)
     try:
@@ -100,7 +105,7 @@ def asked_as(setting: str, value: float, ask):
 
 def run(limit: int | None = None, brief: bool = False, fresh: bool = False, folder: Path | None = None,
         embedder: Embedder | None = None, keys: bool = False, late: tuple[float, ...] = (),
-        key_weights: tuple[float, ...] = ()) -> dict:
+        key_weights: tuple[float, ...] = (), follows: tuple[float, ...] = ()) -> dict:
     """Build (or reuse) the home of the conversations (read too with `brief`), ask the questions. `folder`: a home
     built before, used as it is. `embedder`: another meaning lane's (bench/embedder_recall.py), in a home of its own."""
     data = locomo.load()[:limit]
@@ -175,7 +180,7 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                     recall([turns_of.get(d, []) for d, _, _ in space.words.search(q, bounds, 10, keys=False)], gold))
                 fast.setdefault(("meaning lane alone", half(n)), []).append(
                     recall([turns_of.get(d, []) for d, _, _ in meaning_lane(space, q, bounds, 10)], gold))
-                for name, setting, value in variants(late, key_weights):
+                for name, setting, value in variants(late, key_weights, follows):
                     t0 = time.perf_counter()
                     other = asked_as(setting, value, lambda q=q, user=user: memory.search(
                         user, SearchRequest(query=q, fast=True), limit=10))
@@ -274,9 +279,11 @@ def main() -> None:
                     help="also `fast` with each share of a passage's second-best turn (search.LATE)")
     ap.add_argument("--keys-weight", type=shares, default=(), metavar="W,...",
                     help="also `fast` with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT); with --keys")
+    ap.add_argument("--follow", type=shares, default=(), metavar="W,...",
+                    help="also `fast` with each share for the first hit's next passage (continuation.FOLLOW; 0: off)")
     args = ap.parse_args()
     result = run(args.limit_conversations, args.brief, args.fresh, args.home, keys=args.keys, late=args.late,
-                 key_weights=args.keys_weight)
+                 key_weights=args.keys_weight, follows=args.follow)
     print(f"LoCoMo dev: {result['conversations']} conversations, {result['turns']} turns "
           f"(conversations 0-{TUNE - 1} tune, {TUNE}- report)")
     print(table(result))
@@ -285,6 +292,7 @@ def main() -> None:
           + (" --keys" if args.keys else "")
           + (f" --late {','.join(f'{w:g}' for w in args.late)}" if args.late else "")
           + (f" --keys-weight {','.join(f'{w:g}' for w in args.keys_weight)}" if args.keys_weight else "")
+          + (f" --follow {','.join(f'{w:g}' for w in args.follow)}" if args.follow else "")
           + (f" --home {args.home}" if args.home else ""))
 
 
