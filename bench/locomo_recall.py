@@ -1,6 +1,7 @@
 """Evidence-turn recall of search on LoCoMo's dev split, beside the words lane alone; with --brief, `held`.
 
 ./run bench locomo_recall [--limit-conversations N] [--brief] [--keys] [--home DIR] [--late W,...] [--keys-weight W,...]
+                          [--follow W,...] [--misses FILE]
 
 Split, fixed: conversations 0-2 tune, 3-4 report. Every question of categories 1-4 with evidence is asked `fast`
 (first k passages). With --brief the conversations are read, and the brief is asked for those questions, for
@@ -10,11 +11,15 @@ foreign questions renamed (its speaker's name put as this conversation's: the ri
 With --keys (or --brief) the conversations are read by the rules, their records become their passages' keys
 (passage_keys.py), and `fast` is asked with the keys and without them (search.KEYS), beside BM25 over the text alone.
 --late W,... asks `fast` again with each share of a passage's second-best turn (search.LATE), --keys-weight W,...
-with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT): a column each, the same questions, the same run.
+with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT), --follow W,... with each share of the first hit's score
+its next passage is lifted to (continuation.FOLLOW; 0: off): a column each, the same questions, the same run.
+--misses FILE writes the tuning half's questions that `fast` (the first column) leaves evidence of out of its first
+5 hits, one JSON object a line: the question, its category, answer and evidence turns, the first 10 hits' turns.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import statistics
@@ -22,7 +27,7 @@ import time
 from pathlib import Path
 
 from bench import homes, locomo
-from twinfs import EndUser, Memory, Settings
+from twinfs import EndUser, Memory, Settings, continuation
 from twinfs import search as ranking
 from twinfs.index import Bounds, keyfield
 from twinfs.index.embedder import Embedder
@@ -81,15 +86,18 @@ def index_bytes(space) -> int:
     return sum(f.stat().st_size for top in ("whoosh", "meaning") for f in (twin / top).rglob("*") if f.is_file())
 
 
-def variants(late: tuple[float, ...], key_weights: tuple[float, ...]) -> list[tuple[str, str, float]]:
+def variants(late: tuple[float, ...], key_weights: tuple[float, ...], follows: tuple[float, ...] = ()
+             ) -> list[tuple[str, str, float]]:
     """(column, the setting it changes, its value) for each extra `fast` column asked."""
     return [(f"twinfs fast, late interaction {w:g} x 2nd turn", "LATE", w) for w in late] + \
-        [(f"twinfs fast, keys weight {w:g}", "KEYS_WEIGHT", w) for w in key_weights]
+        [(f"twinfs fast, keys weight {w:g}", "KEYS_WEIGHT", w) for w in key_weights] + \
+        [(f"twinfs fast, next passage followed at {w:g}" if w else "twinfs fast, next passage not followed",
+          "FOLLOW", w) for w in follows]
 
 
 def asked_as(setting: str, value: float, ask):
-    """`ask()` with search.LATE or keyfield.KEYS_WEIGHT set to `value`, then as it was."""
-    module = ranking if setting == "LATE" else keyfield
+    """`ask()` with search.LATE, keyfield.KEYS_WEIGHT or continuation.FOLLOW set to `value`, then as it was."""
+    module = {"LATE": ranking, "KEYS_WEIGHT": keyfield, "FOLLOW": continuation}[setting]
     was = getattr(module, setting)
     setattr(module, setting, value)
     try:
@@ -100,11 +108,12 @@ def asked_as(setting: str, value: float, ask):
 
 def run(limit: int | None = None, brief: bool = False, fresh: bool = False, folder: Path | None = None,
         embedder: Embedder | None = None, keys: bool = False, late: tuple[float, ...] = (),
-        key_weights: tuple[float, ...] = ()) -> dict:
+        key_weights: tuple[float, ...] = (), follows: tuple[float, ...] = ()) -> dict:
     """Build (or reuse) the home of the conversations (read too with `brief`), ask the questions. `folder`: a home
     built before, used as it is. `embedder`: another meaning lane's (bench/embedder_recall.py), in a home of its own."""
     data = locomo.load()[:limit]
     fast: dict[tuple[str, str], list[dict[int, float]]] = {}  # (ranking, half) -> per question
+    misses: list[dict] = []  # the tuning half's questions whose evidence `fast` leaves out of its first 5 hits
     per_cat: dict[tuple[str, int], list[float]] = {}
     briefs: dict[tuple[str, str], list[dict]] = {}  # (half, asked: answerable | category 5 | foreign) -> rows
     latencies: list[float] = []
@@ -158,6 +167,10 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                 got = recall([h.turns for h in result.hits], gold)
                 fast.setdefault(("twinfs fast" + (", with keys" if read else ""), half(n)), []).append(got)
                 per_cat.setdefault((half(n), qa["category"]), []).append(got[5])
+                if got[5] < 1 and half(n) == HALVES[0]:
+                    misses.append({"conversation": sample["sample_id"], "question": q, "category": qa["category"],
+                                   "answer": str(qa.get("answer")), "evidence": sorted(gold),
+                                   "hits": [h.turns for h in result.hits]})
                 bounds = Bounds(type="passage")
                 if read:
                     ranking.KEYS = False
@@ -175,7 +188,7 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                     recall([turns_of.get(d, []) for d, _, _ in space.words.search(q, bounds, 10, keys=False)], gold))
                 fast.setdefault(("meaning lane alone", half(n)), []).append(
                     recall([turns_of.get(d, []) for d, _, _ in meaning_lane(space, q, bounds, 10)], gold))
-                for name, setting, value in variants(late, key_weights):
+                for name, setting, value in variants(late, key_weights, follows):
                     t0 = time.perf_counter()
                     other = asked_as(setting, value, lambda q=q, user=user: memory.search(
                         user, SearchRequest(query=q, fast=True), limit=10))
@@ -204,7 +217,7 @@ def run(limit: int | None = None, brief: bool = False, fresh: bool = False, fold
                     "chars": sum(len(h.text) for h in result.hits) + sum(len(f.text) for f in result.facts or [])})
     return {"conversations": len(data), "turns": n_turns, "fast": fast, "per_cat": per_cat, "briefs": briefs,
             "latencies": latencies, "plain_ms": plain_ms, "brief_ms": brief_ms, "land_seconds": land_seconds,
-            "column_ms": column_ms, "column_cat": column_cat,
+            "column_ms": column_ms, "column_cat": column_cat, "misses": misses,
             "read_seconds": read_seconds,
             "embedded": embedded, "home": str(home.folder), "growth": growth,
             "judge": memory.judge.name, "reader": memory.reading.reader.name if memory.reading else None}
@@ -274,18 +287,26 @@ def main() -> None:
                     help="also `fast` with each share of a passage's second-best turn (search.LATE)")
     ap.add_argument("--keys-weight", type=shares, default=(), metavar="W,...",
                     help="also `fast` with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT); with --keys")
+    ap.add_argument("--misses", type=Path, default=None, metavar="FILE",
+                    help="write the tuning half's questions `fast` misses evidence of in its first 5 hits (JSON lines)")
+    ap.add_argument("--follow", type=shares, default=(), metavar="W,...",
+                    help="also `fast` with each share for the first hit's next passage (continuation.FOLLOW; 0: off)")
     args = ap.parse_args()
     result = run(args.limit_conversations, args.brief, args.fresh, args.home, keys=args.keys, late=args.late,
-                 key_weights=args.keys_weight)
+                 key_weights=args.keys_weight, follows=args.follow)
     print(f"LoCoMo dev: {result['conversations']} conversations, {result['turns']} turns "
           f"(conversations 0-{TUNE - 1} tune, {TUNE}- report)")
     print(table(result))
+    if args.misses:
+        args.misses.write_text("".join(json.dumps(m) + "\n" for m in result["misses"]))
+        print(f"{len(result['misses'])} tuning-half questions missing evidence in the first 5: {args.misses}")
     limit = f" --limit-conversations {args.limit_conversations}" if args.limit_conversations else ""
     print(f"command: ./run bench locomo_recall{limit}" + (" --brief" if args.brief else "")
           + (" --keys" if args.keys else "")
           + (f" --late {','.join(f'{w:g}' for w in args.late)}" if args.late else "")
           + (f" --keys-weight {','.join(f'{w:g}' for w in args.keys_weight)}" if args.keys_weight else "")
-          + (f" --home {args.home}" if args.home else ""))
+          + (f" --follow {','.join(f'{w:g}' for w in args.follow)}" if args.follow else "")
+          + (f" --home {args.home}" if args.home else "") + (f" --misses {args.misses}" if args.misses else ""))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Evidence recall of search on LongMemEval's dev set (long user-assistant histories), beside the words lane alone.
 
 ./run bench longmemeval_recall [--limit N] [--sample N] [--keys] [--late W,...] [--keys-weight W,...] [--fresh]
-                                [--brief] [--home DIR] [--landing N] [--latency]
+                                [--follow W,...] [--brief] [--home DIR] [--landing N] [--latency]
 
 Each question's history is its own end user: one conversation a session, roles as given, no names, each turn
 at the session's date + 30 s a turn (LongMemEval dates sessions, not turns; blank turns are left out, as the
@@ -12,7 +12,7 @@ type, the questions sorted by id, the first half tunes and the second reports.
 With --keys the histories are read by the rules (no model), their records become their passages' keys
 (passage_keys.py), and `fast` is asked with the keys and without them (search.KEYS), beside BM25 over the text alone.
 --sample N asks N questions a half (a fixed rule, `sample`: the types in turn, each type's questions by id), and
-its home holds only their histories: reading 60 histories of ~490 turns takes hours on 2 cores. --late and
+its home holds only their histories: reading 60 histories of ~490 turns takes hours on 2 cores. --late, --follow and
 --keys-weight add a `fast` column for each value, as in locomo_recall.
 """
 from __future__ import annotations
@@ -144,7 +144,7 @@ def build(memory: Memory, questions: list[dict], embedder: homes.KeptEmbedder | 
 
 def run(limit: int | None = None, fresh: bool = False, brief: bool = False, folder: Path | None = None,
         keys: bool = False, per_half: int | None = None, late: tuple[float, ...] = (),
-        key_weights: tuple[float, ...] = ()) -> dict:
+        key_weights: tuple[float, ...] = (), follows: tuple[float, ...] = ()) -> dict:
     """Build (or reuse) the home, ask every question; the rows by ranking and half, and the timings. `folder`: a
     home built before, used as it is (opened by this code, so an index of an older format is brought up to it).
     `keys`: the histories read by the rules and ranked with their records as keys, and without; `per_half`: the
@@ -209,7 +209,7 @@ def run(limit: int | None = None, fresh: bool = False, brief: bool = False, fold
                                                    space.words.search(q["question"], bounds, 10, keys=False)],
                       "meaning lane alone": [turns_of.get(d, []) for d, _, _ in
                                              meaning_lane(space, q["question"], bounds, 10)]}
-            for name, setting, value in variants(late, key_weights):
+            for name, setting, value in variants(late, key_weights, follows):
                 t0 = time.perf_counter()
                 other = asked_as(setting, value, lambda user=user, request=request: memory.search(
                     user, request, limit=10))
@@ -339,6 +339,8 @@ def main() -> None:
                     help="also `fast` with each share of a passage's second-best turn (search.LATE)")
     ap.add_argument("--keys-weight", type=shares, default=(), metavar="W,...",
                     help="also `fast` with each weight of the keys' BM25 (keyfield.KEYS_WEIGHT); with --keys")
+    ap.add_argument("--follow", type=shares, default=(), metavar="W,...",
+                    help="also `fast` with each share for the first hit's next passage (continuation.FOLLOW; 0: off)")
     ap.add_argument("--fresh", action="store_true", help="build the home again even when one is kept")
     ap.add_argument("--brief", action="store_true", help="also the brief: held, and how many passages come back")
     ap.add_argument("--home", type=Path, default=None, help="a home built before (its folder under the cache)")
@@ -356,13 +358,15 @@ def main() -> None:
         print(landing_line(landing(args.landing)))
         print(f"command: ./run bench longmemeval_recall --landing {args.landing}")
         return
-    result = run(args.limit, args.fresh, args.brief, args.home, args.keys, args.sample, args.late, args.keys_weight)
+    result = run(args.limit, args.fresh, args.brief, args.home, args.keys, args.sample, args.late, args.keys_weight,
+                 args.follow)
     print(f"LongMemEval dev: {result['questions']} questions, fast, before the end of each question's day")
     print(table(result))
     print("command: ./run bench longmemeval_recall" + (f" --limit {args.limit}" if args.limit else "")
           + (f" --sample {args.sample}" if args.sample else "") + (" --keys" if args.keys else "")
           + (f" --late {','.join(f'{w:g}' for w in args.late)}" if args.late else "")
           + (f" --keys-weight {','.join(f'{w:g}' for w in args.keys_weight)}" if args.keys_weight else "")
+          + (f" --follow {','.join(f'{w:g}' for w in args.follow)}" if args.follow else "")
           + (" --brief" if args.brief else ""))
 
 

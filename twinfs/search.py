@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 
+from .continuation import followed
 from .event_times import event_spans
 from .forms import iso
 from .index import Bounds
@@ -78,15 +79,20 @@ def meaning_lane(space: Space, query: str, bounds: Bounds, depth: int = LANE_DEP
     subject's name ("Caroline went hiking"), so facts meet the question as asked."""
     if bounds.type != "passage":
         return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR)
+    asked, favour, lift = meaning_asks(space, query)
+    without = frozenset() if KEYS else frozenset({KEY_SPEAKER})
+    return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=favour, lift=lift,
+                                without=without, second=LATE)
+
+
+def meaning_asks(space: Space, query: str) -> tuple[str, frozenset[str], float]:
+    """How the meaning lane asks over passages: the text it embeds, whose turns it moves and by how much."""
     speakers = tuple(space.speakers())
     asked, named = first_person(query, speakers)
-    without = frozenset() if KEYS else frozenset({KEY_SPEAKER})
     if named:
-        return space.meaning.search(asked, bounds, depth, floor=MEANING_FLOOR, favour=named, lift=SPEAKER_LIFT,
-                                    without=without, second=LATE)
+        return asked, named, SPEAKER_LIFT
     side = side_asked(query, speakers)
-    return space.meaning.search(query, bounds, depth, floor=MEANING_FLOOR, without=without, second=LATE,
-                                favour=frozenset(speakers) - side if side else frozenset(), lift=-ROLE_LIFT)
+    return query, frozenset(speakers) - side if side else frozenset(), -ROLE_LIFT
 
 
 def words_weight(space: Space, query: str) -> float:
@@ -234,11 +240,12 @@ def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
         times = question_times(query, bounds, space)
     ranked = blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"), times),
                    words_weight(space, query))
+    ranked = followed(space, dated(space, ranked, times), *meaning_asks(space, query))
     hits: list[Hit] = []
     later: list[Hit] = []  # past PER_THREAD of their thread, in a question that gathers: after the others
     cap = PER_THREAD if GATHERS.search(query) else 0
     with space.passages_lock.shared():  # the passages quoted as one cut left them all, never midway through one
-        for doc, path, score in dated(space, ranked, times):
+        for doc, path, score in ranked:
             hit = hit_of(space, doc, path, score)
             if hit is None or (bounds.before and hit.said and hit.said >= iso(bounds.before)):
                 continue
