@@ -255,6 +255,7 @@ def precision(run: Run, judge: Judge, threshold: float, sample: int, seed: int) 
 GOLD = HERE.parent / "reading_gold.json"
 JUDGED = HERE.parent / "reading_judged.json"
 JUDGED_SAMPLE = 50
+TUNING_CONVERSATIONS = 3  # LoCoMo dev's conversations 0-2 are the half the rules are tuned on; the rest reports
 _INTEREST = ("hobby", "hobbies", "interest", "interests", "pastime", "activity", "activities", "sport", "sports",
              "instrument", "plays", "collection", "collects", "likes", "like", "loves", "love", "enjoys", "fan_of",
              "preference", "passion", "favorite", "favourite")
@@ -400,6 +401,12 @@ def report(run: Run, judge: Judge, args, scope: str, scope_all: bool) -> None:
         verdicts = [judgments[r.id]["right"] for r in picked if r.id in judgments]
         print(f"  judged     {sum(verdicts)} of {len(verdicts)} sampled records right "
               f"({len(picked) - len(verdicts)} of the {len(picked)} not judged yet)")
+        tuning = list(dict.fromkeys(s.conversation for s in run.sessions))[:TUNING_CONVERSATIONS]
+        for half, inside in (("tuning half", True), ("report half", False)):
+            kept = [judgments[r.id]["right"] for c, rs in run.records.items() if (c in tuning) == inside
+                    for r in rs if r.id in judgments]
+            print(f"  every judged record, {half}: {sum(kept)} of {len(kept)} right "
+                  f"({sum(kept) / max(1, len(kept)):.3f})")
         if args.verbose:
             for r in picked:
                 mark = {True: "right", False: "WRONG"}.get(judgments.get(r.id, {}).get("right"), "unjudged")

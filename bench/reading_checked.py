@@ -9,7 +9,8 @@ the verdicts applied as the pass applies them (a drop retracts, a replace correc
 `by: model`, reading/checked.py). Prints the set's scores for both, what the model
 changed, and its seconds per user turn (median, p95) with the CPU and load. `--judged`: also the judged sample of
 `./run bench reading` (50 rules records of LoCoMo dev, judged by hand), each asked about: right after the check
-= judged-right records kept + judged-wrong records dropped.
+= judged-right records kept + judged-wrong records dropped + the replacements judged right (a replaced
+record is judged by its replacement's id in bench/reading_judged.json).
 """
 from __future__ import annotations
 
@@ -104,7 +105,7 @@ def judged(checker: Checker, verbose: bool, notes: bool = False) -> str:
     run = read("rules", sessions, Judge({n for s in sessions for n in (*s.events, *s.observations)}).count)
     picked, judgments = judged_sample(run)
     threads = {f"{s.conversation}/s{s.number}": s.turns for s in sessions}
-    before = after = replaced = unjudged = 0
+    before = after = replaced = replaced_judged = unjudged = 0
     dropped: Counter = Counter()  # judged right / wrong, dropped by the check
     for record in picked:
         right = judgments.get(record.id, {}).get("right")
@@ -123,18 +124,29 @@ def judged(checker: Checker, verbose: bool, notes: bool = False) -> str:
         else:
             q = Question(turns[n].text, before_text, record=record.id, turn_id=turns[n].id, note=record.text)
         (_, answer, verdict), = checker.check([q])
+        replacement = None
+        if verdict.action == "replace":  # the record the pass writes in its place, judged by its own id
+            name = record.attribute if record.attribute and concept(record.attribute) == verdict.attribute \
+                else verdict.attribute
+            replacement = made(record.id.split("#")[0], q, verdict, turns[n], None, name or "other")
         if verbose:
             asked = f"note {record.text[:90]!r}" if q.note else f"{record.attribute}={record.value!r}"
-            print(f"  judged {'right' if right else 'WRONG'} {asked} -> {verdict.action}", flush=True)
+            new = f" {replacement.id} {replacement.attribute}={replacement.value!r}" if replacement else ""
+            print(f"  judged {'right' if right else 'WRONG'} {asked} -> {verdict.action}{new}", flush=True)
         if verdict.action == "replace":
-            replaced += 1
+            verdict_of_new = judgments.get(replacement.id, {}).get("right") if replacement else None
+            if verdict_of_new is None:
+                replaced += 1
+            else:
+                after += bool(verdict_of_new)
+                replaced_judged += 1
         elif (verdict.action == "drop") != bool(right):
             after += 1
         if verdict.action == "drop":
             dropped["right" if right else "wrong"] += 1
     return (f"judged sample: rules {before} of {len(picked) - unjudged} right; after the check {after} right, "
-            f"{replaced} replaced (not judged); dropped {dropped['wrong']} judged wrong and {dropped['right']} "
-            f"judged right")
+            f"{replaced} replaced (not judged), {replaced_judged} replaced and judged; dropped {dropped['wrong']} "
+            f"judged wrong and {dropped['right']} judged right")
 
 
 def main(argv: list[str] | None = None) -> int:

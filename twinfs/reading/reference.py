@@ -34,8 +34,8 @@ TIME_NOUNS = {"day", "week", "weekend", "month", "year", "morning", "afternoon",
 PLACES = ("GPE", "LOC", "FAC")
 COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
 # determiners standing for a noun said before: "I'll see if I can find any", "both are great"
-STANDING = {"any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several", "many",
-            "more"}
+STANDING = {"enough", "any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several",
+            "many", "more"}
 # nouns of something else, left unsaid without "of …": "the atmosphere (of the game)", "my favorite part (of it)"
 RELATIONAL = {"idea", "atmosphere", "copy", "part", "rest", "plot", "ending", "outcome", "sequel", "highlight"}
 COMPLEMENTS = {"of", "for", "about", "behind", "on", "to", "from"}

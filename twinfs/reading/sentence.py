@@ -88,7 +88,9 @@ class Sentence:
             return None  # "Been a busy week": "it has", not "I have"
         if any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
             return None
-        if any(c.dep_ == "dobj" and c.lower_ in ("me", "us") for c in root.children):
+        if any(c.dep_ == "dobj" and c.lower_ in ("me", "us") for c in root.children) or any(
+                g.dep_ == "nsubj" and g.lower_ in ("me", "us") for c in root.children if c.dep_ in ("ccomp", "xcomp")
+                for g in c.children):
             return None  # "Really made me proud": what did is left out, not the speaker
         if any(c.dep_ in ("aux", "auxpass") for c in root.children):
             first = self.tokens[0]  # "Been tweaking a recipe": "has been"
@@ -124,6 +126,10 @@ class Sentence:
         root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
         if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i and root.lower_ not in PAST_FORMS:
             return False  # an imperative: "Check out my new studio"
+        if self.implicit is None and root is not None and root.tag_ in ("VBD", "VBZ", "VBN") \
+                and root.i - self.tokens[0].i <= 2 \
+                and not any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
+            return False  # "Really made me proud": what made it is left out, and it is not the speaker
         if self.implicit is None and not self._about_speaker():
             return False  # "It takes me to another world", "Taking time for ourselves is crucial": no fact of theirs
         content = [t for t in self.tokens if not t.is_stop and not t.is_punct and t.pos_ in

@@ -2,15 +2,17 @@
 
 An imperative, a reaction or sympathy ("Glad I could help", "I'm sorry about Max"), an exhortation ("we should all
 join forces"), a condition ("if I need anything"), a feeling with nothing it is about, a "we" that means people at
-large ("we learn a lot from our struggles"), words that name nothing in particular ("we had a ton of fun") and a
-past the sentence does not date ("when I was younger") make no record; the passages keep them searchable.
+large ("we learn a lot from our struggles"), words that name nothing in particular ("we had a ton of fun"), a past
+the sentence does not date ("when I was younger"), and what needs the turn before or is said to the listener ("We'll
+rock it … Let's go!", "It's amazing how …", "I powered through", "we have each other's backs") make no record; the
+passages keep them searchable.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..text import FIRST
-from .reference import POINTS, TIME_NOUNS
+from .reference import PEOPLE, POINTS, TIME_NOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -32,10 +34,12 @@ LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", 
                "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
                "appreciate", "believe", "remember", "forget", "stay", "become", "turn", "hear", "sound", "talk", "chat",
                "speak", "push", "ask", "wan", "gon", "wanna", "gonna", "gotta"}  # talking verbs: "since we last talked"
+WILL = {"will", "'ll", "shall"}
 # verbs of doing nothing in particular, unless something they are done to is named: "I'll keep plugging away"
 VAGUE_VERBS = {"work", "grind", "plug", "accomplish", "achieve", "reach", "focus", "handle", "succeed", "manage",
                "improve", "grow", "move", "pay", "deal", "cope", "overcome", "struggle", "explore", "learn",
-               "determine", "motivate", "inspire", "support", "celebrate", "raise"}
+               "determine", "motivate", "inspire", "support", "celebrate", "raise",
+               "reflect"}
 
 
 def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
@@ -55,6 +59,8 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
     if (first.pos_ == "ADJ" or first.lower_ in REACTIONS) and first.dep_ != "amod" \
             and not any(t.dep_ in ("nsubj", "nsubjpass") and t.i < first.i for t in span):
         return True  # a sentence led by an adjective of its own: "Glad I could help", "So proud of you"
+    if _cheer(tokens, span) or _seeing(tokens) or _stranded(tokens) or _each_other(tokens):
+        return True
     if any(t.lower_ == "here" and t.head.lemma_ == "be" for t in tokens):
         return True  # "Here's a peek at the space I designed", "I'm here to lend an ear": to the listener
     if first.tag_ == "VBZ" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children):
@@ -145,3 +151,61 @@ def _generic(tokens: list[Token]) -> bool:
     return tense.tag_ in ("VBP", "VBZ") or tense.lower_ in ("can", "could") or (
         tense.tag_ == "VB" and any(c.dep_ == "nsubj" for c in verb.children))  # spaCy tags "challenges help" VB
 
+
+
+
+def _cheer(tokens: list[Token], span: Span) -> bool:
+    """"We'll rock the dance floor … Let's go for it!": a "we" future in a turn that urges the listener ("let's")
+    is a cheer said to them, not a plan of the speaker's."""
+    if any(t.lower_ in ("i", "me", "my", "mine", "myself") for t in tokens):
+        return False
+    urged = any(t.lower_ == "let" and t.i + 1 < len(t.doc) and t.nbor().lower_ in ("'s", "us") for t in span.doc)
+    if not urged:
+        return False
+    for t in tokens:
+        verb = t.head if t.lower_ == "we" and t.dep_ in ("nsubj", "nsubjpass") else (
+            t.head.head if t.lower_ == "our" and t.dep_ == "poss" and t.head.dep_ in ("nsubj", "nsubjpass") else None)
+        if verb is not None and any(c.dep_ == "aux" and c.lower_ in WILL for c in verb.children):
+            return True
+    return False
+
+
+def _seeing(tokens: list[Token]) -> bool:
+    """"It's awesome seeing my vision happen", "It was cool to see how our actions …", "It's amazing how …": a
+    reaction to what is seen, whose fact, if there is one, was told before."""
+    for t in tokens:
+        if t.lower_ != "it" or t.dep_ != "nsubj" or t.head.lemma_ != "be":
+            continue
+        head = t.head
+        if not any(c.dep_ == "acomp" for c in head.children):
+            continue
+        if any(c.dep_ in ("xcomp", "ccomp", "advcl") and c.i > t.i and (
+                c.lemma_ in ("see", "watch") or c.left_edge.lower_ == "how") for c in head.children):
+            return True
+    return False
+
+
+def _stranded(tokens: list[Token]) -> bool:
+    """A verb whose preposition is left without its object ("I powered through", "I'd love to join in"): through
+    or in what was told before."""
+    for t in tokens:
+        if t.head.pos_ != "VERB" or any(a.dep_ in ("relcl", "acl") for a in (t.head, *t.head.ancestors)):
+            continue
+        last = t.i + 1 == t.sent.end or t.nbor().is_punct
+        preposition = t.tag_ == "IN" or t.lower_ == "through"  # spaCy tags a last "through" an adverb
+        if preposition and t.dep_ in ("prep", "advmod") and last and not list(t.children) and not any(
+                c.dep_ == "dobj" for c in t.head.children):
+            return True
+        if t.dep_ == "prt" and t.lower_ == "in" and t.head.lemma_ == "join" and not any(
+                c.dep_ in ("dobj", "prep") for c in t.head.children):
+            return True
+    return False
+
+
+def _each_other(tokens: list[Token]) -> bool:
+    """"I'm glad we have each other's backs": a "we" of each other that names no one else is the speaker and the
+    listener, said to them."""
+    if not any(t.lower_ == "each" and t.i + 1 < len(t.doc) and t.nbor().lower_ == "other" for t in tokens):
+        return False
+    named = any(t.pos_ == "PROPN" or t.lemma_.lower() in PEOPLE for t in tokens)
+    return not named and any(t.lower_ == "we" for t in tokens)
