@@ -142,3 +142,26 @@ def test_a_habit_names_no_day():
     said = date(2023, 5, 8)
     assert phrases("I go there every Tuesday and each summer") == []
     assert find("I go there every Tuesday, but I went on Saturday", said) == ("on Saturday", date(2023, 5, 6))
+
+
+def test_a_sentence_past_a_bound_leaves_the_rest_of_the_window_read(monkeypatch, caplog):
+    """Whatever phrase a sentence holds, one draft past a bound of `Draft` loses that sentence, not the window."""
+    from twinfs.passages import Turn
+    from twinfs.reading import Window, rules
+    from twinfs.reading.records import Draft
+
+    drafts = rules.RulesReader._drafts
+
+    def too_long(self, sentence, turn, *rest):
+        if "marathon" in sentence.span.text:
+            Draft(kind="event", text="x", subject="Ana", when="w" * 31, turns=[turn.id])
+        return drafts(self, sentence, turn, *rest)
+
+    monkeypatch.setattr(rules.RulesReader, "_drafts", too_long)
+    at = datetime(2023, 5, 8, 9, 0, tzinfo=UTC)
+    turns = [Turn("t0", "message", "I ran a marathon in Porto yesterday. My dog is called Biscuit.", at, "user", "Ana")]
+    with caplog.at_level("WARNING", logger="twinfs.rules"):
+        outcome = rules.RulesReader().read(Window("th_bound", turns, ["t0"], {}))
+    assert outcome.failed is None and not any("marathon" in r.text for r in outcome.records)
+    assert ("pet", "dog named Biscuit") in {(r.attribute, r.value) for r in outcome.records}
+    assert "a sentence of turn t0 left unread: when: String should have at most 30 characters" in caplog.text

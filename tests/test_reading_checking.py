@@ -72,6 +72,11 @@ def test_a_new_label_for_other_words_or_one_that_does_not_hold_keeps_the_rules_r
     crowds = Question("I can't stand crowds.", "", "dislikes", "crowds", "th#r5")
     assert decide(crowds, ModelAnswer(False, "hobby", "crowds")).action == "keep"
     assert decide(crowds, ModelAnswer(False, "dislikes", "crowds")).action == "drop"
+    # a like and a pastime are one reading apart: the model's swap between them is not taken either way
+    ocean = Question("I love the ocean, it calms me down.", "", "likes", "the ocean", "th#r6")
+    assert decide(ocean, ModelAnswer(True, "hobby", "the ocean")).action == "keep"
+    knit = Question("I knit most evenings.", "", "hobby", "knit", "th#r7")
+    assert decide(knit, ModelAnswer(True, "likes", "knit")).action == "keep"
 
 
 def test_the_same_meaning_under_the_rules_name_stays():

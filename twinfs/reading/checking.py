@@ -28,6 +28,10 @@ VALUE_CHARS = 60
 # the rules' catch-all labels, which the model may change ("hobby: new job as a nurse" -> job: "a nurse"); a label
 # made by a pattern of its own (employer, school, diet…) stands: the model mistakes "a school in Leicester" for one
 RELABELLED = {"hobby", "likes", "other"}
+# ...but not to each other: what a person likes and does for fun are one reading apart, and the model's swap is
+# the wrong one as often as not (the judged sample of `bench reading_checked`: "likes: the ocean" -> hobby, a
+# business as a hobby; 2 of 2 wrong)
+SIBLINGS = {"hobby", "likes"}
 # the kind first (what a small model labels well), then the words, then whether the person says it of themself
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["attribute", "value", "keep"],
           "properties": {"attribute": {"type": "string", "enum": list(CONCEPTS)}, "value": {"type": "string"},
@@ -181,7 +185,7 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
     if had and rules == answer.attribute:
         why = "" if said.lower() == (question.value or "").lower() else f"the rules' words stand (the model: {said!r})"
         return CheckVerdict("keep", answer.attribute, question.value, why=why)  # the rules' whole phrase
-    if had and rules not in RELABELLED:
+    if had and (rules not in RELABELLED or {rules, answer.attribute} <= SIBLINGS):
         return CheckVerdict("keep", why=f"the rules' {question.attribute} stands (the model: {answer.attribute})")
     if had and not _overlaps(said, question.value):
         return CheckVerdict("keep", why=f"the model named other words ({said!r}) as {answer.attribute}")

@@ -9,8 +9,11 @@ person. Kinds, attributes and time phrases come from spaCy's parse and entities 
 """
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
 
 from ..text import FIRST
 from .assertion import gate
@@ -24,6 +27,8 @@ from .sentence import Sentence
 from .talk import back_then, chatter
 from .third_person import MAX_CHARS, kin_named, named_kin
 from .windows import Window
+
+log = logging.getLogger("twinfs.rules")
 
 if TYPE_CHECKING:
     from spacy.tokens import Span
@@ -91,7 +96,12 @@ class RulesReader:
             user = turn.speaker
             told = None
             for span in doc.sents:
-                made, said = self._sentence(span, turn, before, names, told)
+                try:
+                    made, said = self._sentence(span, turn, before, names, told)
+                except ValidationError as e:  # a draft past a bound: that sentence unread, never the window
+                    log.warning("rules reader: a sentence of turn %s left unread: %s", turn.id,
+                                "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()))
+                    made, said = [], None
                 told = said or told
                 drafts.extend(made)
                 before = [Said(span, turn.speaker), *before][:RECENT]
