@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from test_reading_keys import ScriptedLlama, one_passage, space_bounds
 
 from twinfs.passage_keys import PassageKeys, read_keys
@@ -85,3 +86,22 @@ def test_a_passage_whose_keys_all_fall_gets_no_keys_file(memory, alice):
     answer = json.dumps({"questions": ["What did Mira do?"], "about": ["Mira"]})
     assert key_thread(space, thread, KeyWriter(checking.Checker(ScriptedLlama([answer])))) == 0
     assert read_keys(space, passage) == PassageKeys()
+
+
+@pytest.mark.slow
+def test_qwens_kept_keys_name_what_the_passage_says_of_whom_it_says_it():
+    from twinfs.errors import Invalid
+    from twinfs.reading.shipped import model_path
+
+    try:
+        path = model_path("qwen-coder-1.5b")
+    except (Invalid, ImportError, ValueError) as e:
+        pytest.skip(f"Qwen2.5-Coder-1.5B is not installed here: {str(e).splitlines()[0]}")
+    keys = KeyWriter(checking.Checker(checking.load(str(path)))).keys(PASSAGE)
+    assert keys  # the prompt's worked example: at least one key the passage bears out
+    for key in (*keys.questions, *keys.about):
+        lowered = key.lower()
+        assert not ("nate" in lowered and "screenplay" in lowered)  # Joanna's, never Nate's
+        assert not ("joanna" in lowered and ("tournament" in lowered or "denver" in lowered))  # Nate's
+    said_words = " ".join((*keys.questions, *keys.about)).lower()
+    assert any(w in said_words for w in ("screenplay", "tournament", "denver", "pages", "video game"))
