@@ -39,12 +39,13 @@ from pathlib import Path
 from bench import homes, locomo
 from bench.locomo_recall import HALVES, KS, answerable, half, recall
 from bench.reading import machine
-from twinfs import EndUser, Memory, Settings
+from twinfs import EndUser, Memory, Settings, passage_keys
 from twinfs import search as ranking
 from twinfs.index import Bounds
 from twinfs.models import AddRequest, SearchRequest
 from twinfs.passage_keys import PassageKeys, index_keys, write_keys
 from twinfs.reading import keys as model_keys
+from twinfs.reading.keycheck import check_keys
 
 SAMPLE = ("conv-42", "conv-26")  # the first conversation of each half (report, then tune)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -162,7 +163,7 @@ def write(samples: list[dict], model: str, threads: int, cache_dir: Path) -> Non
     writer = model_keys.KeyWriter(Checker(load(str(model_path(model)), n_threads=threads), name=model))
     for n, (cache, sample_id, path, text) in enumerate(todo, 1):
         started = time.perf_counter()
-        keys = writer.keys(text)
+        keys = writer.answer(text)  # as the model wrote them: code's check (keycheck.py) is applied when measured
         seconds = time.perf_counter() - started
         cache.add({"body": body_hash(text), "passage": path, "parsed": keys is not None,
                    "questions": list(keys.questions) if keys else [], "about": list(keys.about) if keys else [],
@@ -172,19 +173,29 @@ def write(samples: list[dict], model: str, threads: int, cache_dir: Path) -> Non
               f"{seconds:.1f} s: {keys}", flush=True)
 
 
-def keyed(memory: Memory, sample_id: str, cache: KeyCache) -> int:
-    """The cached keys written beside each passage of a conversation and indexed; returns how many passages."""
+PARTS = {  # how the model's keys are kept in a column: checked by code (keycheck.py) or as written; which part
+    "checked": lambda keys, text: check_keys(keys, text),
+    "unchecked": lambda keys, text: keys,
+    "questions": lambda keys, text: PassageKeys(check_keys(keys, text).questions, ()),
+    "about": lambda keys, text: PassageKeys((), check_keys(keys, text).about),
+}
+
+
+def keyed(memory: Memory, sample_id: str, cache: KeyCache, part: str = "checked") -> int:
+    """The cached keys (PARTS[part] of them) written beside each passage of a conversation and indexed (a passage
+    left without keys loses its file); returns how many passages have keys."""
     space = memory.space(user_of(sample_id))
-    paths = []
+    paths, kept = [], 0
     with space.writer:
         for f in sorted(space.root.glob("passages/**/p_*.md")):
-            keys = cache.keys(body_hash(f.read_text()))
-            if keys:
-                rel = f.relative_to(space.root).as_posix()
-                write_keys(space, rel, keys)
-                paths.append(rel)
+            text = f.read_text()
+            keys = cache.keys(body_hash(text))
+            rel = f.relative_to(space.root).as_posix()
+            write_keys(space, rel, PARTS[part](keys, text) if keys else PassageKeys())
+            paths.append(rel)
+            kept += bool(keys and PARTS[part](keys, text))
         index_keys(space, paths)
-    return len(paths)
+    return kept
 
 
 def ask(memory: Memory, sample: dict, keys: bool = True) -> list[dict[int, float]]:
@@ -215,7 +226,10 @@ def opened(home: homes.Home, into: Path, read: bool) -> Memory:
     return Memory(Settings(home=into, reading=read, quiet_seconds=0, fold_seconds=0), embedder=embedder)
 
 
-COLUMNS = ("model keys", "records as keys", "model keys + records", "no keys", "BM25", "BM25 + model keys")
+# the model's checked keys with their questions' place in the meaning lane the other way round from the default
+OTHER_LANES = "model keys, questions " + ("words lane only" if passage_keys.QUESTION_SEGMENTS else "as vectors too")
+COLUMNS = ("model keys", "model keys unchecked", "model questions only", "model about only", OTHER_LANES,
+           "records as keys", "model keys + records", "no keys", "BM25", "BM25 + model keys")
 
 
 def measure(samples: list[dict], cache_dir: Path, by_id: dict[str, dict]) -> dict:
@@ -235,9 +249,17 @@ def measure(samples: list[dict], cache_dir: Path, by_id: dict[str, dict]) -> dic
                 ask(memory, s)  # each question's vector made once, before any column is timed or counted
                 rows["no keys"][s["sample_id"]] = ask(memory, s, keys=False)
                 rows["BM25"][s["sample_id"]] = bm25(memory, s)
-                keyed(memory, s["sample_id"], caches[s["sample_id"]])
-                rows["model keys"][s["sample_id"]] = ask(memory, s)
+                for column, part in (("model keys unchecked", "unchecked"), ("model questions only", "questions"),
+                                     ("model about only", "about"), ("model keys", "checked")):
+                    keyed(memory, s["sample_id"], caches[s["sample_id"]], part)
+                    rows[column][s["sample_id"]] = ask(memory, s)
                 rows["BM25 + model keys"][s["sample_id"]] = bm25(memory, s, keys=True)
+                passage_keys.QUESTION_SEGMENTS = not passage_keys.QUESTION_SEGMENTS
+                try:
+                    keyed(memory, s["sample_id"], caches[s["sample_id"]], "checked")
+                    rows[OTHER_LANES][s["sample_id"]] = ask(memory, s)
+                finally:
+                    passage_keys.QUESTION_SEGMENTS = not passage_keys.QUESTION_SEGMENTS
         with opened(read_home, Path(scratch) / "read", read=True) as memory:
             memory.warm()
             for s in whole:
@@ -267,6 +289,15 @@ def report(result: dict, args: argparse.Namespace) -> str:
                      f"{sum(len(r['about']) for r in parsed)} names")
     if not whole:
         return "\n".join([*lines, "no sampled conversation has keys for all its passages yet: nothing measured"])
+    for s in whole:
+        written = kept = 0
+        for text in passages(result["landed"], s["sample_id"]).values():
+            keys = caches[s["sample_id"]].keys(body_hash(text))
+            if keys:
+                written += len(keys.questions) + len(keys.about)
+                checked = check_keys(keys, text)
+                kept += len(checked.questions) + len(checked.about)
+        lines.append(f"  {s['sample_id']}: code's check kept {kept} of the {written} keys written")
     halves = {s["sample_id"]: half(_index(s)) for s in whole}
     lines += ["", "| ranking | half (questions) | " + " | ".join(f"R@{k}" for k in KS) + " |",
               "| --- | --- |" + " --- |" * len(KS)]
@@ -317,10 +348,13 @@ def misses(result: dict) -> list[dict]:
         sid, cache = s["sample_id"], result["caches"][s["sample_id"]]
         held = {}
         for path, text in passages(result["landed"], sid).items():
-            row = cache.rows.get(body_hash(text), {})
+            keys = cache.keys(body_hash(text)) or PassageKeys()
+            checked = check_keys(keys, text)
             for turn in parse(text).turns:
                 held[turn] = {"passage": path.rsplit("/", 2)[-2][-6:] + "/" + path.rsplit("/", 1)[-1],
-                              "questions": row.get("questions", []), "about": row.get("about", [])}
+                              "questions": list(checked.questions), "about": list(checked.about),
+                              "dropped": [k for k in (*keys.questions, *keys.about)
+                                          if k not in checked.questions + checked.about]}
         for n, (qa, gold) in enumerate(answerable(s)):
             r5 = {c: result["rows"][c][sid][n][5] for c in COLUMNS}
             if r5["model keys"] < 1:

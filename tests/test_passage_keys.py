@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from conftest import until
 
-from twinfs import EndUser, Memory, Settings, search
+from twinfs import EndUser, Memory, Settings, passage_keys, search
 from twinfs.index import Bounds
 from twinfs.models import AddRequest, ForgetRequest, SearchRequest
 from twinfs.passage_keys import PassageKeys, keys_path, parse_keys, read_keys, render_keys
@@ -86,14 +86,26 @@ def test_a_passage_is_found_through_a_key_that_shares_no_word_with_its_text(mira
     assert doc[1] == passage  # found by the keys field alone
     after = dict((d, s) for d, _, s in search.meaning_lane(space, QUESTION, bounds, 10))
     guitar = doc[0]
-    assert after[guitar] > before.get(guitar, 0.0) + 0.1  # the key's vector, the passage's best segment now
+    assert after.get(guitar) == before.get(guitar)  # a key question is no vector (passage_keys.QUESTION_SEGMENTS)
     assert found(mira)[0] == ["s2"]
     monkeypatch.setattr(search, "KEYS", False)  # by their own text alone, as before the keys
     assert all(d != guitar for d, _, _ in search.lanes(space, QUESTION, bounds)[0])
-    alone = dict((d, s) for d, _, s in search.meaning_lane(space, QUESTION, bounds, 10))
-    assert alone.get(guitar) == before.get(guitar)
     # kept in git like every file: a person sees who wrote which key when
     assert git(space.root, "log", "-1", "--format=%s").startswith(f"edit: {keys_path(passage)}")
+
+
+def test_with_question_segments_a_key_question_is_a_vector_of_its_passage(mira, monkeypatch):
+    monkeypatch.setattr(passage_keys, "QUESTION_SEGMENTS", True)
+    space = mira.space(MIRA)
+    bounds = Bounds(type="passage")
+    before = dict((d, s) for d, _, s in search.meaning_lane(space, QUESTION, bounds, 10))
+    keyed_by_hand(mira)
+    guitar = space.words.search(QUESTION, bounds, 10)[0][0]
+    after = dict((d, s) for d, _, s in search.meaning_lane(space, QUESTION, bounds, 10))
+    assert after[guitar] > before.get(guitar, 0.0) + 0.1  # the key's vector, the passage's best segment now
+    monkeypatch.setattr(search, "KEYS", False)
+    alone = dict((d, s) for d, _, s in search.meaning_lane(space, QUESTION, bounds, 10))
+    assert alone.get(guitar) == before.get(guitar)
 
 
 def test_a_forgotten_passage_takes_its_keys_with_it(mira):

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from twinfs.models import AddRequest
-from twinfs.passage_keys import keys_path, read_keys
+from twinfs.passage_keys import PassageKeys, keys_path, read_keys
 from twinfs.reading import checking
 from twinfs.reading import keys as model_keys
 from twinfs.reading.keys import CHARS, MAX_TOKENS, NAMES, QUESTIONS, KeyWriter, body_of, key_thread, writer_for
@@ -64,13 +64,14 @@ def test_keys_are_asked_through_the_checkers_complete_with_their_own_bounds():
     llm = ScriptedLlama([KEYS_ANSWER, KEYS_ANSWER, "not json", '{"keep": true, "attribute": "home", "value": "x"}'])
     checker = checking.Checker(llm)
     writer = KeyWriter(checker)
-    keys = writer.keys(PASSAGE)
+    keys = writer.answer(PASSAGE)
     assert keys.questions == ("What guitar did Mira buy?",) and keys.about == ("Mira", "Camden")  # blanks, twice: once
     first = llm.asked[0]
     assert first["prompt"] == model_keys.PREFIX + body_of(PASSAGE) + model_keys.SUFFIX
     assert first["max_tokens"] == MAX_TOKENS
     assert f"{{1,{CHARS}}}" in first["grammar"]._grammar  # each key 1 to CHARS characters
-    writer.keys(PASSAGE)
+    # code's check keeps what the passage says ("Camden"), not a speaker alone nor a guitar it never names
+    assert writer.keys(PASSAGE) == PassageKeys((), ("Camden",))
     assert llm.asked[1]["grammar"] is first["grammar"]  # the keys' grammar made once
     assert writer.keys(PASSAGE) is None and writer.asked == 3  # an answer that does not parse: no keys
     # the check's own questions as before: the checker's 48 tokens, its grammar, values 0 to VALUE_CHARS
@@ -90,11 +91,12 @@ def test_no_checker_no_keys_and_one_writer_a_checker():
 
 def test_a_passage_is_found_by_the_keys_a_scripted_model_wrote(memory, alice):
     space, thread, passage = one_passage(memory, alice)
-    answer = json.dumps({"questions": ["Which instrument did she purchase recently?"], "about": ["electric guitar"]})
+    answer = json.dumps({"questions": ["Which instrument did she purchase in Camden?"],
+                         "about": ["sunburst electric guitar"]})
     llm = ScriptedLlama([answer])
     assert key_thread(space, thread, KeyWriter(checking.Checker(llm))) == 1
     assert key_thread(space, thread, KeyWriter(checking.Checker(llm))) == 0 and len(llm.asked) == 1  # asked once
-    assert read_keys(space, passage).about == ("electric guitar",)
+    assert read_keys(space, passage).about == ("sunburst electric guitar",)
     log = subprocess.run(["git", "-C", str(space.root), "log", "-1", "--format=%s"], capture_output=True,
                          text=True).stdout
     assert log.startswith("keys: p_0001.md of")
@@ -124,7 +126,8 @@ def space_bounds():
 
 def test_the_model_reads_the_turns_only():
     body = body_of(PASSAGE)
-    assert body.startswith("Context: messages") and "^m1" not in body and "Stratocaster" in body
+    assert body.startswith("Context: messages") and "^m1" not in body and "09:00" not in body
+    assert "\nMira: Finally picked up the sunburst Stratocaster" in body and "\nJon: Nice!" in body
 
 
 @pytest.mark.slow

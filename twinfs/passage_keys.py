@@ -26,6 +26,10 @@ from .space import Space
 log = logging.getLogger("twinfs.keys")
 SUFFIX = ".keys.yaml"
 KEY_SPEAKER = "(keys)"  # the speaker the meaning lane notes for a key's segment: no one said it
+# whether a passage's key questions are segments of it in the meaning lane too (False: the words lane's keys field
+# alone). Off: on LoCoMo's tuning half the model's questions as vectors lowered multi-hop R@5 (0.725 -> 0.575),
+# in the words lane alone they lowered nothing (bench/results/model_keys.md, 2026-12-04 15:13). Records stay both.
+QUESTION_SEGMENTS = False
 HEADER = ("# What else finds {name} in search: questions it answers, who and what it is about.\n"
           "# Edit freely (one line each); search reads the file again once it is saved.\n")
 
@@ -146,7 +150,7 @@ def keyed(doc: Doc, keys: PassageKeys, facts: list[Record]) -> Doc:
     words = "\n".join([*keys.questions, *keys.about, *map(fact_key, facts)])
     if not words:
         return doc
-    extra = (*keys.questions, *dict.fromkeys(fact_segment(r) for r in facts))
+    extra = (*(keys.questions if QUESTION_SEGMENTS else ()), *dict.fromkeys(fact_segment(r) for r in facts))
     n = len(doc.segments)
     speakers = doc.speakers[:n] + (None,) * (n - len(doc.speakers[:n])) + (KEY_SPEAKER,) * len(extra)
     return replace(doc, keys=words, segments=doc.segments + extra, speakers=speakers,

@@ -16,28 +16,40 @@ import time
 from typing import Any
 
 from ..passage_keys import PassageKeys, keys_path, write_keys
+from .keycheck import check_keys
 
 log = logging.getLogger("twinfs.reading")
-QUESTIONS, NAMES, CHARS = 3, 4, 60  # at most so many questions and names, each at most CHARS characters
+QUESTIONS, NAMES, CHARS = 2, 3, 60  # at most so many questions and names, each at most CHARS characters
 PASSAGE_CHARS = 1400  # of the passage's text the model reads: all of it (LoCoMo's: median 1,224, at most 1,356)
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["questions", "about"],
           "properties": {"questions": {"type": "array", "items": {"type": "string"}, "maxItems": QUESTIONS},
                          "about": {"type": "array", "items": {"type": "string"}, "maxItems": NAMES}}}
+# One fixed prefix, a worked example (invented) in it: the passage comes after, so the kept prefix serves every one.
 PREFIX = (
-    "<|im_start|>system\nYou index a passage of a chat for search. Answer in JSON: questions (up to "
-    f"{QUESTIONS} short questions someone may ask later whose answer the passage holds: what a named person did, "
-    f"has, plans, likes or felt, and when; never about the chat itself), about (up to {NAMES} people, places and "
-    "things it is about, as named in it).<|im_end|>\n<|im_start|>user\n")
+    "<|im_start|>system\nYou index a chat passage for search. Each line is one speaker's turn, their name first. "
+    f"Answer in JSON: questions (up to {QUESTIONS} questions someone may later ask, each answered by what one "
+    "speaker says of themself here, naming that speaker and the specific thing in the passage's words: an object, "
+    f"place, activity, person or date), about (up to {NAMES} specific things, places, activities or people it "
+    "tells of, not the speakers).<|im_end|>\n<|im_start|>user\n"
+    "Amy: We drove to Lisbon last week, my first time seeing the ocean!\nBen: Wow! I only know the lake by my "
+    "farm.<|im_end|>\n<|im_start|>assistant\n"
+    '{"questions":["When did Amy drive to Lisbon?","Where did Amy first see the ocean?"],'
+    '"about":["Lisbon","the ocean","Ben\'s farm"]}<|im_end|>\n<|im_start|>user\n')
 SUFFIX = "<|im_end|>\n<|im_start|>assistant\n"
-MAX_TOKENS = 120  # the answer's tokens at most (3 questions and 4 names of CHARS fit)
+MAX_TOKENS = 80  # the answer's tokens at most (the example's: 36)
 
 
 def body_of(passage_text: str) -> str:
-    """The passage as the model reads it: its turns without the front matter and the block ids."""
-    from ..passages import parse
+    """The passage as the model reads it: its date line and each turn as `Speaker: words`, without the times
+    and the block ids."""
+    from ..passages import TURN_LINE, parse
 
-    body = parse(passage_text).body
-    lines = [line.rsplit(" ^", 1)[0] for line in body.splitlines() if line.strip()]
+    lines = []
+    for line in parse(passage_text).body.splitlines():
+        line = line.rsplit(" ^", 1)[0].strip()
+        if line:
+            turn = TURN_LINE.match(line)
+            lines.append(f"{turn.group(1)}: {turn.group(2)}" if turn else line)
     return "\n".join(lines)[:PASSAGE_CHARS]
 
 
@@ -61,8 +73,8 @@ class KeyWriter:
         self.asked = 0
         self.seconds = 0.0  # spent asking, for the keys' share of the pass
 
-    def keys(self, passage_text: str) -> PassageKeys | None:
-        """The model's keys for a passage, or None when it gave none that parses."""
+    def answer(self, passage_text: str) -> PassageKeys | None:
+        """The model's keys for a passage as it wrote them, or None when it gave none that parses."""
         started = time.perf_counter()
         try:
             return parse_answer(self.checker.complete(PREFIX, body_of(passage_text) + SUFFIX, SCHEMA, most=CHARS,
@@ -70,6 +82,11 @@ class KeyWriter:
         finally:
             self.asked += 1
             self.seconds += time.perf_counter() - started
+
+    def keys(self, passage_text: str) -> PassageKeys | None:
+        """The model's keys that the passage bears out (keycheck.py), or None when none parse or stand."""
+        answer = self.answer(passage_text)
+        return (check_keys(answer, passage_text) or None) if answer else None
 
 
 _WRITERS: dict[int, KeyWriter] = {}  # id of a checker -> its key writer
