@@ -34,7 +34,7 @@ DOING = {"be", "do", "have", "go", "get", "make", "say", "tell", "talk", "think"
 
 
 @dataclass(frozen=True)
-class Said:
+class PassageWords:
     """A passage as its keys are checked against: each speaker's words (lemmas and forms, lower case), all of
     them together, and its characters outside ASCII."""
 
@@ -58,14 +58,14 @@ def _forms(text: str) -> set[str]:
     return {form for t in _nlp()(text) for form in (t.lower_, t.lemma_.lower())}
 
 
-def said(passage_text: str) -> Said:
+def said(passage_text: str) -> PassageWords:
     """What a passage says, and who says what (its turns as passages.py writes them)."""
     body = parse(passage_text).body
     speakers: dict[str, set[str]] = {}
     for who, text in TURN_LINE.findall(body):
         speakers.setdefault(who.strip().lower(), set()).update(_forms(re.sub(r"\s\^\S+$", "", text)))
     words = set().union(*speakers.values()) if speakers else _forms(body)
-    return Said(speakers, words, {c for c in body if ord(c) > 127})
+    return PassageWords(speakers, words, {c for c in body if ord(c) > 127})
 
 
 def content(key: str, names: set[str], question: bool = True) -> set[str]:
@@ -81,7 +81,7 @@ def content(key: str, names: set[str], question: bool = True) -> set[str]:
     return out
 
 
-def why_not(key: str, passage: Said, question: bool) -> str | None:
+def why_not(key: str, passage: PassageWords, question: bool) -> str | None:
     """Why a key is dropped (None: it stands)."""
     if any(ord(c) > 127 and c not in passage.wide for c in key):
         return "a character the passage does not hold"
