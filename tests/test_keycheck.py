@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_reading_keys import ScriptedLlama, one_passage, space_bounds
+from test_reading_keys import ScriptedLlama, one_passage, qwen_keys, space_bounds
 
 from twinfs.passage_keys import PassageKeys, read_keys
 from twinfs.reading import checking
@@ -90,14 +90,7 @@ def test_a_passage_whose_keys_all_fall_gets_no_keys_file(memory, alice):
 
 @pytest.mark.slow
 def test_qwens_kept_keys_name_what_the_passage_says_of_whom_it_says_it():
-    from twinfs.errors import Invalid
-    from twinfs.reading.shipped import model_path
-
-    try:
-        path = model_path("qwen-coder-1.5b")
-    except (Invalid, ImportError, ValueError) as e:
-        pytest.skip(f"Qwen2.5-Coder-1.5B is not installed here: {str(e).splitlines()[0]}")
-    keys = KeyWriter(checking.Checker(checking.load(str(path)))).keys(PASSAGE)
+    keys = qwen_keys(PASSAGE)
     assert keys  # the prompt's worked example: at least one key the passage bears out
     for key in (*keys.questions, *keys.about):
         lowered = key.lower()

@@ -3,6 +3,7 @@ for the mechanics), and with a real GGUF: SmolLM2-135M, the small shipped model,
 installed."""
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 
@@ -160,16 +161,27 @@ def test_a_thread_gets_keys_files_indexed_and_committed_once(memory, alice, writ
         assert keys and doc
 
 
-@pytest.mark.slow
-def test_qwen_writes_keys_naming_what_the_passage_says():
-    from twinfs.errors import Invalid
+@functools.cache
+def _qwen() -> object:
     from twinfs.reading.shipped import model_path
 
+    return checking.load(str(model_path("qwen-coder-1.5b")))
+
+
+def qwen_keys(passage: str) -> PassageKeys | None:
+    """The keys Qwen2.5-Coder-1.5B writes for `passage` (loaded once a process); skips where it is not installed."""
+    from twinfs.errors import Invalid
+
     try:
-        path = model_path("qwen-coder-1.5b")
+        llama = _qwen()
     except (Invalid, ImportError, ValueError) as e:
         pytest.skip(f"Qwen2.5-Coder-1.5B is not installed here: {str(e).splitlines()[0]}")
-    keys = KeyWriter(checking.Checker(checking.load(str(path)))).keys(PASSAGE)
+    return KeyWriter(checking.Checker(llama)).keys(passage)
+
+
+@pytest.mark.slow
+def test_qwen_writes_keys_naming_what_the_passage_says():
+    keys = qwen_keys(PASSAGE)
     assert keys is not None and keys.questions and len(keys.questions) <= QUESTIONS
     said = " ".join((*keys.questions, *keys.about)).lower()
     assert "mira" in said and ("stratocaster" in said or "guitar" in said)
