@@ -68,3 +68,17 @@ def test_only_a_pattern_slow_to_match_itself_is_refused_as_too_slow(memory, alic
     with pytest.raises(Invalid, match="too slow to match"):  # its own time, however loaded the machine is
         memory.grep(alice, GrepRequest(pattern="(a|aa)+$", regex=True))
     assert memory.grep(alice, GrepRequest(pattern="a" * 40 + "!")).found == 1
+
+
+def test_words_as_written_are_never_refused_as_too_slow(memory, alice, monkeypatch):
+    """A grep of words (an escaped literal: linear to match) is not timed: at load ~8 a hammer's literal grep was
+    refused after five tries of 50 ms each that its thread spent waiting for a core (CI of 4 Dec 2026, 16:20)."""
+    from twinfs import browse
+
+    memory.add(alice, AddRequest(items=[{"id": "m1", "kind": "message", "conversation": "walks", "role": "user",
+                                         "text": "We walked the cliff path to Porthcurno.", "at": T0.isoformat()}],
+                                 wait=True))
+    monkeypatch.setattr(browse, "REGEX_SECONDS", 0.0)  # every timed match gives up at once
+    assert memory.grep(alice, GrepRequest(pattern="cliff path to porthcurno")).found == 1
+    with pytest.raises(Invalid, match="too slow to match"):
+        memory.grep(alice, GrepRequest(pattern="cliff path", regex=True))
