@@ -4,6 +4,9 @@ replacement, a missed fact a record `by: model`), the fixed prefix evaluated onc
 restart (SmolLM2-135M, real llama.cpp), which model the settings give, and Qwen where installed."""
 from __future__ import annotations
 
+import os
+import threading
+import time
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
@@ -148,6 +151,31 @@ def test_what_the_model_changes_is_written_and_shows_in_lineage(tmp_path, embedd
         assert (added.attribute, added.by, added.subject, added.turns) == ("job", "model", "Alice Chen", ["m3"])
         assert added.said == home.said and added.source == home.source  # code's day and passage, as for the rules
         assert memory.lineage(alice, LineageRequest(id=added.id)).commits[0].message.startswith("check: ")
+
+
+def test_loading_the_model_loses_nothing_another_thread_prints(capfd):
+    """The model pass loads its model in the background: what the process prints meanwhile (the demo's answers,
+    the server's log) reaches its stdout and stderr (llama-cpp-python's quiet load pointed fds 1 and 2 at /dev/null
+    while it loaded, and the demo printed nothing past its first two lines)."""
+    loaded = threading.Event()
+
+    def in_background():
+        try:
+            load(str(model_path("smollm2")), n_threads=1)
+        finally:
+            loaded.set()
+
+    threading.Thread(target=in_background, daemon=True).start()
+    printed = 0
+    while not loaded.is_set() or printed < 5:
+        print(f"line {printed}", flush=True)
+        os.write(2, f"err {printed}\n".encode())
+        printed += 1
+        time.sleep(0.005)
+    out, err = capfd.readouterr()
+    assert [line for line in out.splitlines() if line.startswith("line ")] == [f"line {n}" for n in range(printed)]
+    assert [line for line in err.splitlines() if line.startswith("err ")] == [f"err {n}" for n in range(printed)]
+    assert "llama_model_loader" not in err  # and the loader's own talk stays out
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,9 @@ prompts: the kept prefix would be lost).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import re
 from dataclasses import dataclass
@@ -305,10 +307,20 @@ class EndpointChecker(Checker):
 
 
 def load(path: str, n_threads: int = 2, n_ctx: int = 1024) -> Any:
-    """A Llama for checking: a small context (one question at a time), one model loaded once."""
-    from llama_cpp import Llama
+    """A Llama for checking: a small context (one question at a time), one model loaded once.
 
-    return Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_batch=256, seed=0, verbose=False)
+    Loaded verbose, its talk kept in `sys.stderr`'s stead, then made quiet: with `verbose=False` llama-cpp-python
+    points the process's own file descriptors 1 and 2 at /dev/null while it loads, and what every other thread
+    printed meanwhile was lost (the demo's answers, the server's log lines: the model pass loads in the
+    background)."""
+    from llama_cpp import Llama, _logger
+
+    talk = io.StringIO()
+    with contextlib.redirect_stderr(talk):
+        llama = Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_batch=256, seed=0, verbose=True)
+    llama.verbose = False
+    _logger.set_verbose(False)  # llama.cpp's own log, from now on: errors only
+    return llama
 
 
 def _user_turn(turn: Any) -> bool:
