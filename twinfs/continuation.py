@@ -39,12 +39,11 @@ def ends_on_best(space: Space, path: str, asked: str, favour: frozenset[str], li
     return int(np.argmax(scores)) == len(spoken) - 1
 
 
-def followed(space: Space, ranked: list[tuple[str, str, float]], asked: str, favour: frozenset[str], lift: float,
-             share: float | None = None) -> list[tuple[str, str, float]]:
-    """The ranking (doc, path, score; best first) with the first hit's next passage scored at least `share` (by
-    default FOLLOW) of the first hit, when the first hit ends on its best turn and a next passage exists."""
-    share = FOLLOW if share is None else share
-    if not share or not ranked:
+def followed(space: Space, ranked: list[tuple[str, str, float]], asked: str, favour: frozenset[str], lift: float
+             ) -> list[tuple[str, str, float]]:
+    """The ranking (doc, path, score; best first) with the first hit's next passage scored at least FOLLOW of the
+    first hit, when the first hit ends on its best turn and a next passage exists."""
+    if not FOLLOW or not ranked:
         return ranked
     doc, path, score = ranked[0]
     after = next_passage(doc, path)
@@ -53,5 +52,5 @@ def followed(space: Space, ranked: list[tuple[str, str, float]], asked: str, fav
         return ranked
     scores = {d: (d, p, s) for d, p, s in ranked}
     was = scores.get(after[0])
-    scores[after[0]] = (after[0], after[1], max(was[2] if was else 0.0, share * score))
+    scores[after[0]] = (after[0], after[1], max(was[2] if was else 0.0, FOLLOW * score))
     return sorted(scores.values(), key=lambda r: -r[2])

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 
-from .continuation import followed
+from . import continuation
 from .event_times import event_spans
 from .forms import iso
 from .index import Bounds
@@ -240,7 +240,9 @@ def rank_passages(space: Space, query: str, bounds: Bounds, limit: int = HITS,
         times = question_times(query, bounds, space)
     ranked = blend(dated_lanes(space, query, Bounds(bounds.scope, bounds.before, bounds.after, "passage"), times),
                    words_weight(space, query))
-    ranked = followed(space, dated(space, ranked, times), *meaning_asks(space, query))
+    ranked = dated(space, ranked, times)
+    if continuation.FOLLOW:  # an option, off: how the meaning lane asked is worked out again only when on
+        ranked = continuation.followed(space, ranked, *meaning_asks(space, query))
     hits: list[Hit] = []
     later: list[Hit] = []  # past PER_THREAD of their thread, in a question that gathers: after the others
     cap = PER_THREAD if GATHERS.search(query) else 0

@@ -31,7 +31,7 @@ def conflicts(pages: list[Page], asked: list[tuple[str, str | None]] | None = No
             rivals = [v for v in attr.values[1:] if v.said == newest.said
                       and (not v.happened or not newest.happened or v.happened == newest.happened)]
             where = f"{page.subject} · {attr.name}"
-            both = _held_with(page, newest, [*rivals] or attr.values[1:2])
+            both = _held_with(page, newest, rivals or attr.values[1:2])
             if both:
                 held = [newest, *both]
                 stated = " and as ".join(v.value for v in held)

@@ -315,8 +315,7 @@ def load(path: str, n_threads: int = 2, n_ctx: int = 1024) -> Any:
     background)."""
     from llama_cpp import Llama, _logger
 
-    talk = io.StringIO()
-    with contextlib.redirect_stderr(talk):
+    with contextlib.redirect_stderr(io.StringIO()):
         llama = Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, n_batch=256, seed=0, verbose=True)
     llama.verbose = False
     _logger.set_verbose(False)  # llama.cpp's own log, from now on: errors only

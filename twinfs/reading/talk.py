@@ -152,8 +152,6 @@ def _generic(tokens: list[Token]) -> bool:
         tense.tag_ == "VB" and any(c.dep_ == "nsubj" for c in verb.children))  # spaCy tags "challenges help" VB
 
 
-
-
 def _cheer(tokens: list[Token], span: Span) -> bool:
     """"We'll rock the dance floor … Let's go for it!": a "we" future in a turn that urges the listener ("let's")
     is a cheer said to them, not a plan of the speaker's."""
