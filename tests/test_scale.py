@@ -13,6 +13,7 @@ from conftest import MOVE, chat, until
 from twinfs import EndUser, Memory, Settings
 from twinfs.lifecycle import Lifecycle
 from twinfs.models import AddRequest, Phase, SearchRequest, StatusRequest
+from twinfs.pending import Marks
 from twinfs.steps import land
 from twinfs.watching import Watcher
 
@@ -126,6 +127,27 @@ def test_a_vault_stopped_midway_is_in_the_pending_index(tmp_home, embedder, alic
         repaired = m.spaces.peek(alice.dirname).standing.repaired
         assert any("stopped midway" in line for line in repaired), repaired
     assert not (tmp_home / "pending" / alice.dirname).exists()
+
+
+def test_a_settle_never_falls_between_the_tickers_listing_and_its_wakes(tmp_path):
+    """The ticker lists what is due and wakes it as one step: a settle clearing a mark meanwhile waits until the
+    wake is queued (the pipeline is busy with it), so no wake from a stale listing starts once idle() said done."""
+    marks = Marks(tmp_path / "pending")
+    marks.mark("a.b.c", due=time.time() - 1)
+    cleared = threading.Thread(target=marks.clear, args=("a.b.c",))
+    woken: list[tuple[str, bool]] = []
+
+    def wake(name: str) -> None:
+        cleared.start()  # a settle, from another thread, while this wake is being made
+        cleared.join(0.2)
+        woken.append((name, cleared.is_alive()))
+
+    marks.wake_due(wake)
+    cleared.join(5)
+    assert woken == [("a.b.c", True)]  # the clear waited for the wake
+    assert "a.b.c" not in marks and not (tmp_path / "pending" / "a.b.c").exists()
+    marks.wake_due(lambda name: woken.append((name, False)))
+    assert len(woken) == 1  # cleared: not woken again
 
 
 def test_the_watcher_sees_a_hand_edit_in_a_vault_that_was_closed(tmp_home, embedder, alice):

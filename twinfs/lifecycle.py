@@ -232,8 +232,7 @@ class Lifecycle:
                           and not e.name.startswith("."))
 
     def _wake_due(self) -> None:
-        for name in self.pending.due():
-            self.pipeline.wake(name)
+        self.pending.wake_due(self.pipeline.wake)
 
     def mark(self, space: Space) -> None:
         """Before a vault has work anywhere on disk (an add, a step of its writer): in the pending index."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .durable import fsync_dir
@@ -102,11 +103,14 @@ class Marks:
             (self.folder / name).unlink(missing_ok=True)
             del known[name]
 
-    def due(self, now: float | None = None) -> list[str]:
-        """The vaults whose work is due by `now`."""
+    def wake_due(self, wake: Callable[[str], None], now: float | None = None) -> None:
+        """Wake each vault whose work is due by `now`, listed and woken under the index's lock: a settle clearing
+        a mark meanwhile comes either first (the vault is not woken) or once its wake is queued — never between,
+        where a wake from a stale listing would start work after whoever waits for the pipeline saw it idle."""
         now = time.time() if now is None else now
         with self._lock:
-            return sorted(n for n, at in self._names().items() if at <= now)
+            for name in sorted(n for n, at in self._names().items() if at <= now):
+                wake(name)
 
 
 def next_due(space, reading: bool, folding: bool, folded_ago: float | None, fold_seconds: int, every: float
