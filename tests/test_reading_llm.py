@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+from served import free_port
 
 from twinfs.passages import Turn
 from twinfs.reading import Window, make_reader
@@ -68,12 +68,6 @@ def test_llama_reader_reads_with_the_shipped_gguf(gguf):
     answer = Answer.model_validate(json.loads(text, strict=False))
     assert tokens > 100 and len(answer.records) <= 1
     assert all(set(d.turns) <= set(w.new) for d in answer.records)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
