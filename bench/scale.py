@@ -349,6 +349,9 @@ def main() -> None:
                     help="build: copy the big end user at each size as it stands, its reading behind (reading a "
                          "100,000-passage backlog takes hours); measure such copies with --no-reading")
     args = ap.parse_args()
+    # the model pass off unless asked for: checking every turn of a 100,000-passage build with Qwen would take
+    # days on 2 cores, and its speed is reading_checked's to measure
+    os.environ.setdefault("TWIN_READER_MODEL", "none")
     if args.what == "build" or not args.skip_build:
         build(args)
     if args.what == "run":
