@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from twinfs.models import AddRequest, GrepRequest
 from twinfs.passages import MAX_CHARS, parse, render
-from twinfs.steps import land
+from twinfs.steps import land, tidy
 
 T0 = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
 
@@ -148,6 +148,45 @@ def test_a_hand_edit_cuts_again_only_the_passages_around_the_turns_it_touched(me
     (space.root / rel).write_text(whole.replace("turn 120 ", "turn 120 saved whole "), encoding="utf-8")
     assert memory.mend(alice) == [rel]
     assert len(rendered) <= 3 and memory.grep(alice, GrepRequest(pattern="turn 120 saved whole")).found == 1
+
+
+def test_an_item_saved_in_place_while_it_is_mended_keeps_its_turn_and_is_cut_as_saved(memory, alice, monkeypatch):
+    """An editor writing a file in place while the writer mends it: caught half-saved between the writer's look
+    and its read, the thread stays as cut (its turn is not dropped from the passages); saved whole before the
+    commit (which stages the file as it then is), it is cut again as saved, or git would show nothing left to mend
+    while the passages held the older text."""
+    memory.add(alice, AddRequest(items=[turn(f"m{n:03d}", T0 + timedelta(seconds=30 * n), f"turn {n} " + "x" * 90)
+                                        for n in range(40)], wait=True))
+    space = memory.space(alice)
+    thread = space.threads()[0]
+    path = space.root / space.item_path(thread, "m020")
+    whole = path.read_text(encoding="utf-8")
+    saved = whole.replace("turn 20 ", "turn 20 saved in place ")
+    path.write_text(whole.replace("turn 20 ", "turn 20 edited "), encoding="utf-8")  # the first save
+    looked, cut = tidy._unreadable, tidy.settle
+    steps: list[str] = []
+
+    def look_then_begin_a_save(*args):
+        unreadable = looked(*args)
+        if not steps:
+            path.write_text(whole[: len(whole) // 2], encoding="utf-8")  # the editor's next save has begun
+        steps.append("looked")
+        return unreadable
+
+    def cut_then_finish_the_save(*args, **kwargs):
+        written = cut(*args, **kwargs)
+        if steps == ["looked"]:
+            path.write_text(saved, encoding="utf-8")  # … and ends before the writer commits
+        return written
+
+    monkeypatch.setattr(tidy, "_unreadable", look_then_begin_a_save)
+    monkeypatch.setattr(tidy, "settle", cut_then_finish_the_save)
+    assert memory.mend(alice) == [space.item_path(thread, "m020")]
+    assert steps == ["looked", "looked"]  # looked at again: it changed while it was mended
+    assert_a_sound_cut(space)
+    assert "m020" in {t for p in passages_on_disk(space).values() for t in p.turns}
+    assert memory.grep(alice, GrepRequest(pattern="turn 20 saved in place")).found == 1
+    assert space.vault.changes() == []
 
 
 def test_hand_edits_among_turns_out_of_time_order_leave_every_turn_in_one_passage(memory, alice):

@@ -273,16 +273,33 @@ class Space:
         conversation would otherwise be read whole for every message added to it)."""
         cached = self._threads.get(thread)
         if cached is None:
-            folder = self.root / "items" / thread
-            cached = {}
-            for f in folder.glob("*.json") if folder.is_dir() else []:
-                try:
-                    entry = json.loads(f.read_text(encoding="utf-8"))
-                    cached[entry["id"]] = entry
-                except (OSError, ValueError, KeyError, TypeError):
-                    continue  # a file broken by hand is skipped, not fatal
-            self._threads[thread] = cached
+            cached = self._threads[thread] = self._read_thread(thread)[0]  # a file broken by hand is skipped
         return list(cached.values())
+
+    def reread(self, thread: str) -> bool:
+        """Read a thread's items again from its files, as a hand edit left them; False, the items kept as the
+        writer held them, when a file does not read as an item (an editor saving it in place: looked at again
+        once it is saved; a slip: the thread is cut again when it is mended)."""
+        items, broken = self._read_thread(thread)
+        if broken:
+            return False
+        self._threads[thread] = items
+        return True
+
+    def _read_thread(self, thread: str) -> tuple[dict[str, dict], int]:
+        """A thread's items as its files hold them, and how many files did not read as an item."""
+        folder = self.root / "items" / thread
+        items: dict[str, dict] = {}
+        broken = 0
+        for f in folder.glob("*.json") if folder.is_dir() else []:
+            try:
+                entry = json.loads(f.read_text(encoding="utf-8"))
+                items[entry["id"]] = entry
+            except FileNotFoundError:
+                continue  # taken out meanwhile
+            except (OSError, ValueError, KeyError, TypeError):
+                broken += 1
+        return items, broken
 
     def cached_ids(self, thread: str) -> set[str] | None:
         """The ids of a thread's items as the writer holds them, without reading a file (None: not held)."""

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pydantic import ValidationError
 
 from ..background import LAND, LATER
-from ..durable import read_exact
+from ..durable import file_stamp, read_exact
 from ..ledger import load_records, records_path
 from ..passage_keys import is_keys_path, passage_of
 from ..passages import passage_id
@@ -27,6 +27,7 @@ from .read import ADDS_QUIET, YIELD_MAX, drop_records, index_records
 
 log = logging.getLogger("twinfs.mending")
 SHOWN = 3  # paths named in the commit message
+AGAIN = 3  # times a file saved anew while it was mended is mended again at once
 
 
 def mend(space: Space) -> list[str]:
@@ -35,7 +36,7 @@ def mend(space: Space) -> list[str]:
     if not changed:
         space.writer.stopped_midway = False
         return []
-    written = settle(space, changed)
+    written = _settled(space, changed)
     named = ", ".join(changed[:SHOWN]) + (f" and {len(changed) - SHOWN} more" if len(changed) > SHOWN else "")
     if space.writer.stopped_midway:  # not a person's edit: what a step left when it stopped (repair.py)
         space.vault.commit(f"repair: {named} (left uncommitted by a step that stopped midway)", changed + written)
@@ -43,6 +44,21 @@ def mend(space: Space) -> list[str]:
     else:
         space.vault.commit(f"edit: {named} (by hand)", changed + written)
     return changed
+
+
+def _settled(space: Space, changed: list[str]) -> list[str]:
+    """settle(), and again for the files saved anew while it read them (an editor writing in place as the thread
+    was cut): the commit stages each file as it is then, so what was cut must be what is committed, or git would
+    show nothing left to mend while the passages hold an older or half-saved text. At most AGAIN times."""
+    written: list[str] = []
+    todo = changed
+    for _ in range(AGAIN):
+        stamps = {rel: file_stamp(space.vault.path(rel)) for rel in todo}
+        written += settle(space, todo)
+        todo = [rel for rel in todo if file_stamp(space.vault.path(rel)) != stamps[rel]]
+        if not todo:
+            break
+    return sorted(set(written))
 
 
 class Mending:
@@ -89,11 +105,11 @@ def settle(space: Space, changed: list[str], gone: tuple[str, ...] | list[str] =
     held = {thread: _held(space, thread, changed) for thread in edited}  # what the writer held before the change
     # a thread whose item file does not read (an editor saving it in place, a slip) keeps its items and passages
     # as the writer holds them, so its turns stay found; the file is committed as it is, and cut when it reads
-    threads = [thread for thread in edited if not _unreadable(space, held[thread])]
+    # (read once more as a whole, each file as it is now: one may break between the look and the read)
+    threads = [thread for thread in edited if not _unreadable(space, held[thread]) and space.reread(thread)]
     for thread in sorted(set(edited) - set(threads)):
         log.warning("%s: an item file of %s edited by hand does not read as its item; the thread stays as it was "
                     "cut until it does", space.user.dirname, thread)
-    space.forget_cache(threads)
     if gone:
         space.state.drop(list(gone))
     before = {path for thread in threads for path in space.state.cuts(thread)}
