@@ -38,6 +38,16 @@ def pytest_collection_modifyitems(config, items) -> None:
             item.add_marker(pytest.mark.xdist_group(module))
 
 
+@pytest.fixture(autouse=True)
+def adds_wait_until_landed(monkeypatch):
+    """An add with `wait` waits up to 10 s for landing, then answers with the phases it has; on the suite's
+    loaded machine (three workers on 2 cores, a bench beside it) landing can take longer, and a test that then
+    looks at what landing did would see it not done yet: in process, an add waits up to two minutes."""
+    import twinfs.memory
+
+    monkeypatch.setattr(twinfs.memory, "WAIT_SECONDS", 120.0)
+
+
 @pytest.fixture(scope="session")
 def embedder():
     """The real MiniLM, loaded once for the whole run."""
