@@ -28,7 +28,8 @@ GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lot
                  "something", "difference", "impact", "hand", "vibe", "vibes", "mood", "step", "steps", "chance",
                  "best", "thanks", "ok", "okay", "cheers", "work", "goal", "goals", "skill", "skills", "change",
                  "changes", "balance", "hang", "setback", "effort", "efforts", "success", "challenge", "challenges",
-                 "dream", "dreams", "future", "motivation", "positivity", "support", "advice", "much"}
+                 "dream", "dreams", "future", "motivation", "positivity", "support", "advice", "much", "laugh",
+                 "laughs"}
 LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
                "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
                "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
@@ -39,7 +40,7 @@ WILL = {"will", "'ll", "shall"}
 VAGUE_VERBS = {"work", "grind", "plug", "accomplish", "achieve", "reach", "focus", "handle", "succeed", "manage",
                "improve", "grow", "move", "pay", "deal", "cope", "overcome", "struggle", "explore", "learn",
                "determine", "motivate", "inspire", "support", "celebrate", "raise",
-               "reflect"}
+               "reflect", "laugh", "end"}  # "we ended up laughing"
 
 
 def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
