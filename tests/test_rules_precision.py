@@ -2,8 +2,9 @@
 kinds the judged records of #31 still found on LoCoMo dev's tuning half: a "we" future beside a "let's" (a cheer),
 a reaction to what is seen ("It's amazing how …"), a verb whose preposition lost its object ("I pushed through"),
 "enough" of what, a clause whose "me" is what something unnamed did to ("Really made me proud"), a "we" of each
-other that is the speaker and the listener, reflecting on nothing named, a laugh about nothing named, and a
-solution or turnout of what. What reads alone stays. Small conversations written for these tests."""
+other that is the speaker and the listener, reflecting on nothing named, a laugh about nothing named, a solution
+or turnout of what, and a saying of what life can be. What reads alone stays. Small conversations written for these
+tests."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -114,3 +115,14 @@ def test_a_solution_or_a_turnout_of_what_is_said_before():
     # a solution the sentence says the problem of reads alone
     texts = read(("Ines", "How's work?"), ("Omar", "I found a solution to the parking problem at my office."))
     assert any("solution to the parking problem" in t for t in texts), texts
+
+
+def test_what_life_can_be_is_a_saying():
+    texts = read(("Ines", "How are you holding up?"),
+                 ("Omar", "Life can be hard, but small wins keep me going."))
+    assert texts == [], texts
+    # life of a place or of the speaker is theirs
+    texts = read(("Ines", "How's Lisbon?"), ("Omar", "Life in Lisbon can be pricey, so I share a flat with my cousin."))
+    assert any("shares a flat" in t for t in texts), texts
+    texts = read(("Ines", "How's Porto?"), ("Omar", "My life has changed since I moved to Porto."))
+    assert any("moved to Porto" in t for t in texts), texts

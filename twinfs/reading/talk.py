@@ -78,6 +78,9 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
             return True  # "Maybe I can assist as well": a possibility, nothing that is so
         if t.lemma_.lower() == "sorry":
             return True
+        if t.lower_ == "life" and t.dep_ == "nsubj" and not list(t.children) and any(
+                c.dep_ == "aux" and c.lower_ in ("can", "could", "may", "might") for c in t.head.children):
+            return True  # "Life can be tough, but …": a saying of life at large, not the speaker's
         if t.lemma_ in ("imagine", "picture", "relate") and any(
                 c.dep_ == "aux" and c.lower_ in ("can", "could", "ca") for c in t.children):
             return True  # "I can picture waking up to nature": with the listener's story, not a fact of the speaker
