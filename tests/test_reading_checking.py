@@ -80,6 +80,14 @@ def test_a_new_label_for_other_words_or_one_that_does_not_hold_keeps_the_rules_r
     assert decide(ocean, ModelAnswer(True, "hobby", "the ocean")).action == "keep"
     knit = Question("I knit most evenings.", "", "hobby", "knit", "th#r7")
     assert decide(knit, ModelAnswer(True, "likes", "knit")).action == "keep"
+    # a home or hometown is a named place: the model's "hometown" for a liked view is not taken
+    view = Question("Out there I love the dark sky and green scenery.", "", "likes", "dark sky and green scenery",
+                    "th#r8")
+    assert decide(view, ModelAnswer(True, "hometown", "dark sky and green scenery")).action == "keep"
+    assert decide(Question("I love the quiet countryside."), ModelAnswer(True, "home", "quiet countryside")).action \
+        == "none"
+    moved = decide(Question("I love it here in Dundee, I moved last May."), ModelAnswer(True, "home", "Dundee"))
+    assert (moved.action, moved.value) == ("add", "Dundee")
 
 
 def test_the_same_meaning_under_the_rules_name_stays():

@@ -2,8 +2,9 @@
 kinds the judged records of #31 still found on LoCoMo dev's tuning half: a "we" future beside a "let's" (a cheer),
 a reaction to what is seen ("It's amazing how …"), a verb whose preposition lost its object ("I pushed through"),
 "enough" of what, a clause whose "me" is what something unnamed did to ("Really made me proud"), a "we" of each
-other that is the speaker and the listener, and reflecting on nothing named. What reads alone stays. Small
-conversations written for these tests."""
+other that is the speaker and the listener, reflecting on nothing named, a laugh about nothing named, a solution
+or turnout of what, and a saying of what life can be. What reads alone stays. Small conversations written for these
+tests."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -90,3 +91,38 @@ def test_reflecting_on_nothing_named_tells_nothing():
     assert not any("reflect" in t for t in texts), texts
     texts = read(("Ines", "How was the trip?"), ("Omar", "I reflected a lot on my trip to Peru with my brother."))
     assert any("trip to Peru" in t for t in texts), texts
+
+
+def test_a_laugh_names_nothing_in_particular():
+    texts = read(("Ines", "What did you all play at the picnic?"),
+                 ("Omar", "Some silly ones like tag and a relay race. We all had a good laugh!"))
+    assert not any("laugh" in t for t in texts), texts
+    texts = read(("Ines", "How did the chat with the new neighbour go?"),
+                 ("Omar", "She told me about her garden. We ended up laughing and having a good time."))
+    assert not any("laughing" in t for t in texts), texts
+    # a laugh at something the sentence names is a fact
+    texts = read(("Ines", "How was Saturday?"), ("Omar", "I laughed at the clowns at the circus in Porto."))
+    assert any("laughed at the clowns" in t for t in texts), texts
+
+
+def test_a_solution_or_a_turnout_of_what_is_said_before():
+    texts = read(("Ines", "How's the car?"),
+                 ("Omar", "It broke down again on Monday. I'm staying positive and looking for a solution though."))
+    assert not any("solution" in t for t in texts), texts
+    texts = read(("Ines", "How did the charity run go?"),
+                 ("Omar", "We got a great turnout and raised a lot of money."))
+    assert not any("turnout" in t for t in texts), texts
+    # a solution the sentence says the problem of reads alone
+    texts = read(("Ines", "How's work?"), ("Omar", "I found a solution to the parking problem at my office."))
+    assert any("solution to the parking problem" in t for t in texts), texts
+
+
+def test_what_life_can_be_is_a_saying():
+    texts = read(("Ines", "How are you holding up?"),
+                 ("Omar", "Life can be hard, but small wins keep me going."))
+    assert texts == [], texts
+    # life of a place or of the speaker is theirs
+    texts = read(("Ines", "How's Lisbon?"), ("Omar", "Life in Lisbon can be pricey, so I share a flat with my cousin."))
+    assert any("shares a flat" in t for t in texts), texts
+    texts = read(("Ines", "How's Porto?"), ("Omar", "My life has changed since I moved to Porto."))
+    assert any("moved to Porto" in t for t in texts), texts

@@ -34,6 +34,9 @@ RELABELLED = {"hobby", "likes", "other"}
 # the wrong one as often as not (the judged sample of `bench reading_checked`: "likes: the ocean" -> hobby, a
 # business as a hobby; 2 of 2 wrong)
 SIBLINGS = {"hobby", "likes"}
+# a home or hometown is a named place: "I love the dark sky and green scenery" is no hometown, whatever the model
+# reads (the judged sample of `bench reading_checked`, 4 Dec 2026 19:24: likes -> hometown)
+NAMED_PLACES = {"home", "hometown"}
 # the kind first (what a small model labels well), then the words, then whether the person says it of themself
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["attribute", "value", "keep"],
           "properties": {"attribute": {"type": "string", "enum": list(CONCEPTS)}, "value": {"type": "string"},
@@ -176,6 +179,9 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
         return CheckVerdict("keep" if had else "none", why=why)
     if answer.attribute == "other":
         return CheckVerdict("keep" if had else "none", why="no attribute of a known kind")
+    if answer.attribute in NAMED_PLACES and rules != answer.attribute and not any(
+            w[:1].isupper() for w in said.split()):
+        return CheckVerdict("keep" if had else "none", why=f"{said!r} names no place for a {answer.attribute}")
     verdict = gate(question.turn, said, concept=answer.attribute)
     if not verdict.holds(answer.attribute):
         ruled = gate(question.turn, question.value or said, concept=rules) if had else None

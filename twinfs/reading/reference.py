@@ -36,8 +36,10 @@ COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
 # determiners standing for a noun said before: "I'll see if I can find any", "both are great"
 STANDING = {"enough", "any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several",
             "many", "more"}
-# nouns of something else, left unsaid without "of …": "the atmosphere (of the game)", "my favorite part (of it)"
-RELATIONAL = {"idea", "atmosphere", "copy", "part", "rest", "plot", "ending", "outcome", "sequel", "highlight"}
+# nouns of something else, left unsaid without "of …": "the atmosphere (of the game)", "my favorite part (of it)",
+# "looking for a solution (to what broke)", "a great turnout (at the event)"
+RELATIONAL = {"idea", "atmosphere", "copy", "part", "rest", "plot", "ending", "outcome", "sequel", "highlight",
+              "solution", "turnout"}
 COMPLEMENTS = {"of", "for", "about", "behind", "on", "to", "from"}
 # happenings and states of affairs: "the meeting", "the situation" is one the talk had before, said or not
 HAPPENINGS = {"meeting", "party", "event", "game", "match", "trip", "show", "concert", "tournament", "feast",

@@ -28,7 +28,8 @@ GENERIC_NOUNS = {"thing", "things", "stuff", "fun", "time", "times", "lot", "lot
                  "something", "difference", "impact", "hand", "vibe", "vibes", "mood", "step", "steps", "chance",
                  "best", "thanks", "ok", "okay", "cheers", "work", "goal", "goals", "skill", "skills", "change",
                  "changes", "balance", "hang", "setback", "effort", "efforts", "success", "challenge", "challenges",
-                 "dream", "dreams", "future", "motivation", "positivity", "support", "advice", "much"}
+                 "dream", "dreams", "future", "motivation", "positivity", "support", "advice", "much", "laugh",
+                 "laughs"}
 LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", "look", "keep", "take", "give",
                "know", "think", "want", "need", "see", "let", "put", "say", "tell", "mean", "happen", "try", "wait",
                "hope", "wish", "guess", "find", "help", "start", "stop", "continue", "love", "like", "enjoy",
@@ -39,7 +40,7 @@ WILL = {"will", "'ll", "shall"}
 VAGUE_VERBS = {"work", "grind", "plug", "accomplish", "achieve", "reach", "focus", "handle", "succeed", "manage",
                "improve", "grow", "move", "pay", "deal", "cope", "overcome", "struggle", "explore", "learn",
                "determine", "motivate", "inspire", "support", "celebrate", "raise",
-               "reflect"}
+               "reflect", "laugh", "end"}  # "we ended up laughing"
 
 
 def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
@@ -77,6 +78,9 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
             return True  # "Maybe I can assist as well": a possibility, nothing that is so
         if t.lemma_.lower() == "sorry":
             return True
+        if t.lower_ == "life" and t.dep_ == "nsubj" and not list(t.children) and any(
+                c.dep_ == "aux" and c.lower_ in ("can", "could", "may", "might") for c in t.head.children):
+            return True  # "Life can be tough, but …": a saying of life at large, not the speaker's
         if t.lemma_ in ("imagine", "picture", "relate") and any(
                 c.dep_ == "aux" and c.lower_ in ("can", "could", "ca") for c in t.children):
             return True  # "I can picture waking up to nature": with the listener's story, not a fact of the speaker
