@@ -99,7 +99,8 @@ def check_records(checker: Checker, thread: str, records: list[Record], turns: l
 
 def judged(checker: Checker, verbose: bool, notes: bool = False) -> str:
     """The judged sample of `./run bench reading` (rules on LoCoMo dev), before and after the check."""
-    from bench.reading import Judge, judged_sample, load, read
+    from bench.reading import load, read
+    from bench.reading_scores import Judge, judged_sample
 
     sessions = load(None)
     run = read("rules", sessions, Judge({n for s in sessions for n in (*s.events, *s.observations)}).count)
