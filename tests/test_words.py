@@ -259,6 +259,29 @@ def test_after_a_commit_the_kept_searcher_opens_only_new_segments_and_sees_every
     wi.close()
 
 
+def test_a_searcher_opened_as_a_commit_merges_segments_away_reads_the_contents_again(tmp_path, monkeypatch):
+    """A search reads the index's table of contents, then opens the segments it names; a commit that merged
+    those segments in between has deleted their files (a sync's settle while a search ran, seen in CI): the
+    searcher reads the contents again, as Whoosh's own FileIndex.reader does, instead of failing."""
+    rng = random.Random(11)
+    wi = WordIndex(tmp_path)
+    wi.apply([doc(rng, i, "passage") for i in range(60)], [])
+    wi.apply([doc(rng, i, "passage") for i in range(60, 90)], [])
+    ix = wi.ix("passage")
+    stale = ix._read_toc()  # the contents as a search read them …
+    assert len(stale.segments) == 2
+    wi.compact()  # … before a commit merged both segments into one and deleted their files
+    read = ix._read_toc
+    tocs = iter([stale])
+    monkeypatch.setattr(ix, "_read_toc", lambda: next(tocs, None) or read())
+    wi._searchers.pop("passage", None)  # no kept searcher: every segment is opened
+    found = wi.search("walk dog park", Bounds(), 50)
+    assert found and len(found) == len({h[0] for h in found})
+    with wi.searcher("passage") as s:
+        assert len(list(s.ixreader.leaf_readers())) == 1
+    wi.close()
+
+
 def test_a_big_index_s_most_frequent_terms_are_decoded_once_after_it_opens(tmp_path, monkeypatch):
     from twinfs.index import bm25
 

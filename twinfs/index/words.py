@@ -51,6 +51,7 @@ CAP = {"passage": 10_000, "record": 50_000}
 # after an open paid 20-45 ms in the words lane for theirs. So once an index of WARM_FROM docs or more is open, the
 # later lane decodes its most frequent terms' lists, up to half of what a scorer keeps (bm25.KEPT_PER_DOC, `warm`).
 WARM_FROM = 20_000
+TOC_TRIES = 10  # a searcher reads the index's contents again so often when a commit merged a segment away
 
 
 def plan(counts: list[int], cap: int, most: int | None = None) -> list[int]:
@@ -156,14 +157,27 @@ class WordIndex:
         from whoosh.reading import EmptyReader, MultiReader, SegmentReader
         from whoosh.searching import Searcher
 
-        toc = ix._read_toc()
         kept = {r.segment().segment_id(): r for r, _ in (old.ixreader.leaf_readers() if old is not None else [])
                 if isinstance(r, SegmentReader)}
+        for attempt in range(TOC_TRIES):
+            toc = ix._read_toc()
+            opened: list = []
+            try:
+                for segment in toc.segments:
+                    if segment.segment_id() not in kept or kept[segment.segment_id()].is_closed:
+                        opened.append(SegmentReader(ix.storage, toc.schema, segment, generation=toc.generation))
+                break
+            except FileNotFoundError:  # a commit merged that segment away after the contents were read: read
+                for reader in opened:  # them again, as Whoosh's own FileIndex.reader does
+                    reader.close()
+                if attempt == TOC_TRIES - 1:
+                    raise
+        fresh = iter(opened)
         readers = []
         for segment in toc.segments:
             reader = kept.pop(segment.segment_id(), None)
             if reader is None or reader.is_closed:
-                reader = SegmentReader(ix.storage, toc.schema, segment, generation=toc.generation)
+                reader = next(fresh)
             else:  # the same files; the deletions are the segment's, the reader and its per-doc reader read them
                 reader._segment = reader._perdoc._segment = segment
                 reader._gen = toc.generation
