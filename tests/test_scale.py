@@ -129,6 +129,26 @@ def test_a_vault_stopped_midway_is_in_the_pending_index(tmp_home, embedder, alic
     assert not (tmp_home / "pending" / alice.dirname).exists()
 
 
+def test_a_vault_being_closed_is_settled_but_one_a_step_holds_is_left_due(memory, alice, tmp_home):
+    """Closing a vault waits for the writer's turn without a step of its own: a settle meanwhile clears the mark
+    (nothing was left to do), where a step holding the writer leaves it due (the step may fail or crash)."""
+    memory.add(alice, AddRequest(items=chat("a", MOVE), wait=True))
+    assert memory.idle(30)
+    space = memory.space(alice)
+    mark = tmp_home / "pending" / alice.dirname
+    space.writer.take_turn()  # as Spaces' close waits for a step under way
+    try:
+        memory.life.settle(space)
+    finally:
+        space.writer.give_turn()
+    assert not mark.exists()
+    with space.writer:  # a step
+        memory.life.settle(space)
+        assert mark.exists()
+    memory.life.settle(space)
+    assert not mark.exists()
+
+
 def test_a_settle_never_falls_between_the_tickers_listing_and_its_wakes(tmp_path):
     """The ticker lists what is due and wakes it as one step: a settle clearing a mark meanwhile waits until the
     wake is queued (the pipeline is busy with it), so no wake from a stale listing starts once idle() said done."""

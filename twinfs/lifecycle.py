@@ -253,7 +253,7 @@ class Lifecycle:
         with space.accept_lock:  # an add marks and writes the inbox under it: nothing slips between
             # a step holding the writer (a forget, a correct) may fail or crash before the pipeline settles the
             # vault again: the mark it made stands, or the next start would not open the vault to finish it
-            if space.pending() or space.upkeep.hand_edited or space.writer.stopped_midway or space.writer.locked():
+            if space.pending() or space.upkeep.hand_edited or space.writer.stopped_midway or space.writer.stepping():
                 due = time.time()
             if due is None:
                 self.pending.clear(space.user.dirname)

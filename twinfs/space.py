@@ -73,9 +73,16 @@ class Writer:
         self._next = self._serving = 0
         self._gone: set[int] = set()  # tickets whose holder stopped waiting (an interrupt): skipped
         self.stopped_midway = False  # a step failed while holding: its leftovers are a repair's, not a person's
+        self._steps = 0  # steps holding the writer or waiting for it (not a bare turn: closing waits so)
 
     def __enter__(self) -> Writer:
-        self.take_turn()
+        with self._turns:
+            self._steps += 1
+        try:
+            self.take_turn()
+        except BaseException:
+            self._step_done()
+            raise
         try:
             if self.on_enter:
                 self.on_enter()
@@ -83,9 +90,14 @@ class Writer:
         except OSError:
             pass  # a full or read-only disk: the step itself will say so
         except BaseException:
+            self._step_done()
             self.give_turn()
             raise
         return self
+
+    def _step_done(self) -> None:
+        with self._turns:
+            self._steps -= 1
 
     def __exit__(self, kind, exc, tb) -> None:
         try:
@@ -96,6 +108,7 @@ class Writer:
         except OSError:
             pass
         finally:
+            self._step_done()
             self.give_turn()
 
     def take_turn(self) -> None:
@@ -128,6 +141,11 @@ class Writer:
         """Held, or a step waits for its turn."""
         with self._turns:
             return self._serving != self._next
+
+    def stepping(self) -> bool:
+        """A step holds the writer or waits for it (a bare turn, such as closing's wait, is not one)."""
+        with self._turns:
+            return self._steps > 0
 
 
 class Space:

@@ -37,19 +37,15 @@ FAR_PAST, FAR_FUTURE = -(2**62), 2**62
 # (so each passage is rewritten a few times in its life), and never more than MAX_SEGMENTS stay.
 TIER = 4
 MAX_SEGMENTS = 4
-# A merge costs ~1 ms a passage (at 10,000 passages a landing merged 1,035 of them in 1.0 s), and by the tiers
-# alone a landing in a vault of 100,000 now and then merged all of them. So a landing (and any commit of docs)
-# merges at most LAND_MERGE docs; the later lane merges what the tiers still want once adds pause (`tidy`). A
-# segment of CAP docs is merged no more (save by `compact`): a search walks one more segment per CAP docs
-# (24 segments cost a words search of 10,000 passages 5 ms at p50), and no merge rewrites much more than CAP.
-# At most 50 passages (~50 ms): on a copy of a 10,000-passage vault whose tiers were left untidy, a landing of 3
-# passages took 570-700 ms at 500 and 21-25 ms at 50; what more the tiers want waits for a pause in adds.
+# A merge costs ~1 ms a passage, and by the tiers alone a landing in a vault of 100,000 now and then merged all of
+# them: a commit of docs merges at most LAND_MERGE docs (a 3-passage landing on an untidy 10,000-passage copy: 570-700
+# ms at 500, 21-25 ms at 50), the later lane the rest once adds pause (`tidy`). A segment of CAP docs is merged no
+# more save by `compact` (a search walks one more segment per CAP docs: 24 cost a 10,000-passage search 5 ms at p50).
 LAND_MERGE = {"passage": 50, "record": 250}  # records are one line: a fifth of a passage's postings or less
 CAP = {"passage": 10_000, "record": 50_000}
-# A question's terms are decoded from Whoosh's posting lists the first time they are asked (bm25.Scorer keeps them
-# then): at 100,000 passages a common word's list is ~400 blocks of zlib'd pickles, ~7 ms, and the first questions
-# after an open paid 20-45 ms in the words lane for theirs. So once an index of WARM_FROM docs or more is open, the
-# later lane decodes its most frequent terms' lists, up to half of what a scorer keeps (bm25.KEPT_PER_DOC, `warm`).
+# A question's terms are decoded from Whoosh's posting lists the first time they are asked (~7 ms a common word's
+# ~400 blocks at 100,000 passages; the first questions after an open paid 20-45 ms): once an index of WARM_FROM docs
+# or more is open, the later lane decodes its most frequent terms' lists, up to half of bm25.KEPT_PER_DOC (`warm`).
 WARM_FROM = 20_000
 TOC_TRIES = 10  # a searcher reads the index's contents again so often when a commit merged a segment away
 
@@ -151,38 +147,32 @@ class WordIndex:
         still there: opening a segment's reader copies its files out of their mmap (Whoosh's BufferFile makes a
         BytesIO of each), 14-25 ms at 10,000 passages and more with each segment, paid by every landing
         (its writer's lookups of the ids it replaces) and by the first search after it. A commit adds one small
-        segment (and merges a few small ones), so only those are opened. A kept reader is told its segment's
-        deletions as of now (they live in the segment, which a commit writes anew). Not Whoosh's own refresh: its
-        reuse adds the old reader's segments to the new reader's, so docs merged away were found twice."""
+        segment (and merges a few small ones): only those are opened, a kept reader told its deletions as of now.
+        Not Whoosh's own refresh: it added the old reader's segments to the new one's (docs merged away found twice)."""
         from whoosh.reading import EmptyReader, MultiReader, SegmentReader
         from whoosh.searching import Searcher
 
         kept = {r.segment().segment_id(): r for r, _ in (old.ixreader.leaf_readers() if old is not None else [])
                 if isinstance(r, SegmentReader)}
         for attempt in range(TOC_TRIES):
-            toc = ix._read_toc()
-            opened: list = []
+            toc, readers, opened = ix._read_toc(), [], []
             try:
                 for segment in toc.segments:
-                    if segment.segment_id() not in kept or kept[segment.segment_id()].is_closed:
+                    reader = kept.get(segment.segment_id())
+                    if reader is None or reader.is_closed:
                         opened.append(SegmentReader(ix.storage, toc.schema, segment, generation=toc.generation))
+                    readers.append(opened[-1] if reader is None or reader.is_closed else reader)
                 break
-            except FileNotFoundError:  # a commit merged that segment away after the contents were read: read
-                for reader in opened:  # them again, as Whoosh's own FileIndex.reader does
+            except FileNotFoundError:  # merged away by a commit since the contents were read: read them again, as
+                for reader in opened:  # Whoosh's own FileIndex.reader does
                     reader.close()
                 if attempt == TOC_TRIES - 1:
                     raise
-        fresh = iter(opened)
-        readers = []
-        for segment in toc.segments:
-            reader = kept.pop(segment.segment_id(), None)
-            if reader is None or reader.is_closed:
-                reader = next(fresh)
-            else:  # the same files; the deletions are the segment's, the reader and its per-doc reader read them
-                reader._segment = reader._perdoc._segment = segment
+        for segment, reader in zip(toc.segments, readers, strict=True):
+            if kept.pop(segment.segment_id(), None) is reader:  # the same files; the deletions are the segment's
+                reader._segment = reader._perdoc._segment = segment  # (the reader and its per-doc reader read them)
                 reader._gen = toc.generation
                 reader.__dict__.pop("deleted_docs_set", None)  # a cached_property of the deletions read before
-            readers.append(reader)
         for reader in kept.values():  # merged away: closed, their files no longer in use
             if not reader.is_closed:
                 reader.close()
