@@ -160,8 +160,9 @@ class WordIndex:
                 for segment in toc.segments:
                     reader = kept.get(segment.segment_id())
                     if reader is None or reader.is_closed:
-                        opened.append(SegmentReader(ix.storage, toc.schema, segment, generation=toc.generation))
-                    readers.append(opened[-1] if reader is None or reader.is_closed else reader)
+                        reader = SegmentReader(ix.storage, toc.schema, segment, generation=toc.generation)
+                        opened.append(reader)
+                    readers.append(reader)
                 break
             except FileNotFoundError:  # merged away by a commit since the contents were read: read them again, as
                 for reader in opened:  # Whoosh's own FileIndex.reader does
