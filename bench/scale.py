@@ -97,6 +97,7 @@ def measure_home(cache: Path, n: int, report: list[str]) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    probe_user = f"probe{time.time_ns()}"
     log_file = open(home / "server.log", "ab")  # noqa: SIM115 -- the server's stdout: it lives as long as the child
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "twinfs.cli", "--home", str(home), "serve", "--port", str(port)],
@@ -118,13 +119,15 @@ def measure_home(cache: Path, n: int, report: list[str]) -> None:
                 time.sleep(0.05)
             first = time.perf_counter() - t0
             assert r.json()["hits"], r.text
-            # the reader loads with the first reading: an add to a new end user, read before it is measured
+            # the reader loads with the first reading: an add to an end user new to this run (a home measured
+            # again already holds an earlier run's, whose add changes nothing, so nothing would be read), read
+            # before it is measured; its folder goes with the run
             probe = {"items": life(10**6, "probe")[:12], "wait": True}
-            c.post("/v1/memory/add", json=probe, headers={"X-Twin-Account": "probe"})
+            c.post("/v1/memory/add", json=probe, headers={"X-Twin-Account": probe_user})
             deadline = time.monotonic() + 120
             while time.monotonic() < deadline:
                 r = c.post("/v1/memory/status", json={"ids": [probe["items"][0]["id"]]},
-                           headers={"X-Twin-Account": "probe"})
+                           headers={"X-Twin-Account": probe_user})
                 if r.json()["phases"][probe["items"][0]["id"]] in ("read", "folded"):
                     break
                 time.sleep(0.2)
@@ -163,6 +166,8 @@ def measure_home(cache: Path, n: int, report: list[str]) -> None:
     finally:
         proc.terminate()
         proc.wait(60)
+        for folder in (home / "users").glob(f"*.{probe_user}"):
+            shutil.rmtree(folder)
     report.append(f"home of {n} end users: start to first answer on a cold end user {first:.2f} s; idle "
                   f"{idle['threads']} threads, {idle['fds']} files, {idle['rss_mb']} MB, {idle['watches']} watches; "
                   f"after searching every end user once: {touched['threads']} threads, {touched['fds']} files, "
