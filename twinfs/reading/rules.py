@@ -24,7 +24,7 @@ from .pipeline import nlp
 from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said
 from .sentence import Sentence
-from .talk import back_then, chatter
+from .talk import asked_past, back_then, chatter, remembered
 from .third_person import MAX_CHARS, kin_named, named_kin
 from .windows import Window
 
@@ -142,6 +142,10 @@ class RulesReader:
                 e.label_ == "DATE" and re.search(r"\b(?:last|ago|previous|past)\b", e.text, re.I) for e in span.ents)
                 or (back_then(sentence.tokens) and not pairs)):
             return []  # "last season I hurt my ankle", "when I was younger, …": no day named, the day said is wrong
+        if kind == "event" and phrase is None and told is None and asked_past(before, turn.speaker):
+            return []  # "How was it?" - "We played games …": the day of what was asked about, not the day said
+        if where is not None and remembered(span, where[0]):
+            return []  # "I was just remembering yesterday, spending the day …": the day is what is remembered
         when = phrase or (told if kind == "event" or (kind == "state" and finite is not None and finite.tag_ == "VBD")
                           else None)  # "Last Friday I had a milestone. I was able to jog": the same day
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
@@ -197,3 +201,4 @@ class RulesReader:
             return []
         text = f"The assistant suggested {user} {verb} {rest}"[:MAX_CHARS]
         return [Draft(kind="opinion", text=text, subject=user, when=None, turns=[turn.id])]
+
