@@ -221,3 +221,33 @@ def test_the_people_of_a_role_not_named_are_of_what_was_told_before():
     texts = read(("Ines", "What's going on?"),
                  ("Omar", "I hired two dancers for my studio. I think the dancers are ready for my recital."))
     assert any("ready for" in t for t in texts), texts
+
+
+def test_here_names_no_place():
+    texts = read(("Ines", "What got you started at that place?"),
+                 ("Omar", "I started volunteering here about a year ago after seeing a family sleeping in a park."))
+    assert not any("volunteering here" in t for t in texts), texts
+    texts = read(("Ines", "Where do you volunteer?"), ("Omar", "I started volunteering here in Leeds two years ago."))
+    assert any("here in Leeds" in t for t in texts), texts
+
+
+def test_a_leading_gonna_is_no_referent():
+    texts = read(("Ines", "Your bake sale brightened the whole street. Keep it up!"),
+                 ("Omar", "Thanks, Ines! Gonna continue doing it - it's my way of giving back."))
+    assert not any("doing it" in t for t in texts), texts
+
+
+def test_a_bid_to_look_joined_to_a_statement_is_said_to_the_listener():
+    texts = read(("Ines", "How's the garden?"),
+                 ("Omar", "I've put hours into my garden lately, and look at my tomatoes - they're huge!"))
+    assert texts == [], texts
+    texts = read(("Ines", "How's the flat hunt?"), ("Omar", "I drove to Bath on Friday and looked at three flats."))
+    assert any("looked at three flats" in t for t in texts), texts
+
+
+def test_so_far_is_no_opener_to_trim():
+    texts = read(("Ines", "How's the shop going?"),
+                 ("Omar", "So far, so good - my regulars love the loyalty cards, which means I'm selling more bread."))
+    assert not any(t.startswith("Far") for t in texts) and any("selling more bread" in t for t in texts), texts
+    texts = read(("Ines", "How's the saving going?"), ("Omar", "So far I've saved 500 euros for my trip to Oslo."))
+    assert any(t.startswith("So far") for t in texts), texts

@@ -88,6 +88,8 @@ def _fits(chunk_root: Token, wants: str) -> bool:
     """Whether a noun could be what a pronoun of this kind points to."""
     low, lemma = chunk_root.lower_, chunk_root.lemma_.lower()
     noun = chunk_root.pos_ in ("NOUN", "PROPN") or (wants == "thing" and chunk_root.tag_ == "VBG")
+    if low in ("gon", "wan"):
+        return False  # a leading "Gonna", "Wanna" spaCy reads as a noun: "Gonna continue doing it" names no "it"
     if not noun or lemma in TIME_NOUNS or chunk_root.ent_type_ in ("DATE", "TIME"):
         return False
     person = chunk_root.ent_type_ == "PERSON" or lemma in PEOPLE
@@ -190,6 +192,9 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
             out.append((t, ""))  # "we played chess afterward": after what the sentence before told
         elif low in EMPTY and not any(c.dep_ in ("relcl", "acl", "prep", "appos") for c in t.children):
             out.append((t, ""))  # "something new": new what?
+        elif low == "here" and t.dep_ == "advmod" and t.head.pos_ == "VERB" and not list(t.children) \
+                and not any(x.ent_type_ in PLACES for x in span):
+            out.append((t, ""))  # "I started volunteering here": where the speaker is, not in the record
         elif low == "then" and t.i > 0 and t.nbor(-1).lower_ == "back":
             out.append((t, ""))  # "back then": when was that?
         elif low == "there" and t.dep_ == "advmod" and (t.head.pos_ == "VERB" or (

@@ -64,7 +64,8 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
         return True  # a sentence led by an adjective of its own: "Glad I could help", "So proud of you"
     if _cheer(tokens, span) or _seeing(tokens) or _stranded(tokens) or _each_other(tokens):
         return True
-    if _depicting(tokens) or _both(tokens) or _only_ok(tokens) or _cut(tokens) or _upset_seeing(tokens):
+    if _depicting(tokens) or _both(tokens) or _only_ok(tokens) or _cut(tokens) or _upset_seeing(tokens) \
+            or _bid(tokens):
         return True  # even with a value: "Thankfully, my son's ok" sets no family that reads right
     if any(t.lower_ == "here" and t.head.lemma_ == "be" for t in tokens):
         return True  # "Here's a peek at the space I designed", "I'm here to lend an ear": to the listener
@@ -298,5 +299,16 @@ def _upset_seeing(tokens: list[Token]) -> bool:
     for t in tokens:
         if t.lower_ in FEELINGS and t.dep_ == "acomp" and any(
                 c.dep_ in ("xcomp", "advcl") and c.lemma_ in ("see", "watch", "hear") for c in t.children):
+            return True
+    return False
+
+
+def _bid(tokens: list[Token]) -> bool:
+    """"I've sunk time into the studio, and look at my students": a bid to the listener ("look", "check"), joined to
+    what is told as if it were the speaker's doing; "… and looked at three flats" is kept."""
+    for t in tokens:
+        if t.dep_ == "conj" and t.lower_ in ("look", "check") and t.head.tag_ in (
+                "VBD", "VBN", "VBZ", "VBP", "VBG") and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass") for c in t.children):
             return True
     return False
