@@ -251,3 +251,19 @@ def test_so_far_is_no_opener_to_trim():
     assert not any(t.startswith("Far") for t in texts) and any("selling more bread" in t for t in texts), texts
     texts = read(("Ines", "How's the saving going?"), ("Omar", "So far I've saved 500 euros for my trip to Oslo."))
     assert any(t.startswith("So far") for t in texts), texts
+
+
+def test_some_of_a_kind_that_says_nothing_of_which_needs_the_turn_before():
+    texts = read(("Ines", "Tell me about the fun run for the shelter!"),
+                 ("Omar", "We were able to raise some funds. I'll do my best to find some resources too."))
+    assert texts == [], texts
+    texts = read(("Ines", "How did the pitch day go?"), ("Omar", "I met some investors and baked some cakes."))
+    assert any("met some investors" in t for t in texts), texts
+
+
+def test_our_x_are_our_y_is_a_saying():
+    texts = read(("Ines", "Schools need more money for books."),
+                 ("Omar", "Yeah, Ines. Our kids are our future; they should have the best."))
+    assert texts == [], texts
+    texts = read(("Ines", "How are the twins?"), ("Omar", "My kids are my whole world; they just started school."))
+    assert any("kids" in t for t in texts), texts

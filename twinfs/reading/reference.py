@@ -46,6 +46,8 @@ HAPPENINGS = {"meeting", "party", "event", "game", "match", "trip", "show", "con
               "festival", "ceremony", "wedding", "race", "competition", "workshop", "session", "conference",
               "situation", "process", "experience", "moment", "issue", "problem", "news", "change", "accident"}
 AFTER = {"afterward", "afterwards"}
+# nouns of a kind that says nothing of which ones without the talk before: "some people", "some funds"
+KINDS = {"people", "folks", "event", "resource", "fund", "thing", "idea", "option", "place", "activity"}
 TEMPORAL = {"during", "after", "before", "since", "until", "till", "over", "throughout"}
 # determiners of a noun that is no referent: "do you have any other causes?"
 QUANTIFIERS = {"any", "no", "every", "each", "which", "what", "whatever", "other"}
@@ -195,6 +197,9 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
         elif low == "here" and t.dep_ == "advmod" and t.head.pos_ == "VERB" and not list(t.children) \
                 and not any(x.ent_type_ in PLACES for x in span):
             out.append((t, ""))  # "I started volunteering here": where the speaker is, not in the record
+        elif low == "some" and t.dep_ == "det" and t.head.lemma_.lower() in KINDS and t.head.tag_ == "NNS" \
+                and t.head.dep_ == "dobj" and all(c.i == t.i for c in t.head.children):
+            out.append((t, ""))  # "raise some funds", "meet some people": for what, of whom, said before
         elif low == "then" and t.i > 0 and t.nbor(-1).lower_ == "back":
             out.append((t, ""))  # "back then": when was that?
         elif low == "there" and t.dep_ == "advmod" and (t.head.pos_ == "VERB" or (

@@ -105,6 +105,8 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
                 c.dep_ == "advcl" and any(m.lower_ in ("like", "as") for m in c.children if m.dep_ == "mark")
                 for c in t.children)):
             return True  # "I feel so alive", "I felt like I was in a fairy tale"
+    if _saying(tokens):
+        return True
     if stated:
         return False
     if _generic(tokens):
@@ -310,5 +312,18 @@ def _bid(tokens: list[Token]) -> bool:
         if t.dep_ == "conj" and t.lower_ in ("look", "check") and t.head.tag_ in (
                 "VBD", "VBN", "VBZ", "VBP", "VBG") and not any(
                 c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass") for c in t.children):
+            return True
+    return False
+
+
+def _saying(tokens: list[Token]) -> bool:
+    """"Our kids are our future": "our" X are "our" Y, a saying of people at large (no "I", "me", "my" beside it),
+    whose "our kids" are no children of the speaker's."""
+    if any(t.lower_ in ("i", "me", "my", "mine", "myself") for t in tokens):
+        return False
+    for t in tokens:
+        if t.lemma_ == "be" and t.tag_ in ("VBP", "VBZ") and any(
+                c.dep_ == "nsubj" and any(p.lower_ == "our" for p in c.children) for c in t.children) and any(
+                c.dep_ == "attr" and any(p.lower_ == "our" for p in c.children) for c in t.children):
             return True
     return False
