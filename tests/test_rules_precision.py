@@ -132,8 +132,8 @@ def test_what_life_can_be_is_a_saying():
 
 def test_what_a_work_was_meant_to_show_answers_for_the_work():
     texts = read(("Ines", "That quilt is gorgeous! What were you going for?"),
-                 ("Omar", "Thanks! I wanted to capture the calm of the harbour at dawn."))
-    assert not any("capture" in t for t in texts), texts
+                 ("Omar", "Thanks! I wanted to capture the calm of the harbour at dawn. My aim was to show peace."))
+    assert not any("capture" in t or "show peace" in t for t in texts), texts
     texts = read(("Ines", "Love the greens in it. What did you hope people would feel?"),
                  ("Omar", "I wanted soft green waves to show how still the lake was."))
     assert not any("green waves" in t for t in texts), texts
@@ -267,3 +267,34 @@ def test_our_x_are_our_y_is_a_saying():
     assert texts == [], texts
     texts = read(("Ines", "How are the twins?"), ("Omar", "My kids are my whole world; they just started school."))
     assert any("kids" in t for t in texts), texts
+
+
+def test_a_sentence_without_a_verb_gives_its_value_alone():
+    texts = read(("Ines", "Do you have any pets?"), ("Omar", "Yup, I do! Pip, my hamster. He's great."))
+    assert "Omar has a hamster" in texts and "Omar's hamster" not in texts, texts
+
+
+def test_a_pet_word_that_names_what_a_thing_shows_is_no_pet():
+    texts = read(("Ines", "I've always loved horses!"),
+                 ("Omar", "Same! Here's a photo of my horse painting I did recently."))
+    assert not any("has a horse" in t for t in texts), texts
+
+
+def test_a_partner_named_by_the_word_partner_reads_alone():
+    texts = read(("Ines", "What a wedding! What was your favorite part?"),
+                 ("Omar", "Marrying my partner and promising to be together forever was the best part."))
+    assert "Omar's partner is partner" not in texts, texts
+
+
+def test_a_bare_verb_joined_inside_a_relative_clause_stays_bare():
+    texts = read(("Ines", "What matters to you?"),
+                 ("Omar", "It's important to me to make the most of the days I get and leave a mark on my town."))
+    assert any("and leave a mark" in t for t in texts), texts
+    texts = read(("Ines", "What do you do?"), ("Omar", "I live in Leeds and work as a nurse."))
+    assert any("and works as a nurse" in t for t in texts), texts
+
+
+def test_no_worries_is_no_opener_to_cut_and_a_ton_is_no_hobby():
+    texts = read(("Ines", "Thanks for the tips on the garden!"),
+                 ("Omar", "No worries, Ines! Sounds like what I said was helpful. I'm learning a ton."))
+    assert not any(t.startswith("Worries") or "a ton" in t for t in texts), texts

@@ -253,6 +253,10 @@ def _depicting(tokens: list[Token]) -> bool:
         if t.lemma_ in DEPICT and t.dep_ in ("xcomp", "advcl") and t.head.lemma_ in ("want", "try", "hope", "aim") \
                 and t.head.tag_ == "VBD" and t.head.dep_ == "ROOT":
             return True
+        if t.lemma_ in DEPICT and t.dep_ == "xcomp" and t.head.lemma_ == "be" and t.head.tag_ == "VBD" and any(
+                c.dep_ == "nsubj" and c.lemma_ in ("aim", "goal", "intention", "idea", "hope", "point")
+                for c in t.head.children):
+            return True  # "My aim was to show warmth, love and self-acceptance"
     return False
 
 

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 # the talk's joints that lead a sentence: "By the way, …", "Speaking of which, …"
 JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "which"), ("on", "another", "note"),
           ("on", "a", "different", "note"), ("on", "a", "side", "note"), ("on", "that", "note"),
-          ("that", "being", "said"), ("having", "said", "that"), ("so", "far", ",", "so", "good"))
+          ("that", "being", "said"), ("having", "said", "that"), ("so", "far", ",", "so", "good"),
+          ("no", "worries"), ("no", "problem"))
 # what one bids the listener do after telling something: "…, take a look!", "… - come see!"
 TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
