@@ -298,3 +298,12 @@ def test_no_worries_is_no_opener_to_cut_and_a_ton_is_no_hobby():
     texts = read(("Ines", "Thanks for the tips on the garden!"),
                  ("Omar", "No worries, Ines! Sounds like what I said was helpful. I'm learning a ton."))
     assert not any(t.startswith("Worries") or "a ton" in t for t in texts), texts
+
+
+def test_a_be_whose_complement_a_wh_word_fronted_is_no_clause_cut_short():
+    texts = read(("Ines", "How did the exam go?"),
+                 ("Omar", "Instead of giving up, I turned it into a learning experience. I studied hard and it "
+                          "showed me how patient and determined I can be."))
+    assert any("determined" in t for t in texts), texts
+    texts = read(("Ines", "How's the novel?"), ("Omar", "Writing's such a huge part of me now."))
+    assert texts, texts

@@ -123,7 +123,7 @@ class RulesReader:
         pairs = [(a, v) for a, v in pairs if _asserted(span, a, v)]
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
-        if not any(t.pos_ in ("VERB", "AUX") for t in sentence.tokens):
+        if not any(t.pos_ in ("VERB", "AUX") or t.lower_ == "'s" for t in sentence.tokens):  # "Writing's a part"
             return self._alone(sentence, turn, pairs)  # "Oscar, my guinea pig.": no statement, but its value is one
         if chatter(sentence.tokens, span, bool(pairs)):
             return self._alone(sentence, turn, pairs)  # "I'm 34, so changing careers felt scary": "T is 34"

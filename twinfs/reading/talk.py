@@ -287,7 +287,10 @@ def _only_ok(tokens: list[Token]) -> bool:
 
 
 def _cut(tokens: list[Token]) -> bool:
-    """"I never knew turtles could be": a "be" with its subject and nothing it says of it, a clause cut short."""
+    """"I never knew turtles could be": a "be" with its subject and nothing it says of it, a clause cut short; not
+    one whose complement a wh-word put before it ("how determined I can be", "who I am")."""
+    if any(t.tag_ in ("WRB", "WP", "WDT") for t in tokens):
+        return False
     for t in tokens:
         if t.lemma_ == "be" and t.pos_ == "AUX" and t.dep_ not in ("aux", "auxpass") and all(
                 c.dep_ in ("nsubj", "aux", "neg", "punct") for c in t.children) and any(
