@@ -3,8 +3,10 @@ kinds the judged records of #31 still found on LoCoMo dev's tuning half: a "we" 
 a reaction to what is seen ("It's amazing how …"), a verb whose preposition lost its object ("I pushed through"),
 "enough" of what, a clause whose "me" is what something unnamed did to ("Really made me proud"), a "we" of each
 other that is the speaker and the listener, reflecting on nothing named, a laugh about nothing named, a solution
-or turnout of what, and a saying of what life can be. What reads alone stays. Small conversations written for these
-tests."""
+or turnout of what, a saying of what life can be; what a work was meant to show, a "we both" of knowing, "ok" after
+what, a clause cut short, a feeling at what is seen, a past answering a question about an earlier one, a day
+remembered, "them" as a doer of bare nouns, "worth it", an idea from somewhere, and "the dancers" of what was told
+before. What reads alone stays. Small conversations written for these tests."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -126,3 +128,182 @@ def test_what_life_can_be_is_a_saying():
     assert any("shares a flat" in t for t in texts), texts
     texts = read(("Ines", "How's Porto?"), ("Omar", "My life has changed since I moved to Porto."))
     assert any("moved to Porto" in t for t in texts), texts
+
+
+def test_what_a_work_was_meant_to_show_answers_for_the_work():
+    texts = read(("Ines", "That quilt is gorgeous! What were you going for?"),
+                 ("Omar", "Thanks! I wanted to capture the calm of the harbour at dawn. My aim was to show peace."))
+    assert not any("capture" in t or "show peace" in t for t in texts), texts
+    texts = read(("Ines", "Love the greens in it. What did you hope people would feel?"),
+                 ("Omar", "I wanted soft green waves to show how still the lake was."))
+    assert not any("green waves" in t for t in texts), texts
+    # a want beside a doing of its own reads alone
+    texts = read(("Ines", "How was the parade?"),
+                 ("Omar", "I have always respected the firefighters and wanted to show my thanks at the parade."))
+    assert any("show" in t for t in texts), texts
+
+
+def test_we_both_knowing_is_the_speaker_and_the_listener():
+    texts = read(("Ines", "Friends make everything better, don't they?"),
+                 ("Omar", "Totally, Ines! I'm glad we both understand the value of old friendships."))
+    assert not any("understand" in t for t in texts), texts
+    texts = read(("Ines", "How did the shed turn out?"), ("Omar", "We both helped with the roof of my uncle's shed."))
+    assert any("helped with the roof" in t for t in texts), texts
+
+
+def test_ok_after_what_was_told_before_is_no_record():
+    texts = read(("Ines", "Oh no, the crash! Is everyone alright?"), ("Omar", "Luckily, my daughter's ok."))
+    assert texts == [], texts
+
+
+def test_a_clause_cut_short_is_no_record():
+    texts = read(("Ines", "Look at these frogs in my pond!"), ("Omar", "Wow! I never knew frogs could be."))
+    assert texts == [], texts
+    texts = read(("Ines", "Look at these frogs in my pond!"), ("Omar", "I never knew frogs could be so loud."))
+    assert any("so loud" in t for t in texts), texts
+
+
+def test_a_feeling_at_what_is_seen_is_no_fact():
+    texts = read(("Ines", "How was the town hall?"),
+                 ("Omar", "I'm really upset seeing the state of our library after the floods."))
+    assert texts == [], texts
+
+
+def test_a_past_told_in_answer_to_a_question_about_an_earlier_one_is_not_dated_the_day_said():
+    texts = read(("Omar", "Last month I went on a trip to Crete with my brother."),
+                 ("Ines", "Amazing! Did you try anything new on your trip?"),
+                 ("Omar", "I tried scuba diving in a bay near Chania."))
+    assert not any("scuba" in t for t in texts), texts
+    texts = read(("Ines", "Your garden party looked lovely. How was it?"),
+                 ("Omar", "We grilled corn, played croquet and danced until midnight."))
+    assert not any("croquet" in t for t in texts), texts
+    # a question of what the listener does now dates nothing before
+    texts = read(("Ines", "What are you up to these days?"), ("Omar", "I tried scuba diving in a bay near Chania."))
+    assert any("scuba" in t for t in texts), texts
+
+
+def test_a_day_remembered_is_no_day_of_the_doing():
+    texts = read(("Ines", "Art brings people together."),
+                 ("Omar", "I was just remembering yesterday, cooking with my cousins at the community kitchen."))
+    assert texts == [], texts
+    texts = read(("Ines", "What's new?"), ("Omar", "I cooked with my cousins at the community kitchen yesterday."))
+    assert any("cooked with" in t for t in texts), texts
+
+
+def test_them_as_a_doer_is_no_bare_noun_of_the_sentence():
+    texts = read(("Ines", "Taking in the twins is a big step."),
+                 ("Omar", "Kindness and patience should be everyone's right, and I want them to feel it."))
+    assert not any("them to feel" in t for t in texts), texts
+    # a bare noun the speaker does something with may be "them"
+    texts = read(("Ines", "What do you love?"),
+                 ("Omar", "I'm passionate about cooking and gardening so combining them lets me relax."))
+    assert any("combining" in t for t in texts), texts
+
+
+def test_worth_it_of_it_is_the_effort_told_before():
+    texts = read(("Ines", "How is the bakery going?"),
+                 ("Omar", "I keep hitting new snags, but I'm sure it'll be worth it in the end."))
+    assert texts == [], texts
+
+
+def test_an_idea_from_somewhere_is_still_an_idea_of_what():
+    texts = read(("Ines", "How did you come up with those mugs?"),
+                 ("Omar", "I got the idea from a travel blog and ordered the clay."))
+    assert texts == [], texts
+    texts = read(("Ines", "What's new?"), ("Omar", "I got the idea for my mugs from a travel blog."))
+    assert any("idea for" in t for t in texts), texts
+
+
+def test_the_people_of_a_role_not_named_are_of_what_was_told_before():
+    texts = read(("Ines", "What's going on at your studio?"),
+                 ("Omar", "I'm adding evening classes and the dancers are so excited."))
+    assert texts == [], texts
+    texts = read(("Ines", "What's going on?"),
+                 ("Omar", "I hired two dancers for my studio. I think the dancers are ready for my recital."))
+    assert any("ready for" in t for t in texts), texts
+
+
+def test_here_names_no_place():
+    texts = read(("Ines", "What got you started at that place?"),
+                 ("Omar", "I started volunteering here about a year ago after seeing a family sleeping in a park."))
+    assert not any("volunteering here" in t for t in texts), texts
+    texts = read(("Ines", "Where do you volunteer?"), ("Omar", "I started volunteering here in Leeds two years ago."))
+    assert any("here in Leeds" in t for t in texts), texts
+
+
+def test_a_leading_gonna_is_no_referent():
+    texts = read(("Ines", "Your bake sale brightened the whole street. Keep it up!"),
+                 ("Omar", "Thanks, Ines! Gonna continue doing it - it's my way of giving back."))
+    assert not any("doing it" in t for t in texts), texts
+
+
+def test_a_bid_to_look_joined_to_a_statement_is_said_to_the_listener():
+    texts = read(("Ines", "How's the garden?"),
+                 ("Omar", "I've put hours into my garden lately, and look at my tomatoes - they're huge!"))
+    assert texts == [], texts
+    texts = read(("Ines", "How's the flat hunt?"), ("Omar", "I drove to Bath on Friday and looked at three flats."))
+    assert any("looked at three flats" in t for t in texts), texts
+
+
+def test_so_far_is_no_opener_to_trim():
+    texts = read(("Ines", "How's the shop going?"),
+                 ("Omar", "So far, so good - my regulars love the loyalty cards, which means I'm selling more bread."))
+    assert not any(t.startswith("Far") for t in texts) and any("selling more bread" in t for t in texts), texts
+    texts = read(("Ines", "How's the saving going?"), ("Omar", "So far I've saved 500 euros for my trip to Oslo."))
+    assert any(t.startswith("So far") for t in texts), texts
+
+
+def test_some_of_a_kind_that_says_nothing_of_which_needs_the_turn_before():
+    texts = read(("Ines", "Tell me about the fun run for the shelter!"),
+                 ("Omar", "We were able to raise some funds. I'll do my best to find some resources too."))
+    assert texts == [], texts
+    texts = read(("Ines", "How did the pitch day go?"), ("Omar", "I met some investors and baked some cakes."))
+    assert any("met some investors" in t for t in texts), texts
+
+
+def test_our_x_are_our_y_is_a_saying():
+    texts = read(("Ines", "Schools need more money for books."),
+                 ("Omar", "Yeah, Ines. Our kids are our future; they should have the best."))
+    assert texts == [], texts
+    texts = read(("Ines", "How are the twins?"), ("Omar", "My kids are my whole world; they just started school."))
+    assert any("kids" in t for t in texts), texts
+
+
+def test_a_sentence_without_a_verb_gives_its_value_alone():
+    texts = read(("Ines", "Do you have any pets?"), ("Omar", "Yup, I do! Pip, my hamster. He's great."))
+    assert "Omar has a hamster" in texts and "Omar's hamster" not in texts, texts
+
+
+def test_a_pet_word_that_names_what_a_thing_shows_is_no_pet():
+    texts = read(("Ines", "I've always loved horses!"),
+                 ("Omar", "Same! Here's a photo of my horse painting I did recently."))
+    assert not any("has a horse" in t for t in texts), texts
+
+
+def test_a_partner_named_by_the_word_partner_reads_alone():
+    texts = read(("Ines", "What a wedding! What was your favorite part?"),
+                 ("Omar", "Marrying my partner and promising to be together forever was the best part."))
+    assert "Omar's partner is partner" not in texts, texts
+
+
+def test_a_bare_verb_joined_inside_a_relative_clause_stays_bare():
+    texts = read(("Ines", "What matters to you?"),
+                 ("Omar", "It's important to me to make the most of the days I get and leave a mark on my town."))
+    assert any("and leave a mark" in t for t in texts), texts
+    texts = read(("Ines", "What do you do?"), ("Omar", "I live in Leeds and work as a nurse."))
+    assert any("and works as a nurse" in t for t in texts), texts
+
+
+def test_no_worries_is_no_opener_to_cut_and_a_ton_is_no_hobby():
+    texts = read(("Ines", "Thanks for the tips on the garden!"),
+                 ("Omar", "No worries, Ines! Sounds like what I said was helpful. I'm learning a ton."))
+    assert not any(t.startswith("Worries") or "a ton" in t for t in texts), texts
+
+
+def test_a_be_whose_complement_a_wh_word_fronted_is_no_clause_cut_short():
+    texts = read(("Ines", "How did the exam go?"),
+                 ("Omar", "Instead of giving up, I turned it into a learning experience. I studied hard and it "
+                          "showed me how patient and determined I can be."))
+    assert any("determined" in t for t in texts), texts
+    texts = read(("Ines", "How's the novel?"), ("Omar", "Writing's such a huge part of me now."))
+    assert texts, texts

@@ -34,6 +34,8 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     """The value as a statement that reads alone, for the attributes one can state without the sentence; a like
     only when it names a thing ("fantasy"), not a doing or a part of one ("making an impact", "all the leaves")."""
     form = ALONE.get(attribute)
+    if attribute == "partner" and not value[:1].isupper():
+        form = "{who} has a {value}"  # "Marrying my partner …": "has a partner", not "'s partner is partner"
     if form is None and attribute == "plans":
         form = "{who} plans to {value}" if not re.match(r"\w+ing\b", value) else "{who} is thinking about {value}"
     if form is None and attribute in KIN.values() and value[:1].isupper():
@@ -184,6 +186,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     pets = "|".join(sorted(PETS, key=len, reverse=True))
     m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + pets +
                   r")(?:,? (?:(?:is |'s |was )?(?:named |called ))?([A-Z][a-z]+))?", text, re.I)
+    if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" for t in tokens):
+        m = None  # "my horse painting": a painting, no horse
     if m:
         pet = m.group(1).lower()
         name = m.group(2) if m.group(2) and m.group(2)[0].isupper() \

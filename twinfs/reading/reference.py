@@ -46,6 +46,8 @@ HAPPENINGS = {"meeting", "party", "event", "game", "match", "trip", "show", "con
               "festival", "ceremony", "wedding", "race", "competition", "workshop", "session", "conference",
               "situation", "process", "experience", "moment", "issue", "problem", "news", "change", "accident"}
 AFTER = {"afterward", "afterwards"}
+# nouns of a kind that says nothing of which ones without the talk before: "some people", "some funds"
+KINDS = {"people", "folks", "event", "resource", "fund", "thing", "idea", "option", "place", "activity"}
 TEMPORAL = {"during", "after", "before", "since", "until", "till", "over", "throughout"}
 # determiners of a noun that is no referent: "do you have any other causes?"
 QUANTIFIERS = {"any", "no", "every", "each", "which", "what", "whatever", "other"}
@@ -61,10 +63,35 @@ class Said:
     speaker: str
 
 
+def _mass(x: Token) -> bool:
+    """A bare singular noun ("Love and acceptance should be everyone's right"): no doer that the subject "them" of
+    a clause ("I want them to experience it") can mean, even with another noun beside it."""
+    return x.tag_ == "NN" and x.lemma_.lower() not in PEOPLE and not any(
+        c.dep_ in ("det", "poss", "compound", "amod") for c in x.children)
+
+
+def _complements(t: Token) -> set[str]:
+    """The prepositions that say what a noun of something else is of: an idea "from a magazine" says where it came
+    from, not what it was for."""
+    return COMPLEMENTS - {"from"} if t.lemma_.lower() == "idea" else COMPLEMENTS
+
+
+def _role(t: Token) -> bool:
+    """A bare plural of a role, the subject of its clause, not named before in the sentence: "the dancers are so
+    excited" are those of a studio told before (the agent's ending: dancers, artists, musicians, participants)."""
+    noun = t.head
+    return t.lower_ == "the" and t.dep_ == "det" and noun.tag_ == "NNS" and noun.dep_ == "nsubj" \
+        and all(c.i == t.i for c in noun.children) and noun.lemma_.lower() not in PEOPLE \
+        and noun.lemma_.lower().endswith(("er", "ist", "ian", "ant")) \
+        and not any(x.lemma_ == noun.lemma_ for x in t.sent if x.i < t.i)
+
+
 def _fits(chunk_root: Token, wants: str) -> bool:
     """Whether a noun could be what a pronoun of this kind points to."""
     low, lemma = chunk_root.lower_, chunk_root.lemma_.lower()
     noun = chunk_root.pos_ in ("NOUN", "PROPN") or (wants == "thing" and chunk_root.tag_ == "VBG")
+    if low in ("gon", "wan"):
+        return False  # a leading "Gonna", "Wanna" spaCy reads as a noun: "Gonna continue doing it" names no "it"
     if not noun or lemma in TIME_NOUNS or chunk_root.ent_type_ in ("DATE", "TIME"):
         return False
     person = chunk_root.ent_type_ == "PERSON" or lemma in PEOPLE
@@ -126,15 +153,20 @@ def _ambient(t: Token) -> bool:
 
 def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
     """The words of `tokens` that point outside their sentence, each with what it wants ("thing", "plural",
-    "male", "female", or "" for an empty word nothing can fill)."""
+    "male", "female", "same", "echo", "role", "place", or "" for an empty word nothing can fill)."""
     out: list[tuple[Token, str]] = []
     for t in tokens:
         low = t.lower_
         if low in POINTS:
             wants = POINTS[low]
+            if low == "it" and t.head.lower_ == "worth" and any(
+                    c.lower_ == "it" and c.dep_ == "nsubj" for c in t.head.head.children):
+                out.append((t, ""))  # "it'll be worth it": the effort told before, whatever the sentence names
+                continue
             if low == "it" and _ambient(t):
                 continue
             if any(_fits(x, wants) and _clause(x) != _clause(t) and (not x.is_ancestor(t) or _relative(x, t))
+                   and not (low in ("they", "them") and t.dep_ == "nsubj" and _mass(x))  # a doer, not love
                    for x in span if x.i < t.i):
                 continue  # "a support group and it was powerful": its referent is in the sentence
             if low == "it" and t.dep_ in ("nsubj", "nsubjpass") and t.head.lemma_ in COPULAS:
@@ -147,12 +179,14 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 out.append((t, "same"))  # "this opportunity": the one named before, if it was
             elif t.dep_ in _CORE:
                 out.append((t, ""))  # "I loved that": a whole statement before, no noun to put in its place
+        elif _role(t):
+            out.append((t, "role"))  # "the dancers": named in the sentences before, or of something told before
         elif low == "the" and t.dep_ == "det" and t.head.pos_ == "NOUN" and t.head.dep_ in _CORE \
                 and all(c.i == t.i for c in t.head.children) and t.head.lemma_.lower() not in TIME_NOUNS \
                 and not (t.head.dep_ == "pobj" and t.head.head.lower_ in TEMPORAL):
             out.append((t, "echo"))  # "the painting" after "an abstract painting": that one, if it was named
         elif t.lemma_.lower() in RELATIONAL and t.tag_ == "NN" and t.dep_ in _CORE and t.head.lemma_ != "do" \
-                and not any((c.dep_ == "prep" and c.lower_ in COMPLEMENTS) or c.dep_ in ("acl", "relcl", "compound")
+                and not any((c.dep_ == "prep" and c.lower_ in _complements(t)) or c.dep_ in ("acl", "relcl", "compound")
                 for c in t.children):
             out.append((t, ""))  # "the atmosphere was electric": of what was said before
         elif low in AFTER and not any(x.pos_ in ("VERB", "AUX") and x.i < t.i and x.i != t.head.i for x in span) \
@@ -160,6 +194,12 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
             out.append((t, ""))  # "we played chess afterward": after what the sentence before told
         elif low in EMPTY and not any(c.dep_ in ("relcl", "acl", "prep", "appos") for c in t.children):
             out.append((t, ""))  # "something new": new what?
+        elif low == "here" and t.dep_ == "advmod" and t.head.pos_ == "VERB" and not list(t.children) \
+                and not any(x.ent_type_ in PLACES for x in span):
+            out.append((t, ""))  # "I started volunteering here": where the speaker is, not in the record
+        elif low == "some" and t.dep_ == "det" and t.head.lemma_.lower() in KINDS and t.head.tag_ == "NNS" \
+                and t.head.dep_ == "dobj" and all(c.i == t.i for c in t.head.children):
+            out.append((t, ""))  # "raise some funds", "meet some people": for what, of whom, said before
         elif low == "then" and t.i > 0 and t.nbor(-1).lower_ == "back":
             out.append((t, ""))  # "back then": when was that?
         elif low == "there" and t.dep_ == "advmod" and (t.head.pos_ == "VERB" or (
@@ -229,6 +269,10 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
     for t, wants in found:
         if wants == "echo" and not recent:
             continue  # the first sentence of the talk: nothing before it to mean
+        if wants == "role":  # "the dancers" the sentences before named are those; else the studio's, unsaid
+            if not any(x.lemma_ == t.head.lemma_ for s in recent for x in s.span):
+                return None
+            wants = "echo"
         if not wants or not recent:
             return None
         if wants == "echo":  # "I did an abstract painting." - "I wanted the painting to be calm": which one

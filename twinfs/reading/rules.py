@@ -24,7 +24,7 @@ from .pipeline import nlp
 from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said
 from .sentence import Sentence
-from .talk import back_then, chatter
+from .talk import asked_past, back_then, chatter, remembered
 from .third_person import MAX_CHARS, kin_named, named_kin
 from .windows import Window
 
@@ -123,6 +123,8 @@ class RulesReader:
         pairs = [(a, v) for a, v in pairs if _asserted(span, a, v)]
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
+        if not any(t.pos_ in ("VERB", "AUX") or t.lower_ == "'s" for t in sentence.tokens):  # "Writing's a part"
+            return self._alone(sentence, turn, pairs)  # "Oscar, my guinea pig.": no statement, but its value is one
         if chatter(sentence.tokens, span, bool(pairs)):
             return self._alone(sentence, turn, pairs)  # "I'm 34, so changing careers felt scary": "T is 34"
         if not sentence.readable(before, names):  # "I loved it" with nothing before it names: no record of it,
@@ -142,6 +144,10 @@ class RulesReader:
                 e.label_ == "DATE" and re.search(r"\b(?:last|ago|previous|past)\b", e.text, re.I) for e in span.ents)
                 or (back_then(sentence.tokens) and not pairs)):
             return []  # "last season I hurt my ankle", "when I was younger, …": no day named, the day said is wrong
+        if kind == "event" and phrase is None and told is None and asked_past(before, turn.speaker):
+            return []  # "How was it?" - "We played games …": the day of what was asked about, not the day said
+        if where is not None and remembered(span, where[0]):
+            return []  # "I was just remembering yesterday, spending the day …": the day is what is remembered
         when = phrase or (told if kind == "event" or (kind == "state" and finite is not None and finite.tag_ == "VBD")
                           else None)  # "Last Friday I had a milestone. I was able to jog": the same day
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
@@ -197,3 +203,4 @@ class RulesReader:
             return []
         text = f"The assistant suggested {user} {verb} {rest}"[:MAX_CHARS]
         return [Draft(kind="opinion", text=text, subject=user, when=None, turns=[turn.id])]
+

@@ -4,15 +4,17 @@ An imperative, a reaction or sympathy ("Glad I could help", "I'm sorry about Max
 join forces"), a condition ("if I need anything"), a feeling with nothing it is about, a "we" that means people at
 large ("we learn a lot from our struggles"), words that name nothing in particular ("we had a ton of fun"), a past
 the sentence does not date ("when I was younger"), and what needs the turn before or is said to the listener ("We'll
-rock it … Let's go!", "It's amazing how …", "I powered through", "we have each other's backs") make no record; the
-passages keep them searchable.
+rock it … Let's go!", "It's amazing how …", "I powered through", "we have each other's backs", "I wanted to capture
+everyone's unity", "I'm glad we both understand …", "my son's ok", "I'm upset seeing …", a clause cut short "turtles
+could be") make no record; the passages keep them searchable.
 """
 from __future__ import annotations
 
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from ..text import FIRST
-from .reference import PEOPLE, POINTS, TIME_NOUNS
+from .reference import PEOPLE, POINTS, TIME_NOUNS, Said
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -62,6 +64,9 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
         return True  # a sentence led by an adjective of its own: "Glad I could help", "So proud of you"
     if _cheer(tokens, span) or _seeing(tokens) or _stranded(tokens) or _each_other(tokens):
         return True
+    if _depicting(tokens) or _both(tokens) or _only_ok(tokens) or _cut(tokens) or _upset_seeing(tokens) \
+            or _bid(tokens):
+        return True  # even with a value: "Thankfully, my son's ok" sets no family that reads right
     if any(t.lower_ == "here" and t.head.lemma_ == "be" for t in tokens):
         return True  # "Here's a peek at the space I designed", "I'm here to lend an ear": to the listener
     if first.tag_ == "VBZ" and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children):
@@ -100,6 +105,8 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
                 c.dep_ == "advcl" and any(m.lower_ in ("like", "as") for m in c.children if m.dep_ == "mark")
                 for c in t.children)):
             return True  # "I feel so alive", "I felt like I was in a fairy tale"
+    if _saying(tokens):
+        return True
     if stated:
         return False
     if _generic(tokens):
@@ -137,6 +144,29 @@ def back_then(tokens: list[Token]) -> bool:
                 or (t.lower_ == "growing" and any(c.lower_ == "up" for c in t.children))):
             return True
     return False
+
+def asked_past(before: list[Said], speaker: str) -> bool:
+    """The turn before asks about a past of the listener's told before ("How was it?", "Did you try anything new
+    on your vacation?"): a past the answer tells without a day of its own is that one's, not the day said."""
+    lead = next((i for i, s in enumerate(before) if s.speaker != speaker), None)
+    if lead is None:
+        return False
+    for said in takewhile(lambda s: s.speaker == before[lead].speaker, before[lead:]):
+        if not said.span.text.rstrip().endswith("?"):
+            continue
+        if any(t.lower_ == "it" and t.dep_ == "nsubj" and t.head.tag_ == "VBD" for t in said.span) or (any(
+                t.lower_ == "your" and t.head.dep_ == "pobj" and t.head.head.lower_ in ("on", "during", "at")
+                for t in said.span) and any(t.tag_ == "VBD" for t in said.span)):
+            return True
+    return False
+
+
+def remembered(span: Span, at: int) -> bool:
+    """The time phrase at character `at` of the sentence is what a verb of memory has as its object ("I was
+    remembering yesterday, spending …"): no time of the sentence's doing."""
+    return any(t.idx - span.start_char == at and t.dep_ in ("dobj", "npadvmod")
+               and t.head.lemma_ in ("remember", "recall", "miss") for t in span)
+
 
 def _generic(tokens: list[Token]) -> bool:
     """A "we" that means people at large: "we learn a lot from our struggles", "together, we can make a
@@ -211,3 +241,96 @@ def _each_other(tokens: list[Token]) -> bool:
         return False
     named = any(t.pos_ == "PROPN" or t.lemma_.lower() in PEOPLE for t in tokens)
     return not named and any(t.lower_ == "we" for t in tokens)
+
+
+DEPICT = {"capture", "show", "portray", "convey", "depict", "express", "represent", "evoke", "symbolize"}
+
+
+def _depicting(tokens: list[Token]) -> bool:
+    """"I wanted to capture everyone's unity", "I wanted blue streaks to show tranquility": what a work was meant to
+    show, said alone (the want is the whole sentence), answers a question about a work told before."""
+    for t in tokens:
+        if t.lemma_ in DEPICT and t.dep_ in ("xcomp", "advcl") and t.head.lemma_ in ("want", "try", "hope", "aim") \
+                and t.head.tag_ == "VBD" and t.head.dep_ == "ROOT":
+            return True
+        if t.lemma_ in DEPICT and t.dep_ == "xcomp" and t.head.lemma_ == "be" and t.head.tag_ == "VBD" and any(
+                c.dep_ == "nsubj" and c.lemma_ in ("aim", "goal", "intention", "idea", "hope", "point")
+                for c in t.head.children):
+            return True  # "My aim was to show warmth, love and self-acceptance"
+    return False
+
+
+KNOWING = {"understand", "know", "agree", "get", "see", "feel", "think", "believe", "love", "like", "appreciate",
+           "value", "share", "need", "want", "enjoy"}
+
+
+def _both(tokens: list[Token]) -> bool:
+    """"I'm glad we both understand …": a "we both" that knows or feels, inside what the speaker says of it, is the
+    speaker and the listener ("We both helped with the painting" is kept: a doing, said alone)."""
+    for t in tokens:
+        if t.lower_ == "we" and t.dep_ == "nsubj" and any(c.lower_ == "both" for c in (*t.children, *t.head.children)) \
+                and t.head.lemma_ in KNOWING and t.head.tag_ in ("VBP", "VB") and t.head.dep_ == "ccomp":
+            return True
+    return False
+
+
+OK = {"ok", "okay", "fine", "alright", "safe", "well"}
+
+
+def _only_ok(tokens: list[Token]) -> bool:
+    """"Thankfully, my son's ok": ok after what was told before (the accident), nothing else said of it."""
+    for t in tokens:
+        if t.lower_ in OK and t.dep_ in ("ROOT", "acomp") and not any(
+                c.dep_ in ("prep", "xcomp", "ccomp", "advcl", "conj") for c in t.children):
+            return True
+    return False
+
+
+def _cut(tokens: list[Token]) -> bool:
+    """"I never knew turtles could be": a "be" with its subject and nothing it says of it, a clause cut short; not
+    one whose complement a wh-word put before it ("how determined I can be", "who I am")."""
+    if any(t.tag_ in ("WRB", "WP", "WDT") for t in tokens):
+        return False
+    for t in tokens:
+        if t.lemma_ == "be" and t.pos_ == "AUX" and t.dep_ not in ("aux", "auxpass") and all(
+                c.dep_ in ("nsubj", "aux", "neg", "punct") for c in t.children) and any(
+                c.dep_ == "nsubj" for c in t.children):
+            return True
+    return False
+
+
+FEELINGS = {"upset", "sad", "angry", "mad", "heartbroken", "frustrated", "worried", "scared", "shocked"}
+
+
+def _upset_seeing(tokens: list[Token]) -> bool:
+    """"I'm really upset seeing the state of our education": a feeling at what is seen or heard, whose fact, if
+    there is one, was told before."""
+    for t in tokens:
+        if t.lower_ in FEELINGS and t.dep_ == "acomp" and any(
+                c.dep_ in ("xcomp", "advcl") and c.lemma_ in ("see", "watch", "hear") for c in t.children):
+            return True
+    return False
+
+
+def _bid(tokens: list[Token]) -> bool:
+    """"I've sunk time into the studio, and look at my students": a bid to the listener ("look", "check"), joined to
+    what is told as if it were the speaker's doing; "… and looked at three flats" is kept."""
+    for t in tokens:
+        if t.dep_ == "conj" and t.lower_ in ("look", "check") and t.head.tag_ in (
+                "VBD", "VBN", "VBZ", "VBP", "VBG") and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass") for c in t.children):
+            return True
+    return False
+
+
+def _saying(tokens: list[Token]) -> bool:
+    """"Our kids are our future": "our" X are "our" Y, a saying of people at large (no "I", "me", "my" beside it),
+    whose "our kids" are no children of the speaker's."""
+    if any(t.lower_ in ("i", "me", "my", "mine", "myself") for t in tokens):
+        return False
+    for t in tokens:
+        if t.lemma_ == "be" and t.tag_ in ("VBP", "VBZ") and any(
+                c.dep_ == "nsubj" and any(p.lower_ == "our" for p in c.children) for c in t.children) and any(
+                c.dep_ == "attr" and any(p.lower_ == "our" for p in c.children) for c in t.children):
+            return True
+    return False

@@ -89,8 +89,11 @@ def rewrite(speaker: str, tokens: list[Token], start: int, implicit: str | None,
                 verb = t.head if t.dep_ in ("aux", "auxpass") else t
                 if verb.tag_ not in ("VBP", "VBZ"):  # "I'm gonna chat …, get support": the bare verbs stay
                     verb = t
-                joined.update(c.i for c in verb.conjuncts if c.pos_ in ("VERB", "AUX") and not any(
-                    x.dep_ in ("nsubj", "nsubjpass") for x in c.children))
+                # in a relative clause a bare verb joined to it is the one above's: "to make the most of the
+                # chances I get and leave a legacy", "what I believe in and reach out" (not "leaves", "reaches")
+                if not any(a.dep_ == "relcl" for a in (verb, *verb.ancestors)):
+                    joined.update(c.i for c in verb.conjuncts if c.pos_ in ("VERB", "AUX") and not any(
+                        x.dep_ in ("nsubj", "nsubjpass") for x in c.children))
             agree = None
         elif agree and t.pos_ not in ("ADV", "PART") and t.dep_ != "neg":
             agree = None

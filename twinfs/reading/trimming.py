@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 # the talk's joints that lead a sentence: "By the way, …", "Speaking of which, …"
 JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "which"), ("on", "another", "note"),
           ("on", "a", "different", "note"), ("on", "a", "side", "note"), ("on", "that", "note"),
-          ("that", "being", "said"), ("having", "said", "that"))
+          ("that", "being", "said"), ("having", "said", "that"), ("so", "far", ",", "so", "good"),
+          ("no", "worries"), ("no", "problem"))
 # what one bids the listener do after telling something: "…, take a look!", "… - come see!"
 TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
@@ -37,9 +38,12 @@ def trimmed(span: Span) -> list[Token]:
         nxt = tokens[1] if len(tokens) > 1 else None
         vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")
         cleft = t.lower_ == "what" and nxt is not None and nxt.lower_ in ("i", "we")  # "What I love is …"
-        if t.is_punct or t.is_space or t.pos_ == "INTJ" or (t.lower_ in OPENERS and not cleft) or vocative:
+        degree = t.lower_ == "so" and nxt is not None and nxt.lower_ == "far"  # "So far I've saved …", not "far I've …"
+        joint = next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)), None)
+        if joint is None and (t.is_punct or t.is_space or t.pos_ == "INTJ" or (
+                t.lower_ in OPENERS and not cleft and not degree) or vocative):
             tokens.pop(0)
-        elif (joint := next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)), None)):
+        elif joint is not None:
             del tokens[:len(joint)]  # "By the way, …", "Speaking of which, …": the talk's joints, not the fact
         elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")
                              and (x.text == ":" or i == 0 or tokens[i - 1].whitespace_)),  # not "Money-wise"

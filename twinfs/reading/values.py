@@ -32,7 +32,7 @@ _NOT_VALUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her
               "time", "life", "all", "people", "the idea", "the feeling", "this one", "each other"}
 # not an activity: how one is ("doing OK"), a count of things ("a few new recipes"), oneself ("pushing myself")
 _NOT_ACTIVITY = re.compile(r"^(?:ok|okay|well|good|great|fine|alright|better|best|few|several|many|lots|some|"
-                           r"more|\d+)\b|\b(?:me|myself|i|us|ourselves)$", re.I)
+                           r"more|(?:a )?(?:ton|tons|lot|bit)|\d+)\b|\b(?:me|myself|i|us|ourselves)$", re.I)
 # a verb or a time where a thing should be: "what I'm doing is making an impact", "a job I enjoy every day"
 _NO_THING = re.compile(r"^(?:is|are|was|were|has|have|had|'s|'re|'m)\b|^(?:every|each|all) (?:day|week|night|morning|"
                        r"month|year|time)s?$", re.I)
