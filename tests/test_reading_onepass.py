@@ -169,3 +169,15 @@ def test_the_pass_asks_each_passage_in_one_sequence_writes_its_keys_and_resumes(
         with memory._existing(alice) as space:
             assert until(lambda: CheckPass(lambda: checking.Checker(again), onepass=True)(space) is None, 30)
         assert again.prompts == []
+
+
+def test_the_pass_asks_by_passage_by_default_and_loads_a_context_for_it(monkeypatch):
+    from twinfs.reading import checkpass
+    from twinfs.reading.onepass import CONTEXT
+
+    assert checkpass.CheckPass(lambda: None).onepass and checkpass.ONEPASS
+    loaded = {}
+    monkeypatch.setattr("twinfs.reading.checking.load", lambda path, n_threads=2, n_ctx=1024: loaded.update(
+        n_ctx=n_ctx) or ScriptedLlama([]))
+    checkpass.checker_for("smollm2")
+    assert loaded["n_ctx"] == CONTEXT

@@ -218,7 +218,7 @@ def grammar(schema: dict | None = None, most: int = VALUE_CHARS, least: int = 0)
     return LlamaGrammar.from_string("\n".join(lines), verbose=False)
 
 
-def _parse(text: str, note: bool = False) -> ModelAnswer | None:
+def parse_model_answer(text: str, note: bool = False) -> ModelAnswer | None:
     try:
         body = json.loads(text)
         if note:
@@ -279,8 +279,8 @@ class Checker:
         """The model's answer, or None when it gave none that parses (then the record stays as the rules made it)."""
         self.questions += 1
         if question.note is not None:
-            return _parse(self.complete(NOTE_PREFIX, question.prompt(), NOTE_SCHEMA), note=True)
-        return _parse(self.complete(PREFIX, question.prompt(), SCHEMA))
+            return parse_model_answer(self.complete(NOTE_PREFIX, question.prompt(), NOTE_SCHEMA), note=True)
+        return parse_model_answer(self.complete(PREFIX, question.prompt(), SCHEMA))
 
     def check(self, questions: list[Question]) -> list[tuple[Question, ModelAnswer | None, CheckVerdict]]:
         """One window's questions, the questions about words first and then the notes (one switch of prefix)."""

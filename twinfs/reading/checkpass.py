@@ -3,6 +3,9 @@ sentence of a user's turn about the speaker that it left alone, is asked about o
 background, a read window's questions at a time, giving way to adds; what the model changes is written in one
 commit a window (checked.py), the rules' record retracted with the reason, never deleted.
 
+Each passage's questions and its keys are asked in one running sequence (onepass.py; ONEPASS), a passage at a
+time in the thread's order; the questions of turns no passage holds yet, by read window, as before.
+
 Where it stands is kept in the end user's state (meta `checked:<thread>`: what was asked, and a stamp of the thread
 once all of it was), so after a restart the pass goes on where it stopped. Which model: Settings.check_model
 (TWIN_READER_MODEL: a GGUF path or a shipped name, or the served model with TWIN_READER_URL; unset:
@@ -29,8 +32,10 @@ DEFAULT = "qwen-coder-1.5b"
 ADDS_QUIET, YIELD_MAX = 2.0, 30.0  # as the read step: give way while adds keep coming
 WINDOW = 12  # turns a batch of questions covers: the read step's window (windows.plan_windows' size)
 # #33: each passage's check questions and keys asked in one running sequence (onepass.py), each turn evaluated
-# once; the model loaded with onepass.CONTEXT tokens of context for it
-ONEPASS = False
+# once; the model loaded with onepass.CONTEXT tokens of context for it. On: the keys 25% of the check (50% asked
+# apart), the pass a passage 21% faster, the second set 72/72 with 0 set wrongly, tune R@5 as the keys asked apart
+# (bench/results/model_keys.md, 4 Dec 2026 21:20-22:24). Off: the questions by read window, then the keys.
+ONEPASS = True
 BUSY_SECONDS = 5.0  # a search this recent (or a landing under way) leaves the model one thread
 
 

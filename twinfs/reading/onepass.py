@@ -1,4 +1,4 @@
-"""One running sequence a passage (#33, an experiment behind an option): the model pass's check questions and the
+"""One running sequence a passage (#33): the model pass's check questions and the
 passage's keys asked in one chat whose tokens only grow, so llama.cpp evaluates each turn of the passage once.
 
     run = PassageRun(checker)                     # checking.Checker over a llama_cpp.Llama (n_ctx >= CONTEXT)
@@ -9,18 +9,21 @@ with it), then the passage's lines in order (`Speaker: words`), each check quest
 line of the turn it is about (the turn before is already in the context), its answer kept; after the last line,
 the keys question (its only new tokens: one short line and the answer). llama-cpp-python keeps the longest common
 prefix of the tokens it last evaluated (Llama.generate), so each completion evaluates only what was appended since
-the last one. Two costs of today's separate prompts go: the turn before evaluated again with each user turn, and
-the whole passage evaluated again for its keys (~350 tokens, most of a key's cost: bench/results/model_keys.md).
+the last one. Two costs of the separate prompts go: the turn before evaluated again with each user turn, and the
+whole passage evaluated again for its keys (~350 tokens, most of a key's cost).
 
-The risk, and why this is an option: the check's answers are made with more in the context (earlier turns and
-earlier answers), which a small model may copy or take a relative's fact from.
+The model pass asks this way by default (checkpass.ONEPASS), measured against the separate prompts on 4 Dec 2026
+(bench/results/model_keys.md, reading_checked.md): the keys 25% of the check (50%), the check no slower, the second
+set's gold all found with nothing set wrongly, the tuning half's recall with the keys unchanged. The risk stays in
+view: the check's answers are made with more in the context, and the small model copies an earlier answer at
+times (code's span check makes no record of a copy that the turn does not say).
 """
 from __future__ import annotations
 
 import time
 from typing import Any
 
-from .checking import CONCEPTS, SCHEMA, CheckVerdict, Question, _parse, decide
+from .checking import CONCEPTS, SCHEMA, CheckVerdict, Question, decide, parse_model_answer
 from .keys import CHARS, MAX_TOKENS, NAMES, QUESTIONS, parse_answer
 from .keys import SCHEMA as KEYS_SCHEMA
 
@@ -113,7 +116,7 @@ class PassageRun:
                 text = self._complete(tokens, SCHEMA, 60, 0, self.checker.max_tokens)
                 tokens += self._tokens(text + AFTER)
                 pending = ""
-                answer = _parse(text)
+                answer = parse_model_answer(text)
                 answered[id(q)] = (q, answer, decide(q, answer) if answer else CheckVerdict("keep", why="no answer"))
                 spent = time.perf_counter() - started
                 self.seconds["check"] += spent
