@@ -211,6 +211,8 @@ class CheckPass:
         keyed = set(json.loads(space.state.get(keyed_key) or "[]"))
         order = {t.id: n for n, t in enumerate(turns)}
         for path in sorted(space.state.cuts(thread)):
+            if path in keyed and not owed:
+                continue  # keyed, and nothing of the thread left to ask: not read again
             try:
                 text = space.vault.read(path)
             except FileNotFoundError:
