@@ -68,17 +68,38 @@ class Replayed:
         return out
 
 
+def asked_of(checker: Checker, thread: str, asked: list[Question], turns: list, onepass: bool) -> list:
+    """(question, answer, verdict, seconds) for each question: one at a time as the pass asks them, or (`onepass`)
+    in one running sequence for each passage the product cuts the conversation into (reading/onepass.py; the
+    seconds of a question there count the lines appended before it)."""
+    if not onepass:
+        out = []
+        for q in asked:
+            started = time.perf_counter()
+            (_, answer, verdict), = checker.check([q])
+            out.append((q, answer, verdict, time.perf_counter() - started))
+        return out
+    from twinfs.passages import cut, render
+    from twinfs.reading.onepass import PassageRun
+
+    run, done, timed = PassageRun(checker), {}, {}
+    for passage in cut(thread, "message", "memory", turns):
+        mine = [q for q in asked if q.turn_id in passage.turns and q.key not in done]
+        for q, answer, verdict in run.passage(render(passage), mine, keys=False, timed=timed)[0]:
+            done[q.key] = (q, answer, verdict)
+    return [(*done[q.key], timed.get(q.key, 0.0)) for q in asked if q.key in done]
+
+
 def check_records(checker: Checker, thread: str, records: list[Record], turns: list, changes: Counter,
                   per_turn: dict[str, float], verbose: bool = False, clauses: bool = True,
-                  notes: bool = False) -> list[Record]:
+                  notes: bool = False, onepass: bool = False) -> list[Record]:
     """The records as the pass leaves them: each question asked, its verdict applied in memory."""
     kept = {r.id: r for r in records}
     by_turn = {t.id: t for t in turns}
-    for q in questions(records, turns, clauses=clauses, notes=notes):
-        started = time.perf_counter()
-        (_, answer, verdict), = checker.check([q])
+    for q, answer, verdict, seconds in asked_of(checker, thread, questions(records, turns, clauses=clauses,
+                                                                          notes=notes), turns, onepass):
         key = f"{thread}/{q.turn_id}"
-        per_turn[key] = per_turn.get(key, 0.0) + time.perf_counter() - started
+        per_turn[key] = per_turn.get(key, 0.0) + seconds
         if verbose:
             asked = f"note {q.note!r}" if q.note is not None else f"{q.attribute}={q.value!r}" if q.record \
                 else f"clause {q.clause!r}"
@@ -159,13 +180,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-clauses", action="store_true", help="ask about the rules' records only")
     parser.add_argument("--notes", action="store_true", help="ask about the records without a value too")
     parser.add_argument("--replay", help="a --verbose run's output: its model answers decided anew, not asked again")
+    parser.add_argument("--onepass", action="store_true",
+                        help="each passage's questions in one running sequence (reading/onepass.py)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     print(f"  at the start: {machine()}")
     conversations = load_set()[: args.conversations]
     rules, _, _ = read_set(make_reader(), conversations)
     replayed = Replayed(args.replay) if args.replay else None
-    checker = replayed or Checker(load(str(model_path(args.model)), n_threads=args.threads), name=args.model)
+    from twinfs.reading.onepass import CONTEXT
+
+    checker = replayed or Checker(load(str(model_path(args.model)), n_threads=args.threads,
+                                       n_ctx=CONTEXT if args.onepass else 1024), name=args.model)
     if replayed:
         conversations = [c for c in conversations if c.id in replayed.done]
         print(f"  replaying the answers of {args.replay} for {len(conversations)} conversations")
@@ -177,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         if replayed:
             replayed.thread = thread
         checked[conv.id] = check_records(checker, thread, rules.get(conv.id, []), conv.turns, changes, per_turn,
-                                         args.verbose, clauses=not args.no_clauses, notes=args.notes)
+                                         args.verbose, clauses=not args.no_clauses, notes=args.notes,
+                                         onepass=args.onepass)
         done = conversations[: len(checked)]
         so_far = {k: score_set({c.id: v[c.id] for c in done}, done) for k, v in (("rules", rules), ("model", checked))}
         print(f"  after {conv.id}: " + "; ".join(f"{k} found {v.found}/{v.total}, set wrongly {len(v.wrong)}"
@@ -189,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     if times and not replayed:
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
         print(f"  model pass ({args.model}, {args.threads} threads): {len(times)} user turns asked about, "
-              f"{checker.questions} questions; {statistics.median(times):.2f} s a turn median, {p95:.2f} s p95; "
+              f"{checker.questions} questions; {statistics.median(times):.2f} s a turn median, {p95:.2f} s p95, "
+              f"{sum(times):.0f} s in all; "
               f"prefix {checker.prefix_tokens} tokens, {checker.evaluated} prompt tokens evaluated in all")
     if args.judged and not replayed:
         print(f"  {judged(checker, args.verbose, args.notes)}")

@@ -102,12 +102,14 @@ class Question:
         digest = hashlib.sha256((self.clause or self.turn).encode()).hexdigest()[:12]
         return f"clause:{self.turn_id}:{digest}"
 
-    def prompt(self) -> str:
+    def focus(self) -> str:
+        """What is asked about the turn: the record's words, its note, or the sentence the rules left alone."""
         if self.note:
-            focus = f"Note: {self.note[:300]}"
-        else:
-            focus = f"Words: {self.value}" if self.value else f"Sentence: {(self.clause or self.turn)[:400]}"
-        return f"Before: {self.before[:300]}\nTurn: {self.turn[:600]}\n{focus}" + SUFFIX
+            return f"Note: {self.note[:300]}"
+        return f"Words: {self.value}" if self.value else f"Sentence: {(self.clause or self.turn)[:400]}"
+
+    def prompt(self) -> str:
+        return f"Before: {self.before[:300]}\nTurn: {self.turn[:600]}\n{self.focus()}" + SUFFIX
 
 
 @dataclass(frozen=True)
@@ -216,7 +218,7 @@ def grammar(schema: dict | None = None, most: int = VALUE_CHARS, least: int = 0)
     return LlamaGrammar.from_string("\n".join(lines), verbose=False)
 
 
-def _parse(text: str, note: bool = False) -> ModelAnswer | None:
+def parse_model_answer(text: str, note: bool = False) -> ModelAnswer | None:
     try:
         body = json.loads(text)
         if note:
@@ -260,21 +262,25 @@ class Checker:
                  max_tokens: int | None = None) -> str:
         """The model's greedy answer to `prefix + prompt` under `schema`'s grammar (made once a schema and string
         bounds: each string `least` to `most` characters), at most `max_tokens` (else the checker's)."""
+        out = self.llm.create_completion(prefix + prompt, max_tokens=max_tokens or self.max_tokens, temperature=0.0,
+                                         top_k=1, grammar=self.grammar_for(schema, most, least))
+        return out["choices"][0]["text"]
+
+    def grammar_for(self, schema: dict, most: int = VALUE_CHARS, least: int = 0) -> Any:
+        """`schema`'s grammar with these string bounds, made once."""
         key = json.dumps(schema, sort_keys=True)
         if (most, least) != (VALUE_CHARS, 0):
             key = f"{least}-{most}:{key}"
         if key not in self.grammars:
             self.grammars[key] = grammar(schema, most=most, least=least)
-        out = self.llm.create_completion(prefix + prompt, max_tokens=max_tokens or self.max_tokens, temperature=0.0,
-                                         top_k=1, grammar=self.grammars[key])
-        return out["choices"][0]["text"]
+        return self.grammars[key]
 
     def ask(self, question: Question) -> ModelAnswer | None:
         """The model's answer, or None when it gave none that parses (then the record stays as the rules made it)."""
         self.questions += 1
         if question.note is not None:
-            return _parse(self.complete(NOTE_PREFIX, question.prompt(), NOTE_SCHEMA), note=True)
-        return _parse(self.complete(PREFIX, question.prompt(), SCHEMA))
+            return parse_model_answer(self.complete(NOTE_PREFIX, question.prompt(), NOTE_SCHEMA), note=True)
+        return parse_model_answer(self.complete(PREFIX, question.prompt(), SCHEMA))
 
     def check(self, questions: list[Question]) -> list[tuple[Question, ModelAnswer | None, CheckVerdict]]:
         """One window's questions, the questions about words first and then the notes (one switch of prefix)."""

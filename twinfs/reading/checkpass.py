@@ -3,6 +3,9 @@ sentence of a user's turn about the speaker that it left alone, is asked about o
 background, a read window's questions at a time, giving way to adds; what the model changes is written in one
 commit a window (checked.py), the rules' record retracted with the reason, never deleted.
 
+Each passage's questions and its keys are asked in one running sequence (onepass.py; ONEPASS), a passage at a
+time in the thread's order; the questions of turns no passage holds yet, by read window, as before.
+
 Where it stands is kept in the end user's state (meta `checked:<thread>`: what was asked, and a stamp of the thread
 once all of it was), so after a restart the pass goes on where it stopped. Which model: Settings.check_model
 (TWIN_READER_MODEL: a GGUF path or a shipped name, or the served model with TWIN_READER_URL; unset:
@@ -21,13 +24,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .checked import apply
-from .checking import Checker, Question, questions
+from .checking import Checker, EndpointChecker, Question, questions
 from .keys import key_thread, writer_for
 
 log = logging.getLogger("twinfs.reading")
 DEFAULT = "qwen-coder-1.5b"
 ADDS_QUIET, YIELD_MAX = 2.0, 30.0  # as the read step: give way while adds keep coming
 WINDOW = 12  # turns a batch of questions covers: the read step's window (windows.plan_windows' size)
+# #33: each passage's check questions and keys asked in one running sequence (onepass.py), each turn evaluated
+# once; the model loaded with onepass.CONTEXT tokens of context for it. On: the keys 25% of the check (50% asked
+# apart), the pass a passage 21% faster, the second set 72/72 with 0 set wrongly, tune R@5 as the keys asked apart
+# (bench/results/model_keys.md, 4 Dec 2026 21:20-22:24). Off: the questions by read window, then the keys.
+ONEPASS = True
 BUSY_SECONDS = 5.0  # a search this recent (or a landing under way) leaves the model one thread
 
 
@@ -37,8 +45,6 @@ def checker_for(model: str | None, url: str | None = None, n_threads: int = 2) -
     if model and model.strip().lower() == "none":
         return None
     if url:
-        from .checking import EndpointChecker
-
         try:
             return EndpointChecker(url, model=model)
         except ValueError as e:
@@ -50,7 +56,9 @@ def checker_for(model: str | None, url: str | None = None, n_threads: int = 2) -
 
     try:
         path = model_path(model or DEFAULT)
-        return Checker(load(str(path), n_threads=n_threads), name=model or DEFAULT)
+        from .onepass import CONTEXT
+
+        return Checker(load(str(path), n_threads=n_threads, n_ctx=CONTEXT if ONEPASS else 1024), name=model or DEFAULT)
     except (Invalid, ImportError, ValueError) as e:
         log.warning("no model to check the reading (%s): pages are rules-only", str(e).splitlines()[0])
         return None
@@ -95,8 +103,11 @@ class CheckPass:
     as for a search in the last BUSY_SECONDS, the model runs on one thread; on `threads` when idle)."""
 
     def __init__(self, make: Callable[[], Checker | None], fold: Callable[[Any], Any] | None = None,
-                 landing: Callable[[], bool] | None = None, threads: int = 2, notes: bool = False):
+                 landing: Callable[[], bool] | None = None, threads: int = 2, notes: bool = False,
+                 onepass: bool | None = None):
         self._make = make
+        self.onepass = ONEPASS if onepass is None else onepass  # a passage's questions and keys in one sequence
+        self._runs: dict[int, Any] = {}  # id of a checker -> its onepass.PassageRun
         self.notes_asked = notes  # the records without a value asked too (checking.NOTE_PREFIX; off: see there)
         self._checker: Checker | None = None
         self._made = False
@@ -146,6 +157,10 @@ class CheckPass:
             done = set(noted.get("asked", []))
             owed = [q for q in questions(mine, turns, notes=self.notes_asked) if q.key not in done]
             order = {t.id: n for n, t in enumerate(turns)}
+            if self.onepass and not isinstance(checker, EndpointChecker):  # a served model: its own prompts
+                owed, wait = self._by_passage(space, thread, owed, done, key, turns)
+                if wait is not None:
+                    return wait or None
             left = len(owed)
             for batch in batches(owed, turns):
                 wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
@@ -177,6 +192,62 @@ class CheckPass:
                                                      "stamp": thread_stamp(now, turns_of(space.thread_items(thread)))}))
         self.behind.pop(space.user.dirname, None)
         return None
+
+    def _by_passage(self, space: Any, thread: str, owed: list[Question], done: set[str], key: str,
+                    turns: list[Any]) -> tuple[list[Question], float | None]:
+        """The thread's passages in order, each asked in one running sequence (onepass.py): the questions it owes
+        and, while it has none, its keys; each passage written in its commits (the verdicts, then the keys).
+        Returns the questions of no passage (asked the separate way) and how long to give way (None: go on)."""
+        from ..passage_keys import index_keys, keys_path, write_keys
+        from ..passages import parse
+        from ..steps.read import sources_of
+        from .keycheck import check_keys
+        from .onepass import PassageRun
+
+        checker = self.checker
+        assert checker is not None
+        run = self._runs.setdefault(id(checker), PassageRun(checker))
+        keyed_key = f"keyed:{thread}"  # as keys.key_thread notes the passages asked
+        keyed = set(json.loads(space.state.get(keyed_key) or "[]"))
+        order = {t.id: n for n, t in enumerate(turns)}
+        for path in sorted(space.state.cuts(thread)):
+            if path in keyed and not owed:
+                continue  # keyed, and nothing of the thread left to ask: not read again
+            try:
+                text = space.vault.read(path)
+            except FileNotFoundError:
+                continue
+            ids = set(parse(text).turns)
+            mine = [q for q in owed if q.turn_id in ids]
+            wants_keys = path not in keyed and not space.vault.path(keys_path(path)).exists()
+            if not mine and not wants_keys:
+                continue
+            wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
+            if wait or self.stopping.is_set() or space.pending():
+                return owed, wait or 0.0  # landing first; the rest after (where it stopped: the state says)
+            checker.use_threads(1 if self.busy() else self.threads)
+            spent = run.seconds["check"]
+            checked, keys = run.passage(text, mine, keys=wants_keys)
+            self.seconds += [(run.seconds["check"] - spent) / max(1, len(mine))] * len(mine)
+            keys = check_keys(keys, text) if keys else None
+            with space.writer:
+                changed = apply(space, thread, checked, turns, sources_of(space, thread), datetime.now(UTC),
+                                checker.name) if checked else 0
+                done.update(q.key for q in mine)
+                space.state.put(key, json.dumps({"asked": sorted(done)}))
+                if keys:
+                    rel = write_keys(space, path, keys)
+                    index_keys(space, [path])
+                    space.vault.commit(f"keys: {path.rsplit('/', 1)[-1]} of {thread} (model)", [rel])
+                if wants_keys:
+                    keyed.add(path)
+                    space.state.put(keyed_key, json.dumps(sorted(keyed)))
+                if changed and self.fold:
+                    self.fold(space)
+            owed = [q for q in owed if q.turn_id not in ids]
+            if mine:
+                self.behind[space.user.dirname] = (max(order.get(q.turn_id or "", 0) for q in mine) + 1, len(owed))
+        return owed, None
 
     def _fold_question(self, space: Any, thread: str, done: set[str], key: str) -> float | None:
         """The values of a one-at-a-time attribute code cannot order, asked once each (foldcheck.py) after the

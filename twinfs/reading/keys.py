@@ -5,8 +5,8 @@ search finds it by them too (doc2query; LongMemEval's fact-augmented keys).
 One fixed instruction prefix, then the passage, under a JSON-schema grammar (each question and name a short flat
 string, a handful of each), asked through the model pass's own Checker.complete (checking.py): the same loaded
 model, the same kept prefix, the same token count, and an endpoint checker asks its served model the same way. The
-model pass asks its questions for a thread first and the keys after, so each prefix is evaluated again only once a
-thread, not at every question.
+model pass asks a passage's keys at the end of the running sequence of its check questions (onepass.py, SCHEMA and
+bounds from here); this way (key_thread) serves a passage that one left without keys, and a served model.
 """
 from __future__ import annotations
 
