@@ -54,3 +54,21 @@ def test_the_occurrence_that_holds_wins():
     assert gate(text, "chess", concept="dislikes").holds("dislikes")
     assert not gate(text, "chess club", concept="hobby").holds("hobby")
     assert gate(text, "chess club").holder == "My friend"
+
+
+@pytest.mark.parametrize(("text", "value", "concept"), [
+    ("I retired from the fire service last year.", "fire service", "job"),
+    ("I quit my job at the bakery in March.", "bakery", "employer"),
+    ("Last spring I resigned from the bank.", "bank", "employer"),
+    ("I left Glasgow in 2019.", "Glasgow", "home"),
+])
+def test_what_the_speaker_left_is_no_longer_theirs(text, value, concept):
+    verdict = gate(text, value, concept=concept)
+    assert verdict.whose == "speaker" and "former" in verdict.reasons, verdict
+    assert not verdict.holds(concept), verdict
+
+
+def test_leaving_for_a_place_and_what_a_leaving_starts_are_not_left():
+    assert "former" not in gate("I'm leaving for Lima next week.", "Lima", concept="home").reasons
+    started = gate("I left the bakery to start my own cafe.", "cafe", concept="job")
+    assert "former" not in started.reasons, started

@@ -18,9 +18,10 @@ the friend's; "I live in Leeds and work as a nurse" the speaker's) and reads tha
 - reasons, read on the verbs from the value to that clause (and any `if` above it): `conditional` (an if-clause,
   or "would"/"'d" that is not "would love to"), `modal` (might, may, could, should, must), `plan` (will, going to,
   want/plan/hope/intend to, thinking about, would love to), `past_habit` ("used to"), `former` (a past state said
-  with before/previously/formerly/ago), `negated` (not, never, n't on the clause — `negated_liking` when the verb
-  is like/love/enjoy/stand or "not a fan of", `negated_consumption` when it is eat/drink/have), `question` (the
-  sentence asks), `advice` (another wants/tells/asks the speaker to do it), `not_a_span`.
+  with before/previously/formerly/ago, or what the speaker retired from, quit, resigned from or left), `negated`
+  (not, never, n't on the clause — `negated_liking` when the verb is like/love/enjoy/stand or "not a fan of",
+  `negated_consumption` when it is eat/drink/have), `question` (the sentence asks), `advice` (another
+  wants/tells/asks the speaker to do it), `not_a_span`.
 `holds(concept)` allows only what the concept is made of: `plans` a plan, `dislikes` a negated liking, `diet` and
 `allergy` a negated eating; everything else must be plain and the speaker's.
 """
@@ -51,6 +52,7 @@ NAMING = {"name", "call"}
 PAST_FORMS = {"lost", "got", "found", "made", "went", "took", "left", "quit", "moved", "started", "finished", "had",
               "bought", "met", "saw", "won", "did", "joined", "tried", "visited", "adopted", "landed", "sold", "put"}
 STATES = {"be", "work", "live", "stay", "teach", "study", "reside", "own", "run"}  # what "before that …" ended
+ENDING = {"retire", "quit", "resign", "leave"}  # "I retired from the fire service": a job, a home that was
 ALLOWED: dict[str, set[str]] = {"plans": {"plan"}, "dislikes": {"negated_liking"},
                                 "diet": {"negated_consumption"}, "allergy": {"negated_consumption"},
                                 "school": {"former"}, "hometown": {"former"}}
@@ -237,6 +239,9 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
             reasons.add("plan")
         if lemma == "use" and verb.tag_ == "VBD" and any(c.dep_ == "xcomp" for c in children):
             reasons.add("past_habit")
+        if verb is path[0] and lemma in ENDING and not any(
+                c.dep_ == "prep" and c.lower_ in ("for", "to") for c in children):
+            reasons.add("former")  # what the speaker left ("leaving for Paris" is where they go)
         if verb.tag_ == "VBD" and lemma in STATES and any(
                 c.lower_ in FORMER and c.dep_ in ("advmod", "prep", "npadvmod") for c in children):
             reasons.add("former")
