@@ -180,11 +180,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-clauses", action="store_true", help="ask about the rules' records only")
     parser.add_argument("--notes", action="store_true", help="ask about the records without a value too")
     parser.add_argument("--replay", help="a --verbose run's output: its model answers decided anew, not asked again")
-    parser.add_argument("--onepass", action="store_true",
-                        help="each passage's questions in one running sequence (reading/onepass.py)")
+    parser.add_argument("--separate", action="store_true",
+                        help="each question in a prompt of its own, as the pass asked before reading/onepass.py "
+                             "(the product's way is checkpass.ONEPASS: one running sequence a passage)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
-    print(f"  at the start: {machine()}")
+    from twinfs.reading.checkpass import ONEPASS
+
+    args.onepass = ONEPASS and not args.separate
+    print(f"  at the start: {machine()}; {'one sequence a passage' if args.onepass else 'a prompt a question'}")
     conversations = load_set()[: args.conversations]
     rules, _, _ = read_set(make_reader(), conversations)
     replayed = Replayed(args.replay) if args.replay else None
