@@ -26,6 +26,7 @@ def test_what_the_speaker_says_of_themself_holds(text, value, concept):
 @pytest.mark.parametrize(("text", "value", "concept", "reason"), [
     ("My uncle Rafa is a baker in Seville.", "baker", "job", None),  # a relative's fact
     ("My friend Zoe lives in Oslo.", "Oslo", "home", None),  # a friend's fact
+    ("My cat Miso hates the tram noise.", "tram noise", "dislikes", None),  # a pet's, not the speaker's
     ("If we ever moved, I'd open a bookshop in Galway.", "Galway", "home", "conditional"),
     ("My dad wants me to study law, but I hate the idea.", "law", "school", "advice"),
     ("Should I take up fencing?", "fencing", "hobby", "question"),

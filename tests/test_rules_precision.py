@@ -278,6 +278,13 @@ def test_a_pet_word_that_names_what_a_thing_shows_is_no_pet():
     texts = read(("Ines", "I've always loved horses!"),
                  ("Omar", "Same! Here's a photo of my horse painting I did recently."))
     assert not any("has a horse" in t for t in texts), texts
+    # a pet word before the pet's name is the pet: "my cat Miso" (spaCy makes "cat" a compound of the name)
+    items = [Turn("t0", "message", "How is the new flat?", T0, "assistant", "Assistant"),
+             Turn("t1", "message", "I love the light here. My cat Miso hates the tram noise though.",
+                  T0 + timedelta(minutes=1), "user", "Omar")]
+    records = RulesReader().read(Window("th_precision", items, ["t0", "t1"], {})).records
+    assert ("pet", "cat named Miso") in {(r.attribute, r.value) for r in records}, records
+    assert not any(r.attribute == "dislikes" for r in records), records  # the noise is Miso's dislike
 
 
 def test_a_partner_named_by_the_word_partner_reads_alone():

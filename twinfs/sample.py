@@ -71,7 +71,8 @@ def make(target: Path, embedder: Embedder | None = None, timeout: float = 120) -
     """The sample vault's files, made anew in `target` (its memory folders and README.md are replaced; a
     `.git` is never made there). Returns the files written, relative to `target`."""
     with tempfile.TemporaryDirectory(prefix="twin-sample-") as tmp:
-        settings = Settings(home=Path(tmp), fold_seconds=0, watch=False)
+        # rules only: a model's answers may differ from one CPU to another, the sample must not
+        settings = Settings(home=Path(tmp), fold_seconds=0, watch=False, reader_model="none")
         sample = items()
         stamps = Clock(settings.machine, wall=NOW.timestamp)  # the items' stamps count up from NOW
         with pinned_stamps(NOW), Memory(settings, embedder=embedder, clock=lambda: NOW, stamps=stamps) as memory:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST
-from .lexicon import KIN
+from .lexicon import KIN, PETS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -206,7 +206,8 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
     if owned and verb is not None and verb.lemma_.lower() in NAMING:
         return "speaker", holder  # "My rabbit is named Mochi"
     people = subject.lower_ in PEOPLE or subject.lemma_.lower() in PEOPLE or any(
-        s.lower_ in PEOPLE for s in _subjects(subject.head))
+        s.lower_ in PEOPLE for s in _subjects(subject.head)) or bool(path) and any(
+        t.lower_ in PEOPLE or t.lower_ in PETS for t in subject.subtree)  # "My cat Miso hates the noise": Miso's
     if owned and not people:
         return "speaker", holder  # "My favourite book is Dune", "my job is tiring": what the speaker has
     person = subject.pos_ == "PRON" or subject.ent_type_ in ("PERSON", "NORP", "ORG") or owned or \

@@ -186,8 +186,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     pets = "|".join(sorted(PETS, key=len, reverse=True))
     m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + pets +
                   r")(?:,? (?:(?:is |'s |was )?(?:named |called ))?([A-Z][a-z]+))?", text, re.I)
-    if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" for t in tokens):
-        m = None  # "my horse painting": a painting, no horse
+    if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" and t.head.pos_ != "PROPN"
+                 for t in tokens):
+        m = None  # "my horse painting": a painting, no horse ("my cat Miso": a cat, named)
     if m:
         pet = m.group(1).lower()
         name = m.group(2) if m.group(2) and m.group(2)[0].isupper() \
