@@ -21,13 +21,18 @@ from bench.model_keys import build, opened, passages, session_of, trimmed, user_
 from bench.reading import machine
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def cost_sample(parser: argparse.ArgumentParser) -> None:
+    """The options that pick the passages a cost is measured on and the model that asks (model_onepass's too)."""
     parser.add_argument("--conversations", default="conv-26")
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--passages", type=int, default=6)
     parser.add_argument("--model", default="qwen-coder-1.5b")
     parser.add_argument("--threads", type=int, default=2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    cost_sample(parser)
     args = parser.parse_args(argv)
     from twinfs.ledger import all_records
     from twinfs.passages import parse

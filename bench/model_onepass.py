@@ -24,6 +24,7 @@ from pathlib import Path
 
 from bench import homes, locomo
 from bench.model_keys import KeyCache, body_hash, build, opened, passages, session_of, trimmed, user_of, version
+from bench.model_keys_cost import cost_sample
 from bench.reading import machine
 
 
@@ -124,11 +125,7 @@ def write(checker, windows: list, folder: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--conversations", default="conv-26")
-    parser.add_argument("--sessions", type=int, default=8)
-    parser.add_argument("--passages", type=int, default=6)
-    parser.add_argument("--model", default="qwen-coder-1.5b")
-    parser.add_argument("--threads", type=int, default=2)
+    cost_sample(parser)
     parser.add_argument("--cost", action="store_true")
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--one-first", action="store_true", help="--cost: the one sequence asked first")
