@@ -157,7 +157,8 @@ class CheckPass:
             done = set(noted.get("asked", []))
             owed = [q for q in questions(mine, turns, notes=self.notes_asked) if q.key not in done]
             order = {t.id: n for n, t in enumerate(turns)}
-            if self.onepass and not isinstance(checker, EndpointChecker):  # a served model: its own prompts
+            # a served model (EndpointChecker) or one scripted in tests holds no llama.cpp model: its own prompts
+            if self.onepass and getattr(checker, "llm", None) is not None:
                 owed, wait = self._by_passage(space, thread, owed, done, key, turns)
                 if wait is not None:
                     return wait or None
