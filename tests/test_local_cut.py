@@ -216,3 +216,26 @@ def test_hand_edits_among_turns_out_of_time_order_leave_every_turn_in_one_passag
         cut = [t for p in passages_on_disk(space).values() for t in p.turns]
         ids = sorted(e["id"] for e in space.thread_items(thread))
         assert sorted(set(cut)) == ids, (k, set(ids) - set(cut))  # no turn lost by a local cut, none kept when gone
+
+
+def test_an_edit_landed_again_after_its_first_try_failed_leaves_its_turn_in_one_passage(memory, alice, monkeypatch):
+    # the first try wrote the moved item's file, then failed before cutting (a crash, a full disk): the second
+    # try finds the file already as the edit says, so where the turn was before is no longer in it
+    memory.add(alice, AddRequest(items=[turn(f"m{n:03d}", T0 + timedelta(minutes=n), f"turn {n} " + "x" * 300)
+                                        for n in range(40)], wait=True))
+    space = memory.space(alice)
+    assert len(passages_on_disk(space)) > 4
+    recut_all, failed = land.recut_all, []
+
+    def fail_once(*args, **kwargs):
+        if not failed:
+            failed.append(True)
+            raise OSError(28, "No space left on device")
+        return recut_all(*args, **kwargs)
+
+    monkeypatch.setattr(land, "recut_all", fail_once)
+    memory.add(alice, AddRequest(items=[turn("m001", T0 + timedelta(minutes=39, seconds=30), "turn 1, said again")]))
+    memory.idle(120)
+    assert failed
+    assert_a_sound_cut(space)
+    assert memory.grep(alice, GrepRequest(pattern="turn 1, said again")).found == 1

@@ -220,6 +220,8 @@ def land_event(space: Space, event: str) -> list[str]:
         thread = e["thread"]
         stored = {k: v for k, v in e.items() if k not in ("hash", "moved_from")}
         was = None if e.get("moved_from") else space.thread_item(thread, e["id"])
+        if was is not None and stored_hash(was) == e["hash"]:
+            _touch(touched, thread, None)  # an earlier try wrote it, then failed: where it was is not told
         _touch(touched, thread, [said_order(stored)] + ([said_order(was)] if was else []))
         by_thread[thread].append(e)
         space.put_item(thread, stored)
