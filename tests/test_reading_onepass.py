@@ -8,7 +8,8 @@ import pytest
 
 from twinfs.reading import checking
 from twinfs.reading.checking import Question
-from twinfs.reading.onepass import ASK, INDEX, SYSTEM, PassageRun, lines_of
+from twinfs.reading.keys import lines_of
+from twinfs.reading.onepass import ASK, INDEX, SYSTEM, PassageRun
 
 PASSAGE = """---
 id: th_0000000000000000/p_0001

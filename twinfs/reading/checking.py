@@ -203,6 +203,11 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
                         why=f"checked: {answer.attribute} is {said!r}")
 
 
+def verdict_of(question: Question, answer: ModelAnswer | None) -> CheckVerdict:
+    """What code decides of the model's answer; an answer that did not parse keeps the record as the rules made it."""
+    return decide(question, answer) if answer else CheckVerdict("keep", why="no answer")
+
+
 def grammar(schema: dict | None = None, most: int = VALUE_CHARS, least: int = 0) -> Any:
     """SCHEMA (or `schema`) as a llama.cpp grammar, each string one flat `[^"\\\n]{least,most}` and no optional
     spaces: the converter's own bounded string nests a rule per character, which makes each sampled token slow."""
@@ -262,11 +267,16 @@ class Checker:
                  max_tokens: int | None = None) -> str:
         """The model's greedy answer to `prefix + prompt` under `schema`'s grammar (made once a schema and string
         bounds: each string `least` to `most` characters), at most `max_tokens` (else the checker's)."""
-        out = self.llm.create_completion(prefix + prompt, max_tokens=max_tokens or self.max_tokens, temperature=0.0,
-                                         top_k=1, grammar=self.grammar_for(schema, most, least))
+        return self.answer_to(prefix + prompt, schema, most, least, max_tokens)
+
+    def answer_to(self, prompt: str | list[int], schema: dict, most: int = VALUE_CHARS, least: int = 0,
+                  max_tokens: int | None = None) -> str:
+        """As `complete`, for a whole prompt as text or as tokens (onepass.py's running sequence)."""
+        out = self.llm.create_completion(prompt, max_tokens=max_tokens or self.max_tokens, temperature=0.0,
+                                         top_k=1, grammar=self._grammar(schema, most, least))
         return out["choices"][0]["text"]
 
-    def grammar_for(self, schema: dict, most: int = VALUE_CHARS, least: int = 0) -> Any:
+    def _grammar(self, schema: dict, most: int = VALUE_CHARS, least: int = 0) -> Any:
         """`schema`'s grammar with these string bounds, made once."""
         key = json.dumps(schema, sort_keys=True)
         if (most, least) != (VALUE_CHARS, 0):
@@ -287,7 +297,7 @@ class Checker:
         done = []
         for q in sorted(questions, key=lambda q: q.note is not None):
             answer = self.ask(q)
-            done.append((q, answer, decide(q, answer) if answer else CheckVerdict("keep", why="no answer")))
+            done.append((q, answer, verdict_of(q, answer)))
         return done
 
 

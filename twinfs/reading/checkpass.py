@@ -107,7 +107,7 @@ class CheckPass:
                  onepass: bool | None = None):
         self._make = make
         self.onepass = ONEPASS if onepass is None else onepass  # a passage's questions and keys in one sequence
-        self._runs: dict[int, Any] = {}  # id of a checker -> its onepass.PassageRun
+        self._run: Any = None  # the checker's onepass.PassageRun, made with its first passage
         self.notes_asked = notes  # the records without a value asked too (checking.NOTE_PREFIX; off: see there)
         self._checker: Checker | None = None
         self._made = False
@@ -137,7 +137,6 @@ class CheckPass:
     def __call__(self, space: Any) -> float | None:
         from ..ledger import all_records
         from ..space import turns_of
-        from ..steps.read import sources_of
 
         records = all_records(space)
         threads = sorted({r.id.split("#")[0] for r in records})
@@ -159,7 +158,7 @@ class CheckPass:
             order = {t.id: n for n, t in enumerate(turns)}
             # a served model (EndpointChecker) or one scripted in tests holds no llama.cpp model: its own prompts
             if self.onepass and getattr(checker, "llm", None) is not None:
-                owed, wait = self._by_passage(space, thread, owed, done, key, turns)
+                owed, wait = self._by_passage(space, thread, owed, done, key, turns, order)
                 if wait is not None:
                     return wait or None
             left = len(owed)
@@ -172,10 +171,7 @@ class CheckPass:
                 checked = checker.check(batch)
                 self.seconds += [(time.monotonic() - start) / len(batch)] * len(batch)
                 with space.writer:
-                    changed = apply(space, thread, checked, turns, sources_of(space, thread),
-                                    datetime.now(UTC), checker.name)
-                    done.update(q.key for q in batch)
-                    space.state.put(key, json.dumps({"asked": sorted(done)}))
+                    changed = self._settle(space, thread, checked, batch, turns, done, key)
                     if changed and self.fold:
                         self.fold(space)
                 left -= len(batch)
@@ -194,23 +190,34 @@ class CheckPass:
         self.behind.pop(space.user.dirname, None)
         return None
 
+    def _settle(self, space: Any, thread: str, checked: list, asked: list[Question], turns: list[Any],
+                done: set[str], key: str) -> int:
+        """Under the writer: what the model changed written (checked.py), the questions `asked` noted as asked in
+        the thread's state (meta `key`). Returns how many records changed."""
+        from ..steps.read import sources_of
+
+        assert self.checker is not None
+        changed = apply(space, thread, checked, turns, sources_of(space, thread), datetime.now(UTC),
+                        self.checker.name) if checked else 0
+        done.update(q.key for q in asked)
+        space.state.put(key, json.dumps({"asked": sorted(done)}))
+        return changed
+
     def _by_passage(self, space: Any, thread: str, owed: list[Question], done: set[str], key: str,
-                    turns: list[Any]) -> tuple[list[Question], float | None]:
+                    turns: list[Any], order: dict[str, int]) -> tuple[list[Question], float | None]:
         """The thread's passages in order, each asked in one running sequence (onepass.py): the questions it owes
         and, while it has none, its keys; each passage written in its commits (the verdicts, then the keys).
         Returns the questions of no passage (asked the separate way) and how long to give way (None: go on)."""
-        from ..passage_keys import index_keys, keys_path, write_keys
+        from ..passage_keys import keys_path
         from ..passages import parse
-        from ..steps.read import sources_of
         from .keycheck import check_keys
+        from .keys import keep_keys, keyed_passages
         from .onepass import PassageRun
 
         checker = self.checker
         assert checker is not None
-        run = self._runs.setdefault(id(checker), PassageRun(checker))
-        keyed_key = f"keyed:{thread}"  # as keys.key_thread notes the passages asked
-        keyed = set(json.loads(space.state.get(keyed_key) or "[]"))
-        order = {t.id: n for n, t in enumerate(turns)}
+        self._run = run = self._run or PassageRun(checker)
+        keyed = keyed_passages(space, thread)
         for path in sorted(space.state.cuts(thread)):
             if path in keyed and not owed:
                 continue  # keyed, and nothing of the thread left to ask: not read again
@@ -232,17 +239,9 @@ class CheckPass:
             self.seconds += [(run.seconds["check"] - spent) / max(1, len(mine))] * len(mine)
             keys = check_keys(keys, text) if keys else None
             with space.writer:
-                changed = apply(space, thread, checked, turns, sources_of(space, thread), datetime.now(UTC),
-                                checker.name) if checked else 0
-                done.update(q.key for q in mine)
-                space.state.put(key, json.dumps({"asked": sorted(done)}))
-                if keys:
-                    rel = write_keys(space, path, keys)
-                    index_keys(space, [path])
-                    space.vault.commit(f"keys: {path.rsplit('/', 1)[-1]} of {thread} (model)", [rel])
+                changed = self._settle(space, thread, checked, mine, turns, done, key)
                 if wants_keys:
-                    keyed.add(path)
-                    space.state.put(keyed_key, json.dumps(sorted(keyed)))
+                    keep_keys(space, thread, path, keys, keyed)
                 if changed and self.fold:
                     self.fold(space)
             owed = [q for q in owed if q.turn_id not in ids]

@@ -39,18 +39,24 @@ SUFFIX = "<|im_end|>\n<|im_start|>assistant\n"
 MAX_TOKENS = 80  # the answer's tokens at most (the example's: 36)
 
 
-def body_of(passage_text: str) -> str:
-    """The passage as the model reads it: its date line and each turn as `Speaker: words`, without the times
-    and the block ids."""
+def lines_of(passage_text: str) -> list[tuple[str, str | None]]:
+    """The passage as the model reads it, a line each: its context line and each turn as `Speaker: words`, without
+    the times and the block ids; each with the id of the turn it is part of (None: the context line)."""
     from ..passages import TURN_LINE, parse
 
-    lines = []
+    out: list[tuple[str, str | None]] = []
     for line in parse(passage_text).body.splitlines():
-        line = line.rsplit(" ^", 1)[0].strip()
-        if line:
-            turn = TURN_LINE.match(line)
-            lines.append(f"{turn.group(1)}: {turn.group(2)}" if turn else line)
-    return "\n".join(lines)[:PASSAGE_CHARS]
+        text, _, turn_id = line.rpartition(" ^") if " ^" in line else (line, "", "")
+        text = text.strip()
+        if text:
+            turn = TURN_LINE.match(text)
+            out.append((f"{turn.group(1)}: {turn.group(2)}" if turn else text, turn_id.strip() or None))
+    return out
+
+
+def body_of(passage_text: str) -> str:
+    """The passage as the model reads it for its keys asked alone (lines_of's lines, at most PASSAGE_CHARS)."""
+    return "\n".join(line for line, _ in lines_of(passage_text))[:PASSAGE_CHARS]
 
 
 def parse_answer(text: str) -> PassageKeys | None:
@@ -104,12 +110,10 @@ def writer_for(checker: Any) -> KeyWriter | None:
 def key_thread(space: Any, thread: str, writer: KeyWriter | None, stop: Any = None) -> int:
     """Keys written for the passages of a thread that have no keys file yet (one kept or edited by hand is never
     written over), indexed and committed one passage at a time; returns how many. `stop()`: give way now."""
-    from ..passage_keys import index_keys
 
     if writer is None:
         return 0
-    state = f"keyed:{thread}"  # the passages asked (a model that gave no keys is not asked again each pass)
-    done = set(json.loads(space.state.get(state) or "[]"))
+    done = keyed_passages(space, thread)
     written = 0
     for path in sorted(set(space.state.cuts(thread)) - done):
         if (stop and stop()) or space.pending():
@@ -120,11 +124,24 @@ def key_thread(space: Any, thread: str, writer: KeyWriter | None, stop: Any = No
             continue
         keys = None if space.vault.path(keys_path(path)).exists() else writer.keys(text)
         with space.writer:
-            if keys:
-                rel = write_keys(space, path, keys)
-                index_keys(space, [path])
-                space.vault.commit(f"keys: {path.rsplit('/', 1)[-1]} of {thread} (model)", [rel])
-                written += 1
-            done.add(path)
-            space.state.put(state, json.dumps(sorted(done)))
+            written += keep_keys(space, thread, path, keys, done)
     return written
+
+
+def keyed_passages(space: Any, thread: str) -> set[str]:
+    """The passages of a thread whose keys were asked (a model that gave none is not asked again each pass)."""
+    return set(json.loads(space.state.get(f"keyed:{thread}") or "[]"))
+
+
+def keep_keys(space: Any, thread: str, path: str, keys: PassageKeys | None, done: set[str]) -> bool:
+    """Under the writer: the passage's keys (if any) written beside it, indexed and committed, and the passage
+    noted among `done`, the thread's passages asked (keyed). Returns whether keys were written."""
+    from ..passage_keys import index_keys
+
+    if keys:
+        rel = write_keys(space, path, keys)
+        index_keys(space, [path])
+        space.vault.commit(f"keys: {path.rsplit('/', 1)[-1]} of {thread} (model)", [rel])
+    done.add(path)
+    space.state.put(f"keyed:{thread}", json.dumps(sorted(done)))
+    return bool(keys)

@@ -23,8 +23,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .checking import CONCEPTS, SCHEMA, CheckVerdict, Question, decide, parse_model_answer
-from .keys import CHARS, MAX_TOKENS, NAMES, QUESTIONS, parse_answer
+from .checking import CONCEPTS, SCHEMA, CheckVerdict, Question, parse_model_answer, verdict_of
+from .keys import CHARS, MAX_TOKENS, NAMES, QUESTIONS, lines_of, parse_answer
 from .keys import SCHEMA as KEYS_SCHEMA
 
 CONTEXT = 2048  # tokens the model's context must hold: the system part (~330), a passage (~350 at most ~450),
@@ -54,20 +54,6 @@ INDEX = ("Index the passage: questions naming the speaker who says it of themsel
          "\"you\"; about: things, places, activities or people.")
 
 
-def lines_of(passage_text: str) -> list[tuple[str, str | None]]:
-    """The passage as the model reads it (keys.body_of's lines: its context line, each turn as `Speaker: words`),
-    each line with the id of the turn it is part of (None: the context line)."""
-    from ..passages import TURN_LINE, parse
-
-    out: list[tuple[str, str | None]] = []
-    for line in parse(passage_text).body.splitlines():
-        text, _, turn_id = line.rpartition(" ^") if " ^" in line else (line, "", "")
-        text = text.strip()
-        if text:
-            turn = TURN_LINE.match(text)
-            out.append((f"{turn.group(1)}: {turn.group(2)}" if turn else text, turn_id.strip() or None))
-    return out
-
 
 class PassageRun:
     """Asks a passage's check questions and its keys through one checking.Checker's loaded model, in one running
@@ -81,11 +67,6 @@ class PassageRun:
 
     def _tokens(self, text: str, first: bool = False) -> list[int]:
         return list(self.llm.tokenize(text.encode(), add_bos=first, special=True))
-
-    def _complete(self, tokens: list[int], schema: dict, most: int, least: int, max_tokens: int) -> str:
-        out = self.llm.create_completion(tokens, max_tokens=max_tokens, temperature=0.0, top_k=1,
-                                         grammar=self.checker.grammar_for(schema, most, least))
-        return out["choices"][0]["text"]
 
     def passage(self, passage_text: str, asked: list[Question], keys: bool = True,
                 timed: dict[str, float] | None = None) -> tuple[list[tuple[Question, Any, CheckVerdict]], Any]:
@@ -113,11 +94,11 @@ class PassageRun:
                     tokens = self._tokens(SYSTEM, first=True)
                     prompt = self._tokens(before + line + "\n" + q.focus() + ASK)
                 tokens += prompt
-                text = self._complete(tokens, SCHEMA, 60, 0, self.checker.max_tokens)
+                text = self.checker.answer_to(tokens, SCHEMA, 60, 0, self.checker.max_tokens)
                 tokens += self._tokens(text + AFTER)
                 pending = ""
                 answer = parse_model_answer(text)
-                answered[id(q)] = (q, answer, decide(q, answer) if answer else CheckVerdict("keep", why="no answer"))
+                answered[id(q)] = (q, answer, verdict_of(q, answer))
                 spent = time.perf_counter() - started
                 self.seconds["check"] += spent
                 if timed is not None:
@@ -127,7 +108,7 @@ class PassageRun:
             started = time.perf_counter()
             ask = self._tokens(pending + INDEX + ASK)
             if whole and len(tokens) + len(ask) + MAX_TOKENS <= n_ctx:
-                keyed = parse_answer(self._complete(tokens + ask, KEYS_SCHEMA, CHARS, 1, MAX_TOKENS))
+                keyed = parse_answer(self.checker.answer_to(tokens + ask, KEYS_SCHEMA, CHARS, 1, MAX_TOKENS))
             else:
                 from .keys import KeyWriter
 

@@ -145,6 +145,7 @@ def back_then(tokens: list[Token]) -> bool:
             return True
     return False
 
+
 def asked_past(before: list[Said], speaker: str) -> bool:
     """The turn before asks about a past of the listener's told before ("How was it?", "Did you try anything new
     on your vacation?"): a past the answer tells without a day of its own is that one's, not the day said."""
