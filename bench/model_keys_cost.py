@@ -21,6 +21,31 @@ from bench.model_keys import build, opened, passages, session_of, trimmed, user_
 from bench.reading import machine
 
 
+def windows_of(samples: list[dict], first: int | None) -> list[tuple[str, str, list]]:
+    """(conversation, passage text, its check questions) in session order, from the home read by the rules."""
+    from twinfs.ledger import all_records
+    from twinfs.passages import parse
+    from twinfs.reading.checking import questions
+    from twinfs.space import turns_of
+
+    read_home = build(samples, read=True)
+    out = []
+    with tempfile.TemporaryDirectory(prefix="model_keys_cost-") as scratch, \
+            opened(read_home, Path(scratch) / "read", read=False) as memory:
+        for sample in samples:
+            space = memory.space(user_of(sample["sample_id"]))
+            records = all_records(space)
+            found = sorted(passages(read_home, sample["sample_id"]).values(),
+                           key=lambda t: session_of(parse(t).turns[0]))[:first]
+            for text in found:
+                p = parse(text)
+                mine = [r for r in records if r.id.startswith(p.thread + "#")]
+                turns = turns_of(space.thread_items(p.thread))
+                out.append((sample["sample_id"], text,
+                            [q for q in questions(mine, turns) if q.turn_id in set(p.turns)]))
+    return out
+
+
 def cost_sample(parser: argparse.ArgumentParser) -> None:
     """The options that pick the passages a cost is measured on and the model that asks (model_onepass's too)."""
     parser.add_argument("--conversations", default="conv-26")
@@ -34,29 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     cost_sample(parser)
     args = parser.parse_args(argv)
-    from twinfs.ledger import all_records
-    from twinfs.passages import parse
-    from twinfs.reading.checking import Checker, load, questions
+    from twinfs.reading.checking import Checker, load
     from twinfs.reading.keys import KeyWriter
     from twinfs.reading.shipped import model_path
-    from twinfs.space import turns_of
 
     by_id = {s["sample_id"]: s for s in locomo.load()}
     samples = [trimmed(by_id[c], args.sessions) for c in args.conversations.split(",")]
-    read_home = build(samples, read=True)
-    windows = []  # (passage text, its check questions)
-    with tempfile.TemporaryDirectory(prefix="model_keys_cost-") as scratch, \
-            opened(read_home, Path(scratch) / "read", read=False) as memory:
-        for sample in samples:
-            space = memory.space(user_of(sample["sample_id"]))
-            records = all_records(space)
-            found = sorted(passages(read_home, sample["sample_id"]).values(),
-                           key=lambda t: session_of(parse(t).turns[0]))[:args.passages]
-            for text in found:
-                p = parse(text)
-                mine = [r for r in records if r.id.startswith(p.thread + "#")]
-                turns = turns_of(space.thread_items(p.thread))
-                windows.append((text, [q for q in questions(mine, turns) if q.turn_id in set(p.turns)]))
+    windows = [(text, asked) for _, text, asked in windows_of(samples, args.passages)]
     load_at_start = os.getloadavg()[0]
     checker = Checker(load(str(model_path(args.model)), n_threads=args.threads), name=args.model)
     writer = KeyWriter(checker)

@@ -17,40 +17,14 @@ import argparse
 import hashlib
 import os
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bench import homes, locomo
-from bench.model_keys import KeyCache, body_hash, build, opened, passages, session_of, trimmed, user_of, version
-from bench.model_keys_cost import cost_sample
+from bench.model_keys import KeyCache, body_hash, trimmed, version
+from bench.model_keys_cost import cost_sample, windows_of
 from bench.reading import machine
-
-
-def windows_of(samples: list[dict], first: int | None) -> list[tuple[str, str, list]]:
-    """(conversation, passage text, its check questions) in session order, from the home read by the rules."""
-    from twinfs.ledger import all_records
-    from twinfs.passages import parse
-    from twinfs.reading.checking import questions
-    from twinfs.space import turns_of
-
-    read_home = build(samples, read=True)
-    out = []
-    with tempfile.TemporaryDirectory(prefix="model_onepass-") as scratch, \
-            opened(read_home, Path(scratch) / "read", read=False) as memory:
-        for sample in samples:
-            space = memory.space(user_of(sample["sample_id"]))
-            records = all_records(space)
-            found = sorted(passages(read_home, sample["sample_id"]).values(),
-                           key=lambda t: session_of(parse(t).turns[0]))[:first]
-            for text in found:
-                p = parse(text)
-                mine = [r for r in records if r.id.startswith(p.thread + "#")]
-                turns = turns_of(space.thread_items(p.thread))
-                out.append((sample["sample_id"], text,
-                            [q for q in questions(mine, turns) if q.turn_id in set(p.turns)]))
-    return out
 
 
 def cost(checker, windows: list, one_first: bool = False) -> None:
