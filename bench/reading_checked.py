@@ -29,13 +29,12 @@ from twinfs.reading import make_reader
 from twinfs.reading.checked import made
 from twinfs.reading.checking import (
     Checker,
-    CheckVerdict,
     ModelAnswer,
     Question,
     concept,
-    decide,
     load,
     questions,
+    verdict_of,
 )
 from twinfs.reading.shipped import model_path
 
@@ -64,7 +63,7 @@ class Replayed:
             left = self.answers.get(self.thread, [])
             answer = left.pop(0) if left else None
             self.questions += answer is not None
-            out.append((q, answer, decide(q, answer) if answer else CheckVerdict("keep", why="no answer")))
+            out.append((q, answer, verdict_of(q, answer)))
         return out
 
 
