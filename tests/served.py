@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -73,3 +74,15 @@ def stop_server(server: Server) -> None:
         server.process.wait(30)
     except subprocess.TimeoutExpired:
         server.process.kill()
+
+
+def error_of(r: httpx.Response, status: int) -> str:
+    """The response is the documented error: that status, JSON `{"error": {"status", "message"}}`, a request id."""
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"] == "application/json"
+    assert re.match(r"^req_[0-9a-f]{16}$", r.headers["x-request-id"]) or "x-request-id" in r.request.headers
+    body = r.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"status", "message"}
+    assert body["error"]["status"] == status and body["error"]["message"]
+    assert "Traceback" not in r.text
+    return body["error"]["message"]

@@ -1,0 +1,180 @@
+"""The rules reader's records read alone: what a pronoun, a pointing word or a bare noun stands for is said in the
+record, or there is no record; talk that tells nothing about the speaker makes none."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from twinfs.passages import Turn
+from twinfs.reading import Window
+from twinfs.reading.rules import RulesReader
+
+T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+THREAD = "th_0123456789abcdef"
+
+
+def read_said(*said: tuple[str, str]) -> list:
+    items = [Turn(f"q{i}", "message", text, T0 + timedelta(minutes=i), "user", name)
+             for i, (name, text) in enumerate(said)]
+    return RulesReader().read(Window(THREAD, items, [t.id for t in items], {})).records
+
+
+def test_a_pronoun_reads_as_the_one_thing_the_sentence_before_names():
+    records = read_said(("Dana", "I bought a red bike last week. I ride it every morning before work."))
+    ride = next(r for r in records if "ride" in r.text)
+    assert ride.text == "Dana rides the red bike every morning before work"
+    # "my" of the other person's sentence is theirs, "your" the speaker's
+    records = read_said(("Omar", "I finally found my old guitar!"), ("Dana", "I tuned it for an hour yesterday."),
+                        ("Omar", "I found your old camera too."), ("Dana", "I cleaned it this morning."))
+    texts = [r.text for r in records]
+    assert "Dana tuned Omar's old guitar for an hour" in texts and "Dana cleaned Dana's old camera" in texts
+
+
+def test_a_pronoun_with_nothing_clear_to_point_to_makes_no_record():
+    records = read_said(("Omar", "We went to the lake with the kids and the dog."),
+                        ("Dana", "That sounds lovely! I find it really fulfilling."),
+                        ("Dana", "I'll definitely check them out."),
+                        ("Dana", "It made me realize how much I missed the mountains."))
+    assert records == [] or all(r.subject == "Omar" for r in records)
+    assert not any(w in r.text.lower() for r in records for w in (" it ", " them ", "fulfilling", "mountains"))
+
+
+def test_talk_that_tells_nothing_about_the_speaker_makes_no_record():
+    records = read_said(("Dana", "Check out this photo I took at the market!"),
+                        ("Dana", "Glad I could help with the move."),
+                        ("Dana", "I'm so sorry about your grandmother."),
+                        ("Dana", "We should all join forces for the neighbourhood."),
+                        ("Dana", "If I need anything, I'll reach out to the council."),
+                        ("Dana", "We learn a lot from our own struggles."),
+                        ("Dana", "I'm so excited!"))
+    assert records == []
+    # what the speaker says of themself around such talk is still read
+    records = read_said(("Dana", "Glad I could help. I started a pottery class at the community centre."))
+    assert [r.text for r in records] == ["Dana started a pottery class at the community centre"]
+
+
+def test_weekday_phrases_are_dated_from_the_day_said():
+    # said on Monday 8 May 2023
+    records = read_said(("Dana", "I went to a poetry reading last Fri - it was really powerful."),
+                        ("Dana", "I'm seeing my brother Tom on Tuesday."),
+                        ("Dana", "Last week I visited my parents. We had a great time at the lake."))
+    reading = next(r for r in records if "poetry" in r.text)
+    assert (reading.kind, reading.happened) == ("event", "2023-05-05") and "Fri" not in reading.text
+    brother = next(r for r in records if r.attribute == "brother")
+    assert (brother.value, brother.kind, brother.happened) == ("Tom", "plan", "2023-05-09")
+    lake = next(r for r in records if "lake" in r.text)  # a story's time carries to its next event
+    assert lake.happened == "2023-05-01"
+
+
+# what the sentence before names: resolved when it says which, else no record
+
+def test_a_bare_noun_named_before_reads_as_the_one_named():
+    records = read_said(("Dana", "I joined a weekly pottery class."), ("Dana", "I go to the class every Tuesday."))
+    goes = next(r for r in records if "goes" in r.text)  # "every Tuesday" is a habit, not a Tuesday
+    assert (goes.text, goes.happened) == ("Dana goes to the weekly pottery class every Tuesday", goes.said)
+    # named before, but not which: "the painting" is still only "a painting"
+    records = read_said(("Omar", "I bought a painting at the fair."), ("Dana", "I love the painting."))
+    assert all(r.subject == "Omar" for r in records)
+
+
+def test_what_only_the_talk_before_knows_makes_no_record():
+    records = read_said(("Omar", "I'm getting people together to talk about the flooding."),
+                        ("Dana", "I'm down to join the meeting and help out."),
+                        ("Dana", "The atmosphere was electric and my teammates and I were thrilled."),
+                        ("Dana", "We even played chess afterward just for fun."),
+                        ("Dana", "Seeing my characters come alive was my favorite part."))
+    assert all(r.subject == "Omar" for r in records)
+    # a time said in the sentence itself is enough: "afterward" follows the visit
+    records = read_said(("Dana", "We went to the museum and played chess afterward."))
+    assert records and "chess" in records[0].text
+
+
+def test_a_pronoun_in_a_relative_clause_points_to_its_noun():
+    records = read_said(("Dana", "We learn a lot from our own struggles. I just started helping at a food drive for "
+                                 "folks who lost their jobs."))
+    assert [r.text for r in records] == ["Dana just started helping at a food drive for folks who lost their jobs"]
+
+
+def test_a_value_said_in_a_sentence_that_does_not_read_alone_is_kept_alone():
+    records = read_said(("Omar", "Love the necklace!"),
+                        ("Dana", "This necklace is special to me - a gift from my grandma in my home country, "
+                                 "Sweden."))
+    dana = [r for r in records if r.subject == "Dana"]
+    assert [(r.text, r.attribute, r.value) for r in dana] == [("Dana is from Sweden", "hometown", "Sweden")]
+    # a like cut from a list, or one that points outside the sentence, is not told alone
+    records = read_said(("Omar", "Seattle is one of my favorite cities."),
+                        ("Dana", "I love the energy, diversity, and food of this city."))
+    assert all(r.subject == "Omar" for r in records)
+
+
+def test_joints_bids_to_the_listener_and_days_of_the_month():
+    records = read_said(("Dana", "Speaking of which, I adopted a kitten last week - come see!"),
+                        ("Dana", "I met back up with my teammates on the 15th after my trip."),
+                        ("Dana", "It's awesome having my team to push us all."))
+    by_text = {r.text: r for r in records}
+    assert by_text["Dana adopted a kitten"].happened == "2023-05-01"
+    assert by_text["Dana met back up with their teammates after their trip"].happened == "2023-04-15"
+    assert "It's awesome having Dana's team to push Dana and others" in by_text
+
+
+def test_exhortations_maybes_and_reactions_make_no_record():
+    records = read_said(("Omar", "We camp by the river every summer and wake up to the birds."),
+                        ("Dana", "I can picture waking up to the birds."),
+                        ("Dana", "We gotta push ourselves out of our comfort zones."),
+                        ("Dana", "Maybe I'll write a screenplay myself."),
+                        ("Dana", "I just wanted to check in."),
+                        ("Dana", "I wanna help make a difference."),
+                        ("Dana", "Trying out flavors like mango and lime has been a blast!"),
+                        ("Dana", "I loved reading Charlotte's Web as a kid."))
+    assert all(r.subject == "Omar" for r in records)
+
+
+def test_a_started_habit_is_an_event_and_a_fan_met_no_preference():
+    records = read_said(("Dana", "I just started going to boot camps with my family last month."),
+                        ("Dana", "Last week I had a nice chat with a Harry Potter fan in Ohio."),
+                        ("Dana", "I'm a big fan of jazz."))
+    kinds = {r.text: r.kind for r in records}
+    assert kinds["Dana just started going to boot camps with their family"] == "event"
+    assert kinds["Dana had a nice chat with a Harry Potter fan in Ohio"] == "event"
+    assert kinds["Dana is a big fan of jazz"] == "preference"
+
+
+def test_hyphens_gerund_subjects_places_and_possessions_are_read_for_what_they_are():
+    records = read_said(("Dana", "Money-wise, I've gotten some cool endorsement deals."),
+                        ("Dana", "Taking care of myself physically and mentally helps me."),
+                        ("Dana", "I don't have big plans anyway."),
+                        ("Omar", "Have you been to the Grand Canyon?"),
+                        ("Dana", "Planning a trip there next month."))
+    texts = [r.text for r in records]
+    assert "Money-wise, Dana has gotten some cool endorsement deals" in texts
+    assert not any("taking care" in t.lower() or "trip there" in t for t in texts)
+    assert not any(r.attribute == "diet" for r in records)
+
+
+def test_a_pronoun_that_carries_on_from_further_back_is_not_given_a_noun_of_the_sentence_before():
+    records = read_said(("Dana", "I coach the younger players. I give them advice and support on and off the court."),
+                        ("Dana", "Being a role model for them is something I enjoy."))
+    assert not any("role model" in r.text for r in records)
+    # "it" after the noun it stands for in its own sentence still carries that noun on
+    records = read_said(("Dana", "I won a big chess tournament and it was awesome."),
+                        ("Dana", "I donated the prize money from it to a shelter."))
+    assert "Dana donated the prize money from the big chess tournament to a shelter" in [r.text for r in records]
+
+
+def test_what_is_left_of_a_sentence_cut_before_the_listener_must_still_say_something():
+    records = read_said(("Dana", "Last time we saw each other, I noticed a pin on your bag."),
+                        ("Dana", "I went to a pride parade last Friday. Really made me proud."),
+                        ("Dana", "I'm working on one with my writing group."),
+                        ("Dana", "I'm always trying out new recipes, so let me know if you want some!"))
+    assert [r.text for r in records] == ["Dana went to a pride parade",
+                                         "Dana is always trying out new recipes"]
+
+
+def test_a_day_told_of_a_question_s_any_and_thinking_about_how():
+    records = read_said(("Dana", "Yesterday was crazy cool - I wrote a few bits for a play."),
+                        ("Omar", "Got any paintings to show?"), ("Dana", "I'd love to check them out."),
+                        ("Dana", "I've been thinking about how schools shape neighbourhoods."),
+                        ("Dana", "I submitted a few more to the contest."))
+    by_text = {r.text: r for r in records}
+    assert by_text["Yesterday was crazy cool - Dana wrote a few bits for a play"].happened == "2023-05-07"
+    assert by_text["Dana has been thinking about how schools shape neighbourhoods"].kind != "plan"
+    assert not any("paintings" in t or "few more" in t for t in by_text)
