@@ -38,6 +38,9 @@ def values(records) -> set[tuple[str, str]]:
     ("I'm a paramedic at Royal Victoria Hospital.", {("job", "paramedic"), ("employer", "Royal Victoria Hospital")}),
     ("I work as a welder for Harland, and I love it.", {("job", "welder"), ("employer", "Harland")}),
     ("We live in a cottage in Keswick.", {("home_city", "Keswick")}),
+    ("I started a new job as a pharmacist at Boots last week.", {("job", "pharmacist"), ("employer", "Boots")}),
+    ("I got a job at Lidl, finally!", {("employer", "Lidl")}),
+    ("I just joined Spotify as a data analyst.", {("job", "data analyst"), ("employer", "Spotify")}),
     ("I'm learning Japanese for a trip.", {("language", "Japanese")}),
     ("We have two daughters, Ada and Ines.", {("daughter", "Ada"), ("daughter", "Ines")}),
 ])
@@ -53,6 +56,8 @@ def test_the_plain_cases(text, expected):
     # a relative's or a friend's fact
     ([("user", "My cousin Bea is a dentist in Cork.")], "dentist"),
     ([("user", "My friend Omar lives in Rotterdam.")], "Rotterdam"),
+    ([("user", "My sister got a job at Google.")], "Google"),
+    ([("user", "If I got a job at Google, I'd move to Zurich.")], "Google"),
     # a hypothetical
     ([("user", "If we ever moved, I'd open a bakery in Bruges.")], "Bruges"),
     # advice refused

@@ -97,6 +97,16 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?:new |first )?(?:job|position|role|gig|post) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m:
         add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
+        add("employer", workplace(text[m.start(1):], orgs))  # "a new job as a pharmacist at Boots"
+    m = re.search(r"\b(?:started|starting|got|landed|took|accepted|began) (?:a |my |the )?(?:new |first )?(?:job|"
+                  r"position|role|post) (?:at|with) (?:the )?([A-Z][\w .'&-]+)", text)
+    if m and (org := next((o for o in orgs if m.group(1).startswith(o)), None) or proper_name(m.group(1))):
+        add("employer", org)  # "I got a job at Boots"
+    m = re.search(r"\b(?:i|we) (?:'ve |have |just |recently )*(?:joined|join) (?:the )?([A-Z][\w .'&-]+?) as "
+                  r"(?:an? |the )?([\w '-]+)", text, re.I)
+    if m and (org := next((o for o in orgs if m.group(1).startswith(o)), None) or proper_name(m.group(1))):
+        add("job", cut_value(AT_PLACE.split(m.group(2))[0], 4))  # "I joined Acme Corp as a designer"
+        add("employer", org)
     m = re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching|taught) ([\w -]+?)(?: to [\w -]+?)? at (an? |the )?"
                   r"((?:[\w-]+ )?(?:school|college|university|academy|uni|institute)(?: in [A-Z][\w'-]+)?)",
                   text, re.I) \
