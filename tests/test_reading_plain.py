@@ -41,6 +41,18 @@ def values(records) -> set[tuple[str, str]]:
     ("I started a new job as a pharmacist at Boots last week.", {("job", "pharmacist"), ("employer", "Boots")}),
     ("I got a job at Lidl, finally!", {("employer", "Lidl")}),
     ("I just joined Spotify as a data analyst.", {("job", "data analyst"), ("employer", "Spotify")}),
+    ("I turned forty last week.", {("age", "forty")}),
+    ("I have a son, Leo, who is six.", {("son", "Leo")}),
+    ("I speak fluent Spanish and a bit of Arabic.", {("language", "Spanish"), ("language", "Arabic")}),
+    ("I go rock climbing every weekend.", {("hobby", "rock climbing")}),
+    ("I live with my parents in Cardiff.", {("home_city", "Cardiff")}),
+    ("I grew up on a farm in Iowa.", {("hometown", "Iowa")}),
+    ("I'm married to Priya.", {("partner", "Priya")}),
+    ("My cat's name is Pixel.", {("pet", "cat named Pixel")}),
+    ("I work in marketing.", {("job", "works in marketing")}),
+    ("I'm retired.", {("job", "retired")}),
+    ("I work night shifts at the hospital as a nurse.", {("job", "nurse")}),
+    ("I work as a copywriter.", {("job", "copywriter")}),
     ("I'm learning Japanese for a trip.", {("language", "Japanese")}),
     ("We have two daughters, Ada and Ines.", {("daughter", "Ada"), ("daughter", "Ines")}),
 ])
@@ -57,6 +69,9 @@ def test_the_plain_cases(text, expected):
     ([("user", "My cousin Bea is a dentist in Cork.")], "dentist"),
     ([("user", "My friend Omar lives in Rotterdam.")], "Rotterdam"),
     ([("user", "My sister got a job at Google.")], "Google"),
+    ([("user", "My neighbour's dog is called Rex.")], "Rex"),
+    ([("user", "If I had a cat, I'd call it Mochi.")], "Mochi"),
+    ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),
     ([("user", "If I got a job at Google, I'd move to Zurich.")], "Google"),
     # a hypothetical
     ([("user", "If we ever moved, I'd open a bakery in Bruges.")], "Bruges"),
@@ -90,3 +105,14 @@ def test_a_job_lost_is_a_former_job_and_a_plan_stays_a_plan():
     assert ("former_job", "banker") in got and not any(a == "job" for a, _ in got), got
     assert records[0].text.startswith("Noor lost their job as a banker")
     assert records[0].happened == "2026-03-03"  # "yesterday", said on 4 March
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("I work as hard as a horse.", ("job", "hard as a horse")),
+    ("I work with my brother as a team.", ("job", "team")),
+    ("I work in Leeds.", ("job", "works in Leeds")),
+    ("I'm doing a master's in physics.", ("hobby", "master")),
+    ("I retired from the fire service last year.", ("job", "retired")),
+])
+def test_words_that_look_like_a_value_and_are_not(text, wrong):
+    assert wrong not in values(read(("user", text)))

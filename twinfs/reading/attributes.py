@@ -11,13 +11,17 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .lexicon import BUSINESS, DIETS, HEALTH, JOBS, KIN, LANGUAGES, NUMBERS, PETS
+from .lexicon import BUSINESS, DIETS, FIELDS, HEALTH, JOBS, KIN, LANGUAGES, NUMBERS, PETS
 from .values import AT_PLACE, VERB_STOP, activity, as_spelled, cut_value, entities, listed, proper_name, workplace
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
 
 Pair = tuple[str, str]
+# words ending as a doer's do without being one: "as a team", "together", "as a mother"
+NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daughter", "number", "member", "water",
+             "power", "order", "corner", "paper", "whatever", "either", "neither", "later", "ever", "never", "color",
+             "colour", "favor", "favour", "honor", "honour", "floor", "door", "minor", "major", "error"}
 
 
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
@@ -52,6 +56,12 @@ _SPORTS = ("swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|
            "golf|jog|skateboard|crochet|sew")
 
 
+def is_job(value: str | None) -> bool:
+    """A phrase that names a job by its last word: a known one ("nurse"), or a doer's ("copywriter", "sous-chef")."""
+    last = value.lower().split()[-1].split("-")[-1] if value else ""
+    return last in JOBS or (re.search(r"(?:er|or|ist|ian)$", last) is not None and last not in NOT_DOERS)
+
+
 def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pair]:
     """Every (attribute, value) a first-person sentence states."""
     found: list[Pair] = []
@@ -71,13 +81,14 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
     # home and where one comes from
     m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: just| recently| finally| now)?"
-                  r" (?:live|lived|living|moved|moving|relocated|relocating|based) (?:in|to) (?:an? (?:[\w-]+ )?"
+                  r" (?:live|lived|living|moved|moving|relocated|relocating|based)"
+                  r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:an? (?:[\w-]+ )?"  # "with my parents in"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village) in )?([A-Z][\w .'-]+)",
                   text, re.I) or re.search(r"\bbased (?:in|out of) ([A-Z][\w .'-]+)", text)
     if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
         add("home_city", place)
-    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|grew up in|raised in) "
-                  r"([A-Z][\w .'-]+)", text)
+    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|(?:grew up|raised)"
+                  r"(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)", text)  # "on a farm in Iowa"
     if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
         add("hometown", place)
     m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
@@ -88,11 +99,20 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working)(?: part-time| full-time| "
                   r"part time| full time| freelance| remotely| now)? (as|at|for) (?:an? |the )?([\w '&-]+)", text, re.I)
     if m:
-        if m.group(1).lower() == "as":
-            add("job", cut_value(AT_PLACE.split(m.group(2))[0], 4))
+        if m.group(1).lower() == "as" and is_job(value := cut_value(AT_PLACE.split(m.group(2))[0], 4)):
+            add("job", value)  # "as a welder", not "as hard as a horse" nor "as a team"
             add("employer", workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
         elif (org := next((o for o in orgs if o in m.group(2)), None)):
             add("employer", org)
+    m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full-time |part-time )?in (" + FIELDS
+                  + r")\b", low)
+    if m:
+        add("job", "works in " + as_spelled(m.group(1), text))  # "I work in marketing"
+    if re.search(r"\bi(?: 'm| am)(?: now| fully| happily| semi-?)? retired\b(?! from)", low):
+        add("job", "retired")  # "I'm retired" (what one retired from is `former`: assertion.gate)
+    m = re.search(r"\bi (?:'m |am )?(?:work|working)\b[\w ']{0,40}? as an? ([\w -]+)", low)
+    if m and is_job(value := cut_value(AT_PLACE.split(m.group(1))[0], 3)):
+        add("job", value)  # "I work night shifts at the hospital as a nurse"
     m = re.search(r"\b(?:started|starting|start|got|landed|took|accepted|began|begin|beginning) (?:a |my |the )?"
                   r"(?:new |first )?(?:job|position|role|gig|post) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m:
@@ -165,11 +185,19 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         or re.search(r"\b(?:as )?an? (single) (?:parent|mom|mother|dad|father)\b", low)
     if m:
         add("relationship_status", m.group(1))
+    m = re.search(r"\b[Ii](?: 'm| am| got| was)? (?:now |finally |recently |happily )?married to ([A-Z][a-z]+)\b", text)
+    if m and m.group(1) not in ("I", "My", "The"):
+        add("partner", m.group(1))  # "I'm married to Priya"
     if re.search(r"\b(?:we|i) broke up\b|\bbroke up with\b", low):
         add("relationship_status", "single")
     m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b", low)
     if m and 0 < int(m.group(1)) < 120 and "%" not in low:
         add("age", m.group(1))
+    m = re.search(r"\bi(?: 'm| am| just turned| turned) ((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+                  r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years? old)?"
+                  r"(?: [.!,]|$| last| this| on| in)", low)
+    if m:
+        add("age", m.group(1))  # "I turned forty last week": as said
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (\d+|" + "|".join(NUMBERS) +
                   r") (kids|children|sons|daughters)\b", low)
     if m:
@@ -179,6 +207,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         for name in (names.groups() if names else ()):
             if name:
                 add("son" if "son" in m.group(2) else "daughter" if "daughter" in m.group(2) else "child", name)
+    m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) an? (?:little |baby |older |younger |big )?(son|daughter|"
+                  r"brother|sister|stepson|stepdaughter)\b(?:,? (?:named |called )?([A-Z][a-z]+)\b)?", text, re.I)
+    if m and m.group(2) and m.group(2).lower() not in ("and", "who", "i", "is", "but"):
+        add(KIN[m.group(1).lower()], m.group(2))  # "I have a son, Leo, who is six"
+    elif m:
+        add("family" if KIN[m.group(1).lower()] not in ("son", "daughter") else "children", m.group(1).lower())
     for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely))* "
                          r"(best friend|" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b"
                          r"(?:,? (?:named |called )?([A-Z][a-z]+)\b)?", text, re.I):
@@ -195,7 +229,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             add("family", kin)
     pets = "|".join(sorted(PETS, key=len, reverse=True))
     m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + pets +
-                  r")(?:,? (?:(?:is |'s |was )?(?:named |called ))?([A-Z][a-z]+))?", text, re.I)
+                  r")(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?([A-Z][a-z]+))?", text, re.I)
     if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" and t.head.pos_ != "PROPN"
                  for t in tokens):
         m = None  # "my horse painting": a painting, no horse ("my cat Miso": a cat, named)
@@ -237,6 +271,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?:some |a bit of |the )?([\w -]+)", low)
     if m and (value := activity(m.group(1))) and not re.match(r"(?:my|our)\b", m.group(1)) and not re.match(
             r"(?:my|it|that|this|what|work|job|research|eating|drinking|(?:a )?new (?:job|role|position|gig)|"
+            r"(?:an? )?(?:master|masters|bachelor|phd|doctorate|degree|mba|diploma|course|internship|residency)|"
             r"\w+ing (?:my|a|the|to|on|for|with)\b)\b", value):
         add("hobby", value)
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
@@ -253,9 +288,11 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     for m in re.finditer(r"\bi(?: 'm| am)? (?:play|playing|played) (?:the |some |a lot of )?([\w -]+)", low):
         if (value := activity(m.group(1))) and not re.match(r"(?:with|for|it|a role|games with)\b", value):
             add("hobby", value)
-    m = re.search(r"\b(?:i|we) (?:'m |am )?(?:off to |going to )?go(?:ing)? ([a-z]+ing)\b", low)
+    m = re.search(r"\b(?:i|we) (?:'m |am )?(?:often |usually |sometimes |still )?(?:off to |going to )?go(?:ing)? "
+                  r"((?:rock |scuba |mountain |trail |ice |roller |wild |sea |cross-country |bird |whale )?"
+                  r"[a-z]+ing)\b", low)
     if m and m.group(1) not in ("thing", "nothing", "something", "going"):
-        add("hobby", m.group(1))
+        add("hobby", m.group(1))  # "I go rock climbing every weekend"
     m = re.search(r"\b([\w ,-]+?) (?:is|are) my (?:main |favorite |favourite |new )?(?:hobby|hobbies|passion|"
                   r"go-to)\b", low)
     if m:
@@ -330,10 +367,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("plans", as_spelled(value, text))
 
     # languages and car
+    some = r"(?:(?:fluent|some|basic|decent|good|conversational|a little|a bit of|a little bit of|broken) )?"
     m = re.search(r"\b[Ii] (?:speak|'m fluent in|am fluent in|'m learning|am learning|'m picking up|am picking up|"
-                  r"'m studying|am studying) ([A-Z][a-z]+(?:,? and [A-Z][a-z]+)?)", text)
-    if m:
-        for language in re.split(r",? and ", m.group(1)):
+                  r"'m studying|am studying) " + some + r"([A-Z][a-z]+(?:(?:,|,? and|,? or) " + some
+                  + r"[A-Z][a-z]+)*)", text)
+    if m:  # "I speak fluent Spanish and a bit of Arabic"
+        for language in re.split(r"(?:,|,? and|,? or) " + some, m.group(1)):
             if language.lower() in languages:
                 add("language", language)
     m = re.search(r"\b[Ii] (?:drive|bought|got|have|own) (?:an? |my |the )?(?:new |used |old )?((?:[A-Z][\w-]+ ?)+)"

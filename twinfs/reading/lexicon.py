@@ -41,6 +41,13 @@ LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", 
              "japanese", "korean", "vietnamese", "thai", "indonesian", "malay", "tagalog", "swahili", "yoruba",
              "igbo", "hausa", "amharic", "zulu", "afrikaans", "irish", "welsh", "gaelic", "catalan", "basque",
              "romanian", "hungarian", "serbian", "croatian", "bulgarian", "latin", "asl", "esperanto", "icelandic"}
+# fields one works in: "I work in marketing" is a job; "I work in Leeds" is not
+FIELDS = (r"(?:marketing|finance|sales|tech|it|hr|human resources|education|healthcare|health care|retail|construction|"
+          r"hospitality|publishing|insurance|accounting|advertising|banking|law|real estate|engineering|research|"
+          r"software|journalism|fashion|design|logistics|consulting|government|politics|the nonprofit sector|"
+          r"pharma|biotech|manufacturing|film|tv|television|radio|music|theatre|theater|social work|social care|"
+          r"customer service|recruitment|pr|public relations|architecture|aviation|nursing|medicine|admin|"
+          r"administration|academia|gaming|cybersecurity|data science)")
 BUSINESS = r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm)"
 DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "lactose intolerant",
          "kosher", "halal", "flexitarian", "plant-based"}

@@ -42,7 +42,8 @@ SUGGESTION = re.compile(
     r"why not try|i(?:'d| would) recommend|i recommend|i suggest))\b(?P<rest>.+)$", re.I)
 
 
-RELATIONS = {*KIN.values(), "family", "child", "children"}  # the attributes the rules set only from "my <kin>"
+# the attributes the rules set only from "my <kin>" or "my <pet>" ("My cat's name is Pixel": the cat's, and hers)
+RELATIONS = {*KIN.values(), "family", "child", "children", "pet"}
 
 
 def _asserted(span: Span, attribute: str, value: str) -> bool:
@@ -178,7 +179,7 @@ class RulesReader:
             at = sentence.span.text.lower().find(value.lower())
             rest = sentence.span.text[at + len(value):] if at >= 0 else ""
             listed = rest.startswith(",") and not re.match(  # "the energy, diversity, …", not "games, and I've …"
-                r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my)\b|,\s*(?:but|so|because|which)\b",
+                r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|who|whose)\b|,\s*(?:but|so|because|which)\b",
                 rest, re.I)
             if text is None or listed or words & sentence.pointing or words & POINTING_WORDS:
                 continue
