@@ -43,6 +43,12 @@ TABLE = [
     ("last summer", MONDAY, "past", date(2022, 6, 1)),
     ("last fall", MONDAY, "past", date(2022, 9, 1)),
     ("in June", MONDAY, "future", date(2023, 6, 1)),
+    ("last March", MONDAY, "past", date(2023, 3, 1)),
+    ("last May", MONDAY, "past", date(2022, 5, 1)),  # said in May: the May before
+    ("last May", date(2023, 8, 1), "past", date(2023, 5, 1)),
+    ("next May", MONDAY, "future", date(2024, 5, 1)),
+    ("next September", MONDAY, "future", date(2023, 9, 1)),
+    ("this June", MONDAY, "future", date(2023, 6, 1)),
     ("June 2022", MONDAY, "past", date(2022, 6, 1)),
     ("May 2nd", MONDAY, "past", date(2023, 5, 2)),
     ("in 3 days", MONDAY, "future", date(2023, 5, 11)),

@@ -53,6 +53,8 @@ def values(records) -> set[tuple[str, str]]:
     ("I'm retired.", {("job", "retired")}),
     ("I work night shifts at the hospital as a nurse.", {("job", "nurse")}),
     ("I work as a copywriter.", {("job", "copywriter")}),
+    ("I'm a huge Arsenal fan.", {("likes", "Arsenal")}),
+    ("I've been vegan since last May.", {("diet", "vegan")}),
     ("I'm learning Japanese for a trip.", {("language", "Japanese")}),
     ("We have two daughters, Ada and Ines.", {("daughter", "Ada"), ("daughter", "Ines")}),
 ])
@@ -113,6 +115,18 @@ def test_a_job_lost_is_a_former_job_and_a_plan_stays_a_plan():
     ("I work in Leeds.", ("job", "works in Leeds")),
     ("I'm doing a master's in physics.", ("hobby", "master")),
     ("I retired from the fire service last year.", ("job", "retired")),
+    ("I'm 5 months pregnant.", ("age", "5")),
 ])
 def test_words_that_look_like_a_value_and_are_not(text, wrong):
     assert wrong not in values(read(("user", text)))
+
+
+def test_a_time_phrase_taken_out_takes_its_since_and_leaves_no_until():
+    """A relative time phrase is replaced by the day it names; what leads it goes with it ("since last May") or,
+    when the sentence says what held up to or after that time, there is no dated record of it."""
+    texts = [r.text for r in read(("user", "I've been vegan since last May."),
+                                  ("user", "I never liked sushi until last year."),
+                                  ("user", "I finished the course before last week."))]
+    assert "Noor has been vegan" in texts, texts
+    assert not any(t.endswith((" since", " until", " before")) for t in texts), texts
+    assert not any("sushi" in t or "course" in t for t in texts), texts

@@ -190,7 +190,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("partner", m.group(1))  # "I'm married to Priya"
     if re.search(r"\b(?:we|i) broke up\b|\bbroke up with\b", low):
         add("relationship_status", "single")
-    m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b", low)
+    m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b(?! ?(?:months?|weeks?|days?|"
+                  r"hours?|minutes?|mins?|miles?|km|k|kg|kilos?|lbs?|pounds?|feet|ft|inches|percent|%|times|pm|am)\b)",
+                  low)  # "I'm 5 months pregnant" tells no age
     if m and 0 < int(m.group(1)) < 120 and "%" not in low:
         add("age", m.group(1))
     m = re.search(r"\bi(?: 'm| am| just turned| turned) ((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
@@ -315,6 +317,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             add("likes" if liking else "dislikes", as_spelled(cut_value(rest, 5), text))
     m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive )?fan of ([\w '-]+)", low) \
         or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \
+        or re.search(r"\b[Ii](?: 'm| am) (?:an? )(?:big |huge |massive |lifelong |die-hard )?((?:[A-Z][\w'-]+ ?)+) "
+                     r"(?:fan|supporter)\b", text) \
         or re.search(r"\bi(?: 'm| am) (?:really |so |super )?(?:passionate about|obsessed with|drawn to) "
                      r"([\w '-]+)", low)
     if m:

@@ -24,6 +24,7 @@ _DURATION_RE = re.compile(rf"^(?:for\s+)?{_AMOUNT}(?:,?\s+and\s+{_AMOUNT})*$", r
 _TODAY_RE = re.compile(r"^(?:today|tonight|this (?:morning|afternoon|evening)|earlier today|right now|now)$", re.I)
 _WEEKEND_RE = re.compile(r"^(this|last|next|the past|the)\s+weekend$|^weekend$", re.I)
 _SEASON_RE = re.compile(r"^(this|last|next|the|past)\s+(spring|summer|fall|autumn|winter)$", re.I)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _OTHER_DAY_RE = re.compile(r"^the other (day|night)$", re.I)
 _ORDINAL_RE = re.compile(r"^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)$", re.I)  # "on the 15th": of this month or the last
 _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
@@ -41,6 +42,8 @@ _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _SHORT_DAY = r"(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)\.?"  # only after "last", "on" …: "sat" alone is a verb
 _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
+# "last May": dateparser reads no "last" before a month's name
+_NAMED_MONTH_RE = re.compile(rf"^(this|last|next|past|coming|previous)\s+({_MONTH})$", re.I)
 _FIND_RE = re.compile(
     r"\b(?:"
     rf"{_NUM}\s+{_UNIT}\s+ago"
@@ -117,6 +120,17 @@ def _season(which: str, season: str, base: date) -> date:
     return start  # "this summer": the one in this year
 
 
+def _named_month(which: str, month: int, base: date) -> date:
+    """The first day of the month named: "last May" said in August is this May, said in May the one a year ago;
+    "next May" the coming one; "this May" this year's."""
+    start = date(base.year, month, 1)
+    if which in ("last", "past", "previous"):
+        return start if month < base.month else start.replace(year=base.year - 1)
+    if which in ("next", "coming"):
+        return start if month > base.month else start.replace(year=base.year + 1)
+    return start
+
+
 def _of_month(number: int, base: date, prefer: Prefer) -> date | None:
     """The day of the month nearest `base` on the side preferred: "the 15th" said on 17 August is 15 August,
     said on 10 August it is 15 July (or 15 August, for a plan)."""
@@ -167,6 +181,8 @@ def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") 
         return _season(m.group(1).lower(), m.group(2).lower(), day)
     if _OTHER_DAY_RE.match(text):
         return day - timedelta(days=2)
+    if m := _NAMED_MONTH_RE.match(text):
+        return _named_month(m.group(1).lower(), _MONTHS.index(m.group(2).lower()[:3]) + 1, day)
     if m := _ORDINAL_RE.match(text):
         return _of_month(int(m.group(1)), day, prefer)
     relative = bool(_RELATIVE_RE.search(text))

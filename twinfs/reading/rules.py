@@ -154,6 +154,10 @@ class RulesReader:
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
         dropped = where if phrase is not None and not re.fullmatch(
             r"(?:in |since |back in )?(?:19|20)\d\d", phrase.lower()) else None
+        lead = next((t for t in reversed(sentence.tokens) if t.idx - span.start_char < dropped[0]), None) \
+            if dropped is not None else None
+        if lead is not None and lead.lower_ in ("until", "till", "before", "after", "by"):
+            return self._alone(sentence, turn, pairs)  # "never liked sushi until last year": no day it happened
         relative = dropped is not None
         text = sentence.rewrite(dropped)
         after = next((t for t in sentence.tokens if t.idx - span.start_char >= dropped[1]), None) if dropped else None

@@ -64,7 +64,7 @@ def rewrite(speaker: str, tokens: list[Token], start: int, implicit: str | None,
         if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and (
                 (t in (tokens[i + 1].head, tokens[i + 1].head.head) and t.pos_ == "ADP"
                  and tokens[i + 1].lower_ not in BARE_TIMES)  # "on Saturday", "on the 15th"
-                or t.lower_ in ("around", "about", "roughly", "just", "only")):
+                or t.lower_ in ("around", "about", "roughly", "just", "only", "since")):
             continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
         low = t.lower_
         if t.i in refs:
