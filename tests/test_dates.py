@@ -114,6 +114,7 @@ NOW = date(2026, 11, 30)
     ("When did Melanie go camping in June?", date(2026, 6, 1), date(2026, 6, 30), True),
     ("What did I eat last week?", date(2026, 11, 20), date(2026, 11, 26), False),
     ("Where was I yesterday?", date(2026, 11, 28), date(2026, 11, 30), False),
+    ("What did I cook last May?", date(2026, 5, 1), date(2026, 5, 31), False),  # the month, not a day of it
 ])
 def test_a_question_names_the_days_it_asks_about(question, first, last, every_year):
     (window,) = time_spans(question, NOW)

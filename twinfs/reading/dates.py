@@ -257,6 +257,8 @@ def _period(text: str) -> str | None:
         return "day"
     if _SEASON_RE.match(text):
         return "season"
+    if _NAMED_MONTH_RE.match(text):
+        return "month"
     with _lock:
         if _date_data is None:
             from dateparser.date import DateDataParser
