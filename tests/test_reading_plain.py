@@ -55,6 +55,10 @@ def values(records) -> set[tuple[str, str]]:
     ("I work as a copywriter.", {("job", "copywriter")}),
     ("I'm a huge Arsenal fan.", {("likes", "Arsenal")}),
     ("I've been vegan since last May.", {("diet", "vegan")}),
+    ("I've recently gone pescatarian.", {("diet", "pescatarian")}),
+    ("We live in Bristol, if that matters for the recipes.", {("home_city", "Bristol")}),  # why it is said
+    ("Moved to Glasgow last month.", {("home_city", "Glasgow")}),  # the "I" left out
+    ("Started a new job as a barista!", {("job", "barista")}),
     ("I'm learning Japanese for a trip.", {("language", "Japanese")}),
     ("We have two daughters, Ada and Ines.", {("daughter", "Ada"), ("daughter", "Ines")}),
 ])
@@ -75,6 +79,7 @@ def test_the_plain_cases(text, expected):
     ([("user", "If I had a cat, I'd call it Mochi.")], "Mochi"),
     ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),
     ([("user", "If I got a job at Google, I'd move to Zurich.")], "Google"),
+    ([("user", "I'd live in Bristol if the rent were lower.")], "Bristol"),
     # a hypothetical
     ([("user", "If we ever moved, I'd open a bakery in Bruges.")], "Bruges"),
     # advice refused

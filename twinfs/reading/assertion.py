@@ -217,6 +217,17 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
     return "other", holder
 
 
+# "…, if that matters", "…, if you must know", "…, if it helps": an if-clause after the statement that says why it is
+# said, not on what it holds
+RELEVANCE = {"matter", "help", "know", "care", "wonder", "ask", "interest", "count"}
+
+
+def _relevance(clause: Token, verb: Token) -> bool:
+    return clause.i > verb.i and clause.lemma_.lower() in RELEVANCE and any(
+        c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("that", "it", "you", "this", "anyone")
+        for c in clause.children)
+
+
 def _reasons(path: list[Token], sentence: Any) -> set[str]:
     reasons: set[str] = set()
     if sentence.text.rstrip().endswith("?"):
@@ -227,7 +238,7 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
         auxes = [c.lower_ for c in children if c.dep_ in ("aux", "auxpass")]
         if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in children) or any(
                 c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("if", "unless") for m in c.children)
-                for c in children):
+                and not _relevance(c, verb) for c in children):
             reasons.add("conditional")
         if any(a in WOULD for a in auxes):
             reasons.add("plan" if lemma in ("love", "like") else "conditional")

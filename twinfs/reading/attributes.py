@@ -246,7 +246,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("pet", m.group(1).lower() + (f" named {m.group(2)}" if m.group(2) else ""))
 
     # diet, allergies and health
-    m = re.search(r"\b(?:i|we) (?:'m |am |'ve been |have been |went |became |'re |are )(?:a |now |mostly |strictly |"
+    m = re.search(r"\b(?:i|we) (?:'m |am |'ve been |have been |went |became |'re |are |'ve (?:recently |just )?gone |"
+                  r"have (?:recently |just )?gone |recently went |just went |turned )(?:a |now |mostly |strictly |"
                   r"fully |still )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r")\b", low)
     if m:
         add("diet", m.group(1))

@@ -231,6 +231,8 @@ class Sentence:
         """The lasting facts the sentence states, as (attribute, value) pairs."""
         # one space between tokens, so "I'm" reads "I 'm" and "I've" reads "I 've" in the patterns
         text = re.sub(r" ([,.!?;:])", r"\1", " ".join(t.text for t in self.tokens))
+        if self.implicit is not None:  # "Moved to Glasgow last month": the "I" it leaves out, for the patterns
+            text = "I " + {"is": "'m ", "has": "'ve "}.get(self.implicit, "") + text[:1].lower() + text[1:]
         for word in re.findall(r"\w+(?:-\w+)+", self.span.text):  # "sci-fi" stays one word, " - " stays a dash
             text = text.replace(" - ".join(word.split("-")), word)
         ents: dict[str, str] = {}
