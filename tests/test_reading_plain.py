@@ -59,6 +59,8 @@ def values(records) -> set[tuple[str, str]]:
     ("We live in Bristol, if that matters for the recipes.", {("home_city", "Bristol")}),  # why it is said
     ("Moved to Glasgow last month.", {("home_city", "Glasgow")}),  # the "I" left out
     ("Started a new job as a barista!", {("job", "barista")}),
+    ("Ursula Le Guin is my favourite author.", {("favorite_author", "Ursula Le Guin")}),
+    ("And we just adopted a rescue greyhound called Pepper.", {("pet", "greyhound named Pepper")}),
     ("I'm learning Japanese for a trip.", {("language", "Japanese")}),
     ("We have two daughters, Ada and Ines.", {("daughter", "Ada"), ("daughter", "Ines")}),
 ])
@@ -80,6 +82,8 @@ def test_the_plain_cases(text, expected):
     ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),
     ([("user", "If I got a job at Google, I'd move to Zurich.")], "Google"),
     ([("user", "I'd live in Bristol if the rent were lower.")], "Bristol"),
+    ([("user", "Sam is my brother's favourite singer.")], "Sam"),
+    ([("user", "We adopted a baby girl named Ava.")], "Ava"),
     # a hypothetical
     ([("user", "If we ever moved, I'd open a bakery in Bruges.")], "Bruges"),
     # advice refused
@@ -135,3 +139,8 @@ def test_a_time_phrase_taken_out_takes_its_since_and_leaves_no_until():
     assert "Noor has been vegan" in texts, texts
     assert not any(t.endswith((" since", " until", " before")) for t in texts), texts
     assert not any("sushi" in t or "course" in t for t in texts), texts
+
+
+def test_a_wedding_said_in_the_present_progressive_is_a_plan_in_the_months_ahead():
+    (wedding,) = [r for r in read(("user", "We're getting married in August, by the way!")) if "married" in r.text]
+    assert wedding.kind == "plan" and wedding.happened == "2026-08-01", wedding  # said on 4 March 2026

@@ -200,6 +200,9 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
         t.lower_ in ("my", "our") and t.dep_ == "poss" for s in _subjects(subject.head) for t in s.subtree)
     if inside and owned:
         return "speaker", holder  # "My brother Diego …", "our cat, Mango, …": the speaker's own
+    if inside and path and path[-1].lemma_ == "be" and any(c.dep_ == "attr" and any(
+            g.lower_ in ("my", "our") and g.dep_ == "poss" for g in c.children) for c in path[-1].children):
+        return "speaker", holder  # "Ursula Le Guin is my favourite author": the speaker's favourite
     if inside and path and path[-1].lemma_ == "be" and any(c.dep_ == "acomp" for c in path[-1].children):
         return "speaker", holder  # "Harry Potter and Game of Thrones are amazing": the speaker's view of it
     verb = path[-1] if path else None

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 Pair = tuple[str, str]
+# what "X is my favourite …" names a kind of: favorite_author, favorite_book …
+KINDS_OF_FAVORITE = {"author", "writer", "book", "novel", "band", "singer", "artist", "album", "song", "movie",
+                     "film", "show", "series", "game", "team", "food", "dish", "drink", "restaurant", "city", "place",
+                     "sport", "color", "colour", "animal", "season", "actor", "actress", "director", "podcast", "poet",
+                     "painter"}
 # words ending as a doer's do without being one: "as a team", "together", "as a mother"
 NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daughter", "number", "member", "water",
              "power", "order", "corner", "paper", "whatever", "either", "neither", "later", "ever", "never", "color",
@@ -240,8 +245,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         name = m.group(2) if m.group(2) and m.group(2)[0].isupper() \
             and m.group(2).lower() not in ("is", "and", "has", "was", "i") else None
         add("pet", f"{pet} named {name}" if name else pet)
-    m = re.search(r"\b(?:i|we) (?:have|got|adopted|'ve got|rescued|'ve had|have had) (?:an? |two |three |2 |3 )"
-                  r"(?:new |little )?(" + "|".join(sorted(PETS)) + r")\b(?: (?:named|called) ([A-Z]\w+))?", text, re.I)
+    m = re.search(r"\b(?:i|we) (?:just |recently |finally )?(?:have|got|adopted|'ve got|rescued|'ve had|have had) "
+                  r"(?:an? |two |three |2 |3 )(?:new |little |rescue |rescued )*(" + "|".join(sorted(PETS)) +
+                  r")\b(?: (?:named|called) ([A-Z]\w+))?", text, re.I)
     if m:
         add("pet", m.group(1).lower() + (f" named {m.group(2)}" if m.group(2) else ""))
 
@@ -327,9 +333,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bmy (?:all-time |top |absolute )?favou?rite ([a-z ]{3,30}?) (?:is|was|are) (.+)$", text, re.I)
     if m:
         add("favorite_" + "_".join(m.group(1).lower().split()), cut_value(m.group(2), 6))
-    m = re.search(r"\b([\w -]+?) (?:is|are) my (?:top pick|favou?rite)\b", low)
+    m = re.search(r"\b([\w -]+?) (?:is|are) my (?:all-time )?(?:top pick|favou?rite)\b(?: ([a-z]+)\b)?", low)
     if m and (value := cut_value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 6)):  # "landscapes and still life"
-        add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
+        if m.group(2) in KINDS_OF_FAVORITE:  # "Ursula Le Guin is my favourite author"
+            add("favorite_" + m.group(2), as_spelled(value, text))
+        else:
+            add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
     m = re.search(r"(?:^|[-–:] )((?:[a-z]+ing\b[\w ]*?, ){2,}(?:or |and )?[a-z]+ing\b[\w ]*?)(?: [-–]|[.;!]|$)", low)
     if m:  # "me-time each day - running, reading, or playing my violin -"
         for value in listed(m.group(1)):

@@ -17,7 +17,9 @@ KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": 
        "grandchildren": "grandchildren"}
 PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
         "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
-        "guinea pig", "puppies", "kittens"}
+        "guinea pig", "puppies", "kittens", "greyhound", "labrador", "poodle", "beagle", "terrier", "spaniel",
+        "collie", "retriever", "husky", "dachshund", "pug", "bulldog", "corgi", "chihuahua", "whippet", "lurcher",
+        "schnauzer", "budgie", "canary", "cockatiel", "chinchilla", "hedgehog", "goldfish", "axolotl"}
 JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
         "lawyer", "chef", "cook", "writer", "designer", "developer", "programmer", "manager", "accountant",
         "scientist", "therapist", "painter", "musician", "photographer", "journalist", "pilot", "firefighter",

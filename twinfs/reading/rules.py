@@ -137,7 +137,8 @@ class RulesReader:
             phrase, where = None, None
         finite = sentence._finite()
         if phrase is not None and kind in ("state", "relation") and finite is not None and finite.dep_ == "aux" \
-                and finite.tag_ in ("VBP", "VBZ") and finite.head.tag_ == "VBG" \
+                and finite.tag_ in ("VBP", "VBZ") and (finite.head.tag_ == "VBG" or any(  # "we're getting married"
+                    c.dep_ == "auxpass" and c.tag_ == "VBG" for c in finite.head.children)) \
                 and (day := resolve(phrase, turn.at, "future")) is not None and day > turn.at.date():
             kind = "plan"  # "I'm seeing my brother on Tuesday": the present progressive of an arrangement
             phrase, where = sentence.time_phrase(turn.at)
