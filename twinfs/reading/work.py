@@ -1,0 +1,116 @@
+"""What a first-person sentence states of work and study, for the rules reader: job, employer, a job or employer
+left (`former_job`, `former_employer`), school. Values are the speaker's words, cut at the clause; a job is named
+by its last word ("a welder", "head chef", "a copywriter"), so "I work as hard as a horse" names none."""
+from __future__ import annotations
+
+import re
+
+from .lexicon import BUSINESS, FIELDS, JOBS
+from .values import AT_PLACE, as_spelled, cut_value, proper_name, workplace
+
+Pair = tuple[str, str]
+# words ending as a doer's do without being one: "as a team", "together", "as a mother"
+NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daughter", "number", "member", "water",
+             "power", "order", "corner", "paper", "whatever", "either", "neither", "later", "ever", "never", "color",
+             "colour", "favor", "favour", "honor", "honour", "floor", "door", "minor", "major", "error"}
+
+
+def is_job(value: str | None) -> bool:
+    """A phrase that names a job by its last word: a known one ("nurse"), or a doer's ("copywriter", "sous-chef")."""
+    last = value.lower().split()[-1].split("-")[-1] if value else ""
+    return last in JOBS or (re.search(r"(?:er|or|ist|ian)$", last) is not None and last not in NOT_DOERS)
+
+
+def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ents: dict[str, str]) -> list[Pair]:
+    """The (attribute, value) pairs of work and school that `text` states (`low`: it lower-cased; `named`: its
+    entities with their labels; `orgs`: the names that can be a workplace)."""
+    found: list[Pair] = []
+
+    def add(attribute: str, value: str | None) -> None:
+        if value:
+            found.append((attribute, value))
+
+    # work
+    m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working)(?: part-time| full-time| "
+                  r"part time| full time| freelance| remotely| now)? (as|at|for) (?:an? |the )?([\w '&-]+)", text, re.I)
+    if m:
+        if m.group(1).lower() == "as" and is_job(value := cut_value(AT_PLACE.split(m.group(2))[0], 4)):
+            add("job", value)  # "as a welder", not "as hard as a horse" nor "as a team"
+            add("employer", workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
+        elif (org := next((o for o in orgs if o in m.group(2)), None)):
+            add("employer", org)
+    m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full-time |part-time )?in (" + FIELDS
+                  + r")\b", low)
+    if m:
+        add("job", "works in " + (as_spelled(m.group(1), text) or m.group(1)))  # "I work in marketing"
+    if re.search(r"\bi(?: 'm| am)(?: now| fully| happily| semi-?)? retired\b(?! from)", low):
+        add("job", "retired")  # "I'm retired" (what one retired from is `former`: assertion.gate)
+    m = re.search(r"\bi (?:'m |am )?(?:work|working)\b[\w ']{0,40}? as an? ([\w -]+)", low)
+    if m and is_job(value := cut_value(AT_PLACE.split(m.group(1))[0], 3)):
+        add("job", value)  # "I work night shifts at the hospital as a nurse"
+    m = re.search(r"\b(?:started|starting|start|got|landed|took|accepted|began|begin|beginning) (?:a |my |the )?"
+                  r"(?:new |first )?(?:job|position|role|gig|post) as (?:an? |the )?([\w '-]+)", text, re.I)
+    if m:
+        add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
+        add("employer", workplace(text[m.start(1):], orgs))  # "a new job as a pharmacist at Boots"
+    m = re.search(r"\b(?:started|starting|got|landed|took|accepted|began) (?:a |my |the )?(?:new |first )?(?:job|"
+                  r"position|role|post) (?:at|with) (?:the )?([A-Z][\w .'&-]+)", text)
+    if m and (org := next((o for o in orgs if m.group(1).startswith(o)), None) or proper_name(m.group(1))):
+        add("employer", org)  # "I got a job at Boots"
+    m = re.search(r"\b(?:i|we) (?:'ve |have |just |recently )*(?:joined|join) (?:the )?([A-Z][\w .'&-]+?) as "
+                  r"(?:an? |the )?([\w '-]+)", text, re.I)
+    if m and (org := next((o for o in orgs if m.group(1).startswith(o)), None) or proper_name(m.group(1))):
+        add("job", cut_value(AT_PLACE.split(m.group(2))[0], 4))  # "I joined Acme Corp as a designer"
+        add("employer", org)
+    m = re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching|taught) ([\w -]+?)(?: to [\w -]+?)? at (an? |the )?"
+                  r"((?:[\w-]+ )?(?:school|college|university|academy|uni|institute)(?: in [A-Z][\w'-]+)?)",
+                  text, re.I) \
+        or re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching) ((?:[a-z]+ )?[a-z]+)$", text, re.I)
+    if m:
+        add("job", "teaches " + (cut_value(m.group(1), 3) or m.group(1)))
+        if m.lastindex and m.lastindex >= 3:
+            add("employer", m.group(3))
+    m = re.search(r"\b(?:firm|company|studio|agency|shop|practice|startup|business|restaurant|cafe|café|bakery|"
+                  r"charity|clinic|lab|school) (?:called|named) ([A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*)", text)
+    if m and re.search(r"\b(?:i|we) (?:'m |am |now |still )?(?:work|working|worked)\b", text, re.I):
+        add("employer", m.group(1))
+    m = re.search(r"\b(?:lost|quit|left) my (?:secure )?(?:job|position|9-5|gig) (as|at) (?:an? |the )?([\w '&-]+)",
+                  text, re.I)
+    if m:
+        add("former_job" if m.group(1).lower() == "as" else "former_employer",  # a job lost is not held now
+            cut_value(AT_PLACE.split(m.group(2))[0], 4))
+    m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
+    if m and not re.search(r"\b(?:lost|quit|left)\s+$", text[:m.start()], re.I):
+        add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
+    m = re.search(r"\bi(?: 'm| am| was| became| 've been| have been)(?: now| still| also| just)? (?:an? )([\w -]+)",
+                  low)
+    if m:
+        words = m.group(1).split()
+        for n in (2, 1):
+            hits = [i for i in range(min(3, len(words) - n + 1)) if " ".join(words[i:i + n]) in JOBS
+                    or words[i + n - 1] in JOBS]
+            if hits:
+                add("job", " ".join(words[:hits[0] + n]))
+                job = " ".join(words[:hits[0] + n])
+                at = re.search(re.escape(job), text, re.I)  # "a nurse at St Mary's Hospital"
+                add("employer", workplace(text[at.start():], orgs) if at else None)
+                break
+    m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )"
+                  rf"((?:[\w-]+ )?{BUSINESS})\b", low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
+    if m and not re.search(r"\b(?:want|wanna|going to|gonna|gon na|hope|dream|plan|thinking|looking|find|search|ideal|"
+                           r"start|starting|take a shot)",
+                           low[:m.start()]):
+        add("job", "owner of a " + m.group(1).strip())
+    m = re.search(r"\b(?:i|we) (?:'m |am |just |recently )?(?:signed|signed up|joined|play|playing|played) "
+                  r"(?:with|for) (?:the )?([A-Z][\w .'-]+)", text)
+    if m and ents.get("ORG") and ents["ORG"] in m.group(0):
+        add("employer", ents["ORG"])
+
+    # school
+    m = re.search(r"\b(?:study|studying|studied|go|going|went|graduated|did (?:my|a) [\w']+(?: degree)?|doing (?:my|a) "
+                  r"[\w']+(?: degree)?)(?: [a-z']+){0,3}? (?:at|to|from) (?:the )?([A-Z][\w .'&-]+)", text)
+    if m and re.search(r"\bi\b", low[:m.start() + 1] + " ") and (
+            org := next((o for o, label in named if label in ("ORG", "FAC") and o in m.group(0)), None) or (
+                proper_name(m.group(1)) if re.match(r"did|doing|stud|graduated", m.group(0)) else None)):
+        add("school", re.sub(r"^the ", "", org, flags=re.I))
+    return found
