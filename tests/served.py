@@ -15,6 +15,7 @@ import httpx
 from twinfs.keys import Keys
 
 ROOT = Path(__file__).resolve().parents[1]
+PASSAGE = re.compile(r"^passages/memory/(messages|documents)/(th_[0-9a-f]{16})/p_(\d{4})\.md$")  # a passage's path
 
 
 @dataclass
@@ -86,3 +87,13 @@ def error_of(r: httpx.Response, status: int) -> str:
     assert body["error"]["status"] == status and body["error"]["message"]
     assert "Traceback" not in r.text
     return body["error"]["message"]
+
+
+def seed(server: Server) -> dict:
+    """The seed's Alice conversation and the Porto plan added for user_42 of acme.app, landed: the add's answer."""
+    from conftest import MOVE, PORTO, chat
+
+    with server.client(server.write) as c:
+        r = c.post("/v1/memory/add", json={"items": chat("c1", MOVE) + [PORTO], "wait": True})
+    assert r.status_code == 202, r.text
+    return r.json()

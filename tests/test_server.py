@@ -7,13 +7,12 @@ import time
 
 import httpx
 import pytest
-from conftest import MOVE, PORTO, chat
-from served import Server, error_of, start_server, stop_server
+from conftest import MOVE, chat
+from served import PASSAGE, Server, error_of, seed, start_server, stop_server
 
 from twinfs.models import AddRequest, GrepRequest, ReadRequest, SearchRequest, StatusRequest
 
 HIT_KEYS = {"id", "path", "thread", "text", "content", "roles", "turns"}
-PASSAGE = re.compile(r"^passages/memory/(messages|documents)/(th_[0-9a-f]{16})/p_(\d{4})\.md$")
 
 
 @pytest.fixture(scope="session")
@@ -26,10 +25,7 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def seeded(server):
     """user_42 of acme.app holds the seed's Alice conversation and the Porto plan, landed."""
-    with server.client(server.write) as c:
-        r = c.post("/v1/memory/add", json={"items": chat("c1", MOVE) + [PORTO], "wait": True})
-    assert r.status_code == 202, r.text
-    return r.json()
+    return seed(server)
 
 
 # the seeds' examples
