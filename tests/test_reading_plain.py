@@ -61,6 +61,10 @@ def values(records) -> set[tuple[str, str]]:
     ("Started a new job as a barista!", {("job", "barista")}),
     ("Ursula Le Guin is my favourite author.", {("favorite_author", "Ursula Le Guin")}),
     ("And we just adopted a rescue greyhound called Pepper.", {("pet", "greyhound named Pepper")}),
+    ("I do yoga every morning.", {("hobby", "yoga")}),  # how often is not the hobby
+    ("I collect vinyl records.", {("hobby", "collecting vinyl records")}),
+    ("I volunteer at an animal shelter on Saturdays.", {("hobby", "volunteering at an animal shelter")}),
+    ("I'm a single mum of three.", {("relationship_status", "single")}),
     ("I'm learning Japanese for a trip.", {("language", "Japanese")}),
     ("We have two daughters, Ada and Ines.", {("daughter", "Ada"), ("daughter", "Ines")}),
 ])

@@ -97,7 +97,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     # relationship status, partners, family and pets
     m = re.search(r"\b(?:i|we) (?:'m |am |got |are |'re |just got |was )(?:now |finally |recently |still |happily )?"
                   r"(single|married|divorced|engaged|widowed|separated)\b", low) \
-        or re.search(r"\b(?:as )?an? (single) (?:parent|mom|mother|dad|father)\b", low)
+        or re.search(r"\b(?:as )?an? (single) (?:parent|mom|mum|mother|dad|father)\b", low)
     if m:
         add("relationship_status", m.group(1))
     m = re.search(r"\b[Ii](?: 'm| am| got| was)? (?:now |finally |recently |happily )?married to ([A-Z][a-z]+)\b", text)
@@ -200,6 +200,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bmy ([\w-]+(?: [\w-]+)?) collection\b", low)
     if m:
         add("hobby", f"{m.group(1)} collection")
+    m = re.search(r"\b(?:i|we) (?:also |still |now )?(collect|volunteer) ([\w -]+)", low)
+    if m and (value := cut_value(m.group(2), 5)) and not re.match(r"(?:it|them|that|this|my|our|some|for)\b", value):
+        add("hobby", ("collecting " if m.group(1) == "collect" else "volunteering ") + value)  # "I collect vinyl"
     m = re.search(r"\bi(?: 'm| am)? (?:now )?(?:writing|write|wrote) ([\w -]+?) for (an? (?:online |local |big )?"
                   r"(?:mag|magazine|newspaper|paper|blog|website|site|publication|journal))\b", low)
     if m:

@@ -21,7 +21,10 @@ _CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she
                   r"| i (?=\w)| we (?=\w)"
                   r"| (?:\w+ )?(?:days?|weeks?|months?|years?) ago| last (?:week|month|year|night)| yesterday| today"
                   r"| next (?:week|month|year|spring|summer|autumn|fall|winter|weekend)| someday| sometime| one day"
-                  r"| this (?:week|month|year|morning|weekend|spring|summer|autumn|fall|winter))",
+                  r"| this (?:week|month|year|morning|weekend|spring|summer|autumn|fall|winter)"
+                  r"| (?:every|each) (?:day|morning|evening|night|week|weekend|month|year|monday|tuesday|wednesday"
+                  r"|thursday|friday|saturday|sunday)| on (?:weekends|weekdays|mondays|tuesdays|wednesdays|thursdays"
+                  r"|fridays|saturdays|sundays)| (?:once|twice|three times) a (?:day|week|month)| daily| weekly)",
                   re.I)
 AT_PLACE = re.compile(r" (?:at|for|in|with|from|on|of) ", re.I)  # a job ends where its place begins
 _LEAD = re.compile(r"^(?:a |an |the |some |my |our |really |also |just |so |very |to |of )+", re.I)
