@@ -65,6 +65,8 @@ def values(records) -> set[tuple[str, str]]:
     ("I collect vinyl records.", {("hobby", "collecting vinyl records")}),
     ("I volunteer at an animal shelter on Saturdays.", {("hobby", "volunteering at an animal shelter")}),
     ("I'm a single mum of three.", {("relationship_status", "single")}),
+    ("I'm Irish but I've lived in London for ten years.", {("nationality", "Irish"), ("home_city", "London")}),
+    ("I'm Catholic, for what it's worth.", {("religion", "Catholic")}),
     ("I'm learning Japanese for a trip.", {("language", "Japanese")}),
     ("We have two daughters, Ada and Ines.", {("daughter", "Ada"), ("daughter", "Ines")}),
 ])
@@ -88,6 +90,8 @@ def test_the_plain_cases(text, expected):
     ([("user", "I'd live in Bristol if the rent were lower.")], "Bristol"),
     ([("user", "Sam is my brother's favourite singer.")], "Sam"),
     ([("user", "We adopted a baby girl named Ava.")], "Ava"),
+    ([("user", "My wife is French.")], "French"),
+    ([("user", "I'm a Democrat.")], "Democrat"),  # a view, not kept as a fact of the person
     # a hypothetical
     ([("user", "If we ever moved, I'd open a bakery in Bruges.")], "Bruges"),
     # advice refused

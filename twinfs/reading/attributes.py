@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS
+from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, POLITICS, RELIGIONS
 from .values import VERB_STOP, activity, as_spelled, cut_value, entities, listed, proper_name
 from .work import work
 
@@ -33,7 +33,7 @@ ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "d
          "partner": "{who}'s partner is {value}", "pet": "{who} has a {value}", "home_city": "{who} lives in {value}",
          "employer": "{who} works at {value}", "job": "{who}'s job: {value}", "health": "{who} has {value}",
          "language": "{who} speaks {value}", "age": "{who} is {value}", "school": "{who} studied at {value}",
-         "diet": "{who}'s diet: {value}"}
+         "diet": "{who}'s diet: {value}", "nationality": "{who} is {value}", "religion": "{who} is {value}"}
 
 
 def alone(who: str, attribute: str, value: str) -> str | None:
@@ -87,6 +87,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)", text)  # "on a farm in Iowa"
     if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
         add("hometown", place)
+    m = re.search(r"\b[Ii](?: 'm| am) (?:half |proudly |originally )?([A-Z][a-z]+)\b(?! [A-Z])", text)
+    if m and any(e == m.group(1) and label == "NORP" for e, label in named) and m.group(1).lower() not in POLITICS:
+        add("religion" if m.group(1).lower() in RELIGIONS else "nationality", m.group(1))  # "I'm Irish"
     m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
     if m:
         add("hometown", m.group(1))

@@ -60,3 +60,8 @@ HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "a
           "high cholesterol", "heart disease", "endometriosis", "pcos", "bipolar disorder", "ocd"}
 STATUS = {"single", "married", "divorced", "engaged", "widowed", "separated"}
 NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+# what "I'm <NORP>" names besides a nationality: a faith, or a party (not kept: a view, not a fact of the person)
+RELIGIONS = {"catholic", "christian", "muslim", "jewish", "hindu", "buddhist", "sikh", "atheist", "agnostic",
+             "protestant", "mormon", "orthodox", "quaker", "pagan", "anglican", "baptist", "methodist", "lutheran"}
+POLITICS = {"democrat", "republican", "liberal", "conservative", "socialist", "libertarian", "communist", "labour",
+            "tory", "green"}

@@ -184,8 +184,8 @@ class RulesReader:
             at = sentence.span.text.lower().find(value.lower())
             rest = sentence.span.text[at + len(value):] if at >= 0 else ""
             listed = rest.startswith(",") and not re.match(  # "the energy, diversity, …", not "games, and I've …"
-                r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|who|whose)\b|,\s*(?:but|so|because|which|if|when|though|although|unless|while)\b",
-                rest, re.I)
+                r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|who|whose)\b"
+                r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b", rest, re.I)
             if text is None or listed or words & sentence.pointing or words & POINTING_WORDS:
                 continue
             kind = "preference" if attribute in ("likes", "dislikes", "hobby") else "state"
