@@ -188,14 +188,19 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
     # hobbies, sports and what one likes
     m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"
-                  r"| gon na| gonna)* (?:started|start|took up|picked up|learning|doing|practicing|practising|into|do|"
+                  r"| gon na| gonna)* (started|start|took up|picked up|learning|doing|practicing|practising|into|do|"
                   r"practice) "
-                  r"(?:some |a bit of |the )?([\w -]+)", low)
-    if m and (value := activity(m.group(1))) and not re.match(r"(?:my|our)\b", m.group(1)) and not re.match(
-            r"(?:my|it|that|this|what|work|job|research|eating|drinking|(?:a )?new (?:job|role|position|gig)|"
-            r"(?:an? )?(?:master|masters|bachelor|phd|doctorate|degree|mba|diploma|course|internship|residency)|"
-            r"\w+ing (?:my|a|the|to|on|for|with)\b)\b", value):
-        add("hobby", value)
+                  r"(?:some |a bit of |(the ))?([\w -]+)", low)
+    paid = re.search(r"^([\w -]+?) for (?:other people|others|clients|customers|a living)\b", m.group(3)) if m else None
+    if m and paid and not m.group(2) and not re.match(r"\w+ing\b", paid.group(1)):
+        add("job", paid.group(1))  # "I've been doing graphic design for other people's deadlines for nine years"
+    if m and (value := activity(m.group(3))) and not re.match(r"(?:my|our)\b", m.group(3)) and not re.match(
+            r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|(?:a )?new (?:job|role|"
+            r"position|gig)|(?:an? )?(?:master|masters|bachelor|phd|doctorate|degree|mba|diploma|course|internship|"
+            r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b)\b", value) \
+            and not (m.group(2) and m.group(1) in ("do", "doing")) \
+            and not re.search(r"\bfor (?:other people|others|clients|customers|a living)\b", m.group(3)):
+        add("hobby", value)  # not "doing the mornings", "doing graphic design for other people's deadlines"
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
                   r"([\w -]+)", low)
     if m and (value := activity(m.group(1))):

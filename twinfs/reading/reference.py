@@ -39,13 +39,15 @@ STANDING = {"enough", "any", "some", "both", "all", "each", "either", "neither",
 # nouns of something else, left unsaid without "of …": "the atmosphere (of the game)", "my favorite part (of it)",
 # "looking for a solution (to what broke)", "a great turnout (at the event)"
 RELATIONAL = {"idea", "atmosphere", "copy", "part", "rest", "plot", "ending", "outcome", "sequel", "highlight",
-              "solution", "turnout"}
+              "finish", "solution", "turnout"}
 COMPLEMENTS = {"of", "for", "about", "behind", "on", "to", "from"}
 # happenings and states of affairs: "the meeting", "the situation" is one the talk had before, said or not
 HAPPENINGS = {"meeting", "party", "event", "game", "match", "trip", "show", "concert", "tournament", "feast",
               "festival", "ceremony", "wedding", "race", "competition", "workshop", "session", "conference",
               "situation", "process", "experience", "moment", "issue", "problem", "news", "change", "accident"}
 AFTER = {"afterward", "afterwards"}
+# what "the same …" repeats of the talk: "my mum says the same thing"
+SAID_THINGS = {"thing", "way", "story", "advice", "question", "answer", "stuff", "words"}
 # nouns of a kind that says nothing of which ones without the talk before: "some people", "some funds"
 KINDS = {"people", "folks", "event", "resource", "fund", "thing", "idea", "option", "place", "activity"}
 TEMPORAL = {"during", "after", "before", "since", "until", "till", "over", "throughout"}
@@ -192,6 +194,11 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
         elif low in AFTER and not any(x.pos_ in ("VERB", "AUX") and x.i < t.i and x.i != t.head.i for x in span) \
                 and not any(c.dep_ == "prep" and c.lower_ in ("at", "after", "during") for c in t.head.children):
             out.append((t, ""))  # "we played chess afterward": after what the sentence before told
+        elif (low == "same" and t.dep_ == "amod" and t.head.lemma_.lower() in SAID_THINGS
+              and not any(c.lower_ == "as" for c in (*t.children, *t.head.children))) \
+                or (low == "one" and t.dep_ in _CORE and any(c.dep_ == "det" for c in t.children)
+                    and not any(c.dep_ == "prep" and c.lower_ == "of" for c in t.children)):
+            out.append((t, ""))  # "my mum says the same thing", "an old one I can use": the one said before
         elif low in EMPTY and not any(c.dep_ in ("relcl", "acl", "prep", "appos") for c in t.children):
             out.append((t, ""))  # "something new": new what?
         elif low == "here" and t.dep_ == "advmod" and t.head.pos_ == "VERB" and not list(t.children) \

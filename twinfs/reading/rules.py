@@ -31,9 +31,12 @@ from .windows import Window
 log = logging.getLogger("twinfs.rules")
 
 if TYPE_CHECKING:
-    from spacy.tokens import Span
+    from spacy.tokens import Span, Token
 
 POINTING_WORDS = set(POINTS) | set(POINTING)
+UNDATED = "(a past without a day)"  # what a turn told so far when its time has no day
+SCHEDULED = {"start", "begin", "leave", "fly", "move", "finish", "arrive", "return", "graduate", "retire"}
+WEEKDAY = re.compile(r"(?:on |this )?(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.I)
 SINGLE_PARENT = re.compile(r"\bas an? single (?:parent|mom|mother|dad|father)\b", re.I)
 RECENT = 3  # sentences back where "this necklace" may find the necklace named before
 SUGGESTION = re.compile(
@@ -56,6 +59,30 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
             and not verdict.reasons - {"modal", "plan", "not_a_span"}:
         return True  # "It'll be tough as a single parent": the future is the parenting; single she is now
     return "not_a_span" in verdict.reasons or verdict.holds(attribute)
+
+
+def _arranged(finite: Token | None, phrase: str) -> bool:
+    """The present of an arrangement: a progressive ("we're getting married in August", "I'm seeing my brother on
+    Tuesday"), or a weekday one has or is at ("We've got a gig on Saturday", "My exam is on Monday")."""
+    if finite is None or finite.tag_ not in ("VBP", "VBZ", "VBN"):
+        return False
+    if finite.dep_ == "aux" and finite.tag_ != "VBN" and (finite.head.tag_ == "VBG" or any(
+            c.dep_ == "auxpass" and c.tag_ == "VBG" for c in finite.head.children)):
+        return True
+    if finite.tag_ in ("VBP", "VBZ") and finite.lemma_ in SCHEDULED:
+        return True  # "I start on the first of March": what a timetable says
+    if not WEEKDAY.fullmatch(phrase.strip()):
+        return False
+    if finite.lower_ == "got":
+        return any(c.lemma_ == "have" and c.tag_ in ("VBP", "VBZ") for c in finite.children)
+    return finite.tag_ != "VBN" and finite.lemma_ in ("have", "be")
+
+
+def _undated_past(sentence: Sentence, valued: bool = False) -> bool:
+    """The sentence tells of a past it names without a day: "last season", "years ago", "when I was younger" (the
+    last only when it states no value: "When I was a kid I lived in Ohio" still says where)."""
+    return any(e.label_ == "DATE" and re.search(r"\b(?:last|ago|previous|past)\b", e.text, re.I)
+               for e in sentence.span.ents) or (back_then(sentence.tokens) and not valued)
 
 
 class RulesReader:
@@ -115,6 +142,8 @@ class RulesReader:
         sentence = Sentence(span, turn.speaker)
         past = next((p for p in phrases(span.text) if (day := resolve(p, turn.at, "past")) is not None
                      and day <= turn.at.date()), None)  # a phrase the dates module knows, not any number spaCy dates
+        if past is None and _undated_past(sentence) and not re.search(r"\bsince\b", span.text, re.I):
+            past = UNDATED  # "Last season, I hurt my ankle. … I stayed focused on my recovery": not the day said
         return self._drafts(sentence, turn, before, names, told), past
 
     def _drafts(self, sentence: Sentence, turn, before: list[Said], names: set[str],
@@ -124,7 +153,9 @@ class RulesReader:
         pairs = [(a, v) for a, v in pairs if _asserted(span, a, v)]
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
-        if not any(t.pos_ in ("VERB", "AUX") or t.lower_ == "'s" for t in sentence.tokens):  # "Writing's a part"
+        root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
+        if not any(t.pos_ in ("VERB", "AUX") or t.lower_ == "'s" for t in sentence.tokens) \
+                or (root is not None and sentence.fragment(root)):  # "Writing's a part", "Three, including my aunt"
             return self._alone(sentence, turn, pairs)  # "Oscar, my guinea pig.": no statement, but its value is one
         if chatter(sentence.tokens, span, bool(pairs)):
             return self._alone(sentence, turn, pairs)  # "I'm 34, so changing careers felt scary": "T is 34"
@@ -136,22 +167,21 @@ class RulesReader:
         if phrase is not None and resolve(phrase, turn.at, prefer) is None:
             phrase, where = None, None
         finite = sentence._finite()
-        if phrase is not None and kind in ("state", "relation") and finite is not None and finite.dep_ == "aux" \
-                and finite.tag_ in ("VBP", "VBZ") and (finite.head.tag_ == "VBG" or any(  # "we're getting married"
-                    c.dep_ == "auxpass" and c.tag_ == "VBG" for c in finite.head.children)) \
+        if phrase is not None and kind in ("state", "relation") and _arranged(finite, phrase) \
                 and (day := resolve(phrase, turn.at, "future")) is not None and day > turn.at.date():
-            kind = "plan"  # "I'm seeing my brother on Tuesday": the present progressive of an arrangement
+            kind = "plan"  # "I'm seeing my brother on Tuesday", "We've got a gig on Saturday": an arrangement
             phrase, where = sentence.time_phrase(turn.at)
-        if kind != "plan" and phrase is None and (any(
-                e.label_ == "DATE" and re.search(r"\b(?:last|ago|previous|past)\b", e.text, re.I) for e in span.ents)
-                or (back_then(sentence.tokens) and not pairs)):
+        if kind != "plan" and phrase is None and _undated_past(sentence, bool(pairs)):
             return []  # "last season I hurt my ankle", "when I was younger, …": no day named, the day said is wrong
         if kind == "event" and phrase is None and told is None and asked_past(before, turn.speaker):
             return []  # "How was it?" - "We played games …": the day of what was asked about, not the day said
         if where is not None and remembered(span, where[0]):
             return []  # "I was just remembering yesterday, spending the day …": the day is what is remembered
-        when = phrase or (told if kind == "event" or (kind == "state" and finite is not None and finite.tag_ == "VBD")
-                          else None)  # "Last Friday I had a milestone. I was able to jog": the same day
+        story = kind == "event" or (kind == "state" and finite is not None and finite.tag_ == "VBD")
+        if story and phrase is None and told == UNDATED and finite is not None and finite.tag_ == "VBD":
+            return []  # a story's next events after "Last season, …": its time, no day, not the day said
+        when = phrase or (told if story and told != UNDATED else None)  # "Last Friday I had a milestone. I was
+        # able to jog": the same day
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
         dropped = where if phrase is not None and not re.fullmatch(
             r"(?:in |since |back in )?(?:19|20)\d\d", phrase.lower()) else None

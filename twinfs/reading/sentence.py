@@ -16,7 +16,7 @@ from .dates import phrases, resolve
 from .lexicon import KIN
 from .reference import Said, pointers
 from .reference import resolve as referent
-from .third_person import rewrite
+from .third_person import PAST, rewrite
 from .trimming import trimmed
 from .values import whole
 
@@ -25,7 +25,10 @@ if TYPE_CHECKING:
 
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 RECURRING = re.compile(r"\b(?:every|each|most|some|other)\s+$", re.I)  # the words before a habit's day
-RECURRING_AFTER = re.compile(r"\s*(?:mornings|afternoons|evenings|nights|nites)\b", re.I)
+RECURRING_AFTER = re.compile(r"\s*(?:mornings|afternoons|evenings|nights|nites|of (?:the|each|every) (?:week|month|"
+                             r"year)|a (?:week|month|year))\b", re.I)  # "the first Monday of the month"
+# what leads a clause that is only a reason or a condition of another
+SUBORDINATE = {"if", "because", "cause", "'cause", "unless", "although", "though", "whereas", "while", "whenever"}
 SMALL_TALK = re.compile(
     r"^(?:i(?:'m| am)? (?:so |really |totally |just )*(?:glad|happy|sorry|thankful|grateful) "
     r"(?:to hear|for you|that you)"
@@ -126,6 +129,8 @@ class Sentence:
         root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
         if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i and root.lower_ not in PAST_FORMS:
             return False  # an imperative: "Check out my new studio"
+        if root is not None and self.fragment(root):
+            return False
         if self.implicit is None and root is not None and root.tag_ in ("VBD", "VBZ", "VBN") \
                 and root.i - self.tokens[0].i <= 2 \
                 and not any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
@@ -136,6 +141,20 @@ class Sentence:
                    ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV") and t.lower_ not in FIRST]
         has_verb = any(t.pos_ in ("VERB", "AUX") for t in self.tokens)
         return has_verb and len(content) >= MIN_CONTENT
+
+    def fragment(self, root: Token) -> bool:
+        """Only a piece of what is said: a reason or a condition without its clause ("Maybe one day, if I ever have
+        savings", "Because I love it"), or a lead without a verb of its own before one ("Dog-friendly, because I'm
+        not leaving Scout behind", "Three, including my aunt")."""
+        if any(c.dep_ == "mark" and c.lower_ in SUBORDINATE for c in root.children):
+            return True
+        subjects = ("nsubj", "nsubjpass", "expl", "csubj")
+        if any(t.lower_ == "'s" for t in self.tokens):
+            return False  # "Writing's a big part of my life": spaCy may read the "'s" as a possessive's
+        return root.pos_ not in ("VERB", "AUX") and self.implicit is None and not any(
+            c.dep_ in subjects for c in root.children) and not any(  # "Such a fun day, we built sandcastles"
+            t.pos_ in ("VERB", "AUX") and any(c.dep_ in subjects for c in t.children) and not any(
+                c.dep_ == "mark" for c in t.children) for t in self.tokens)
 
     def _about_speaker(self) -> bool:
         """A first-person word is a subject, or owns one ("my sister is visiting", "my kids and I")."""
@@ -156,8 +175,11 @@ class Sentence:
             if re.fullmatch(r"(?:\d{1,2}|[a-z]+)", ent.text.lower()) and not phrases(ent.text):
                 continue  # "when I turned ten": a number, not October
             if RECURRING.search(text[:ent.start_char - self.span.start_char]) or RECURRING_AFTER.match(
-                    text[ent.end_char - self.span.start_char:]) or re.search(r"days\b", ent.text, re.I):
+                    text[ent.end_char - self.span.start_char:]) or re.search(
+                    r"days\b|\bof (?:the|each|every) (?:week|month|year)\b", ent.text, re.I):
                 continue  # "every Wednesday", "on Sunday mornings", "on Fridays": a habit, not a day
+            if ent.root.dep_ in ("nsubj", "nsubjpass") and any(c.lower_ == "of" for c in ent.root.children):
+                continue  # "Eleven years of driving and …": what the sentence is about, not when
             if ent.label_ in ("DATE", "TIME") and resolve(ent.text, base) is not None:
                 return ent.text, (ent.start_char - self.span.start_char, ent.end_char - self.span.start_char)
         for phrase in phrases(text):
@@ -203,6 +225,7 @@ class Sentence:
             c.dep_ == "auxpass" and c.lemma_ == "be" for c in finite.children))  # "I was busy", "have been married"
         owned = finite is not None and finite.lower_ == "got" and any(c.lemma_ == "have" for c in finite.children)
         past = finite is not None and not stative and not owned and (finite.tag_ == "VBD" or (
+            finite.tag_ == "VBP" and finite.lower_ in PAST) or (
             finite.tag_ == "VBN" and any(c.lemma_ == "have" for c in finite.children)))  # "we've got a pup": a state
         if past or ("just" in lows and finite is not None and finite.tag_ == "VBN"):
             return "event"

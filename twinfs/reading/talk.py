@@ -148,7 +148,8 @@ def back_then(tokens: list[Token]) -> bool:
 
 def asked_past(before: list[Said], speaker: str) -> bool:
     """The turn before asks about a past of the listener's told before ("How was it?", "Did you try anything new
-    on your vacation?"): a past the answer tells without a day of its own is that one's, not the day said."""
+    on your vacation?", "What was your favorite part of it?"): a past the answer tells without a day of its own is
+    that one's, not the day said."""
     lead = next((i for i, s in enumerate(before) if s.speaker != speaker), None)
     if lead is None:
         return False
@@ -156,6 +157,9 @@ def asked_past(before: list[Said], speaker: str) -> bool:
         if not said.span.text.rstrip().endswith("?"):
             continue
         if any(t.lower_ == "it" and t.dep_ == "nsubj" and t.head.tag_ == "VBD" for t in said.span) or (any(
+                t.lower_ == "it" and t.dep_ == "pobj" and t.head.lower_ in ("of", "about")
+                for t in said.span)  # "your favorite part of it"
+                and any(t.tag_ == "VBD" for t in said.span)) or (any(
                 t.lower_ == "your" and t.head.dep_ == "pobj" and t.head.head.lower_ in ("on", "during", "at")
                 for t in said.span) and any(t.tag_ == "VBD" for t in said.span)):
             return True

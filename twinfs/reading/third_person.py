@@ -25,7 +25,8 @@ _IRREGULAR = {"be": "is", "am": "is", "are": "is", "have": "has", "do": "does", 
 PAST = PAST_FORMS | {"forgot", "thought", "knew", "felt", "told", "said", "came", "became", "wrote", "began", "brought",
                      "taught", "caught", "kept", "spent", "sent", "built", "heard", "held", "understood", "gave",
                      "ate", "drank", "grew", "drew", "threw", "flew", "wore", "chose", "spoke", "broke", "woke",
-                     "drove", "fell"}
+                     "drove", "fell", "swam", "ran", "sang", "rang", "sat", "stood", "rode", "shook", "hid", "slept",
+                     "paid", "fought", "dug", "hung", "stuck", "swung", "sank", "froze", "stole", "tore", "swore"}
 _CONTRACTED = {"'m": "am", "'ve": "have", "'d": "would", "'ll": "will", "'re": "are", "n't": "not"}
 
 
@@ -62,8 +63,8 @@ def rewrite(speaker: str, tokens: list[Token], start: int, implicit: str | None,
         if drop and drop[0] <= at < drop[1]:
             continue
         if drop and i + 1 < len(tokens) and tokens[i + 1].idx - start == drop[0] and (
-                (t in (tokens[i + 1].head, tokens[i + 1].head.head) and t.pos_ == "ADP"
-                 and tokens[i + 1].lower_ not in BARE_TIMES)  # "on Saturday", "on the 15th"
+                (t.i == _phrase_head(tokens[i + 1], start, drop).head.i and t.pos_ == "ADP"
+                 and tokens[i + 1].lower_ not in BARE_TIMES)  # "on Saturday", "on the 15th", "for thirty-five years"
                 or t.lower_ in ("around", "about", "roughly", "just", "only", "since")):
             continue  # what leads a dropped time phrase ("on Saturday"), not the verb's own preposition
         low = t.lower_
@@ -114,6 +115,14 @@ def rewrite(speaker: str, tokens: list[Token], start: int, implicit: str | None,
     if text and text[0].islower():
         text = text[0].upper() + text[1:]
     return text
+
+
+def _phrase_head(first: Token, start: int, drop: tuple[int, int]) -> Token:
+    """The word of a dropped phrase that the rest of the sentence holds it by: "years" of "thirty-five years"."""
+    head = first
+    while head.head.i != head.i and drop[0] <= head.head.idx - start < drop[1]:
+        head = head.head
+    return head
 
 
 def _pronoun(t: Token, named: bool, name: str) -> tuple[str, str | None, bool]:

@@ -39,7 +39,11 @@ def trimmed(span: Span) -> list[Token]:
         vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")
         cleft = t.lower_ == "what" and nxt is not None and nxt.lower_ in ("i", "we")  # "What I love is …"
         degree = t.lower_ == "so" and nxt is not None and nxt.lower_ == "far"  # "So far I've saved …", not "far I've …"
-        joint = next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)), None)
+        joint: tuple[str, ...] | None = next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)),
+                                             None)
+        comma = next((i for i, x in enumerate(tokens[:3]) if x.text == ","), None)
+        if joint is None and comma and all(x.tag_ == "MD" or x.dep_ in ("aux", "neg") for x in tokens[:comma]):
+            joint = tuple(x.lower_ for x in tokens[:comma + 1])  # "Can't, I've got my sister's kids": an answer
         if joint is None and (t.is_punct or t.is_space or t.pos_ == "INTJ" or (
                 t.lower_ in OPENERS and not cleft and not degree) or vocative):
             tokens.pop(0)

@@ -1,0 +1,115 @@
+"""The rules reader on chats between two friends (#31): pieces of sentences make no record, a dropped time phrase
+takes its preposition and leaves the rest whole, a chore is no hobby, an arrangement said in the present is dated
+ahead, and a story told of a past without a day is not dated the day it was told. Conversations written for these
+tests, in the chatty style of bench/reading_set3.json but not its sentences."""
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from twinfs.passages import Turn
+from twinfs.reading import Window
+from twinfs.reading.rules import RulesReader
+
+T0 = datetime(2026, 3, 4, 19, 0, tzinfo=UTC)  # a Wednesday
+THREAD = "th_pieces"
+
+
+def chat(*said: tuple[str, str]) -> list:
+    """`said`: (speaker, text) turns between friends, both users; the records of the last turn."""
+    turns = [Turn(f"t{i}", "message", text, T0 + timedelta(seconds=30 * i), "user", who)
+             for i, (who, text) in enumerate(said)]
+    records = RulesReader().read(Window(THREAD, turns, [t.id for t in turns], {})).records
+    return [r for r in records if r.turns == [turns[-1].id]]
+
+
+def texts(records) -> list[str]:
+    return [r.text for r in records]
+
+
+@pytest.mark.parametrize("text", [
+    "Maybe next year, if I ever save enough.",  # a condition without its clause
+    "Because I love it, obviously.",
+    "Five, counting my cousin.",  # a count with nothing counted
+    "Pet-friendly, because I'm bringing Rufus.",  # a lead without a verb before a reason
+    "My dad says the same thing.",  # what is the same was said before
+    "My neighbour has a spare one I can borrow.",  # a spare what?
+    "I've got a new one, a nurse who wants to learn jazz.",
+])
+def test_a_piece_of_a_sentence_makes_no_record(text):
+    assert chat(("Sam", "So what's the plan?"), ("Ines", text)) == []
+
+
+def test_an_answer_before_a_comma_is_not_part_of_the_record():
+    records = chat(("Sam", "Coming to the quiz on Friday?"), ("Ines", "Won't, I've got my nephew's birthday."))
+    assert texts(records) == ["Ines has got Ines's nephew's birthday"]
+
+
+def test_a_dropped_time_phrase_takes_its_preposition_and_leaves_the_rest():
+    [coached] = chat(("Sam", "You know a lot about this."), ("Ines", "I coached football for twenty-two years."))
+    assert coached.text == "Ines coached football" and coached.happened == "2004-01-01"
+    [driving] = chat(("Sam", "Still on the night buses?"),
+                     ("Ines", "Nine years of driving and the ring road still gets me lost."))
+    assert driving.text.startswith("Nine years of driving") and driving.happened == "2026-03-04"
+    [meeting] = chat(("Sam", "How's the choir?"), ("Ines", "We rehearse at the library on the second Tuesday of "
+                                                             "the month."))
+    assert "second Tuesday of the month" in meeting.text
+
+
+def test_a_past_spacy_reads_as_a_present_stays_past():
+    [swim] = chat(("Sam", "How's training?"), ("Ines", "I swam 3k this morning and my arms are jelly."))
+    assert swim.text.startswith("Ines swam 3k") and swim.kind == "event"
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("My husband does the mornings, I do the evenings.", "evenings"),  # a share of chores
+    ("We started opening late on Fridays and it's been quiet.", "opening"),  # a shop's hours
+    ("I'm doing an apprenticeship at a garage this year.", "apprenticeship"),
+    ("I've been doing web design for clients for six years.", "web design"),  # a living
+])
+def test_a_chore_or_a_living_is_no_hobby(text, wrong):
+    records = chat(("Sam", "How are things?"), ("Ines", text))
+    assert not any(r.attribute == "hobby" and wrong in (r.value or "") for r in records)
+
+
+def test_work_done_for_clients_is_a_job_and_a_language_for_work_stays_a_language():
+    records = chat(("Sam", "Busy?"), ("Ines", "I've been doing web design for clients for six years."))
+    assert ("job", "web design") in {(r.attribute, r.value) for r in records}
+    records = chat(("Sam", "Any news?"), ("Ines", "I'm learning Italian for work."))
+    assert ("language", "Italian") in {(r.attribute, r.value) for r in records}
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("We've got a match on Sunday, come and watch!", date(2026, 3, 8)),  # possession of an arrangement
+    ("My interview is on Tuesday.", date(2026, 3, 10)),
+    ("I have a dentist appointment on Friday.", date(2026, 3, 6)),
+    ("I start at the new place on the 1st of April.", date(2026, 4, 1)),  # a timetable's present
+])
+def test_an_arrangement_said_in_the_present_is_a_plan_dated_ahead(text, day):
+    [record] = chat(("Sam", "What's new?"), ("Ines", text))
+    assert record.kind == "plan" and record.happened == day.isoformat()
+
+
+def test_what_was_had_on_a_weekday_stays_in_the_past():
+    [record] = chat(("Sam", "What's new?"), ("Ines", "I had a match on Sunday."))
+    assert record.kind == "event" and record.happened == "2026-03-01"
+
+
+def test_a_story_of_a_past_without_a_day_is_not_dated_the_day_it_is_told():
+    records = chat(("Sam", "Ever been hurt?"), ("Ines", "Years ago I broke my wrist skiing. I spent six weeks in "
+                                                         "a cast and I learned to write left-handed."))
+    assert not any("cast" in r.text for r in records)
+    records = chat(("Sam", "Horses?"), ("Ines", "When I was little I rode ponies with my aunt. I've always loved "
+                                                 "horses."))
+    assert any("always loved horses" in r.text for r in records)  # a present perfect holds now
+    records = chat(("Sam", "What's up?"), ("Ines", "Loads happened since we last talked. I lost my job at the "
+                                                    "bank."))
+    assert any("lost" in r.text and r.happened == "2026-03-04" for r in records)  # since we talked: recent
+
+
+def test_an_answer_about_a_past_asked_of_it_has_no_day_of_its_own():
+    assert chat(("Sam", "Amazing trip! What was the best part of it?"),
+                ("Ines", "I loved the night market and the street food.")) == []
+    assert chat(("Sam", "What inspired you to join it?"),
+                ("Ines", "I've always had a lot of respect for nurses.")) != []
