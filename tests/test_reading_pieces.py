@@ -113,3 +113,8 @@ def test_an_answer_about_a_past_asked_of_it_has_no_day_of_its_own():
                 ("Ines", "I loved the night market and the street food.")) == []
     assert chat(("Sam", "What inspired you to join it?"),
                 ("Ines", "I've always had a lot of respect for nurses.")) != []
+
+
+def test_a_possessive_may_mean_a_person_its_own_clause_names():
+    [record] = chat(("Sam", "What are you up to?"), ("Ines", "I'm recording an album with my friend Tom in his shed."))
+    assert record.text == "Ines is recording an album with their friend Tom in his shed"

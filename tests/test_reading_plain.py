@@ -69,6 +69,10 @@ def values(records) -> set[tuple[str, str]]:
     ("I'm Catholic, for what it's worth.", {("religion", "Catholic")}),
     ("I'm learning Japanese for a trip.", {("language", "Japanese")}),
     ("We have two daughters, Ada and Ines.", {("daughter", "Ada"), ("daughter", "Ines")}),
+    ("I've worked in a bookshop for twelve years.", {("job", "works in a bookshop")}),
+    ("I work at a pharmacy near the station.", {("job", "works in a pharmacy")}),
+    ("I taught maths for twenty years.", {("former_job", "taught maths")}),
+    ("I was a firefighter for a decade before my knee went.", {("former_job", "firefighter")}),
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))
@@ -133,6 +137,9 @@ def test_a_job_lost_is_a_former_job_and_a_plan_stays_a_plan():
     ("I'm doing a master's in physics.", ("hobby", "master")),
     ("I retired from the fire service last year.", ("job", "retired")),
     ("I'm 5 months pregnant.", ("age", "5")),
+    ("I worked in a café when I was a student.", ("job", "student")),  # the time of something else
+    ("I was a waiter when I met my wife.", ("job", "waiter")),  # a job that was
+    ("I'm working at the hospital this week.", ("job", "works in the hospital")),  # a week's shifts
 ])
 def test_words_that_look_like_a_value_and_are_not(text, wrong):
     assert wrong not in values(read(("user", text)))

@@ -167,7 +167,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 continue
             if low == "it" and _ambient(t):
                 continue
-            if any(_fits(x, wants) and _clause(x) != _clause(t) and (not x.is_ancestor(t) or _relative(x, t))
+            if any(_fits(x, wants) and (_clause(x) != _clause(t) or t.dep_ == "poss")  # "Sam … his garage"
+                   and (not x.is_ancestor(t) or _relative(x, t))
                    and not (low in ("they", "them") and t.dep_ == "nsubj" and _mass(x))  # a doer, not love
                    for x in span if x.i < t.i):
                 continue  # "a support group and it was powerful": its referent is in the sentence

@@ -9,6 +9,11 @@ from .lexicon import BUSINESS, FIELDS, JOBS
 from .values import AT_PLACE, as_spelled, cut_value, proper_name, workplace
 
 Pair = tuple[str, str]
+# places of work that name a kind of job by themselves: "I've worked in a library for twenty years"
+WORKPLACES = (r"(?:library|hospital|school|bank|bakery|shop|bookshop|bookstore|store|restaurant|café|cafe|pub|hotel|"
+              r"factory|warehouse|garage|museum|pharmacy|clinic|lab|laboratory|nursery|care home|prison|supermarket|"
+              r"call cent(?:re|er)|newsroom|kitchen|salon|gym)")
+VERB_LIKE = re.compile(r"(?:\w+ing|myself|them|him|her|us|it)\b")  # "taught myself", "taught them to swim"
 # words ending as a doer's do without being one: "as a team", "together", "as a mother"
 NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daughter", "number", "member", "water",
              "power", "order", "corner", "paper", "whatever", "either", "neither", "later", "ever", "never", "color",
@@ -70,6 +75,13 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("job", "teaches " + (cut_value(m.group(1), 3) or m.group(1)))
         if m.lastindex and m.lastindex >= 3:
             add("employer", m.group(3))
+    m = re.search(r"\b(?:i|we) taught ((?:[a-z]+ )?[a-z]+) (?:to [\w -]+? )?for (?:[\w-]+ )?(?:years|decades)\b", low)
+    if m and not VERB_LIKE.match(m.group(1)):
+        add("former_job", "taught " + m.group(1))  # "I taught history for thirty-five years": a job that was
+    m = re.search(r"\b(?:i|we) (?:(?:'ve|have) been working|(?:'ve|have) worked|work) (?:in|at) (an? |the )"
+                  r"((?:[a-z]+ )?" + WORKPLACES + r")\b", low)
+    if m:
+        add("job", f"works in {m.group(1)}{m.group(2)}")  # "I've worked in a library for twenty years"
     m = re.search(r"\b(?:firm|company|studio|agency|shop|practice|startup|business|restaurant|cafe|café|bakery|"
                   r"charity|clinic|lab|school) (?:called|named) ([A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*)", text)
     if m and re.search(r"\b(?:i|we) (?:'m |am |now |still )?(?:work|working|worked)\b", text, re.I):
@@ -82,18 +94,21 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m and not re.search(r"\b(?:lost|quit|left)\s+$", text[:m.start()], re.I):
         add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
-    m = re.search(r"\bi(?: 'm| am| was| became| 've been| have been)(?: now| still| also| just)? (?:an? )([\w -]+)",
+    m = re.search(r"\bi( 'm| am| was| became| 've been| have been)(?: now| still| also| just)? (?:an? )([\w -]+)",
                   low)
+    past = m is not None and m.group(1) == " was"  # "I was a nurse for ten years": a job that was
+    if m and past and re.search(r"\b(?:when|while|as|since|before|after|if)\s*$", low[:m.start()]):
+        m = None  # "… when I was a student": the time of something else
     if m:
-        words = m.group(1).split()
+        words = m.group(2).split()
         for n in (2, 1):
             hits = [i for i in range(min(3, len(words) - n + 1)) if " ".join(words[i:i + n]) in JOBS
                     or words[i + n - 1] in JOBS]
             if hits:
-                add("job", " ".join(words[:hits[0] + n]))
+                add("former_job" if past else "job", " ".join(words[:hits[0] + n]))
                 job = " ".join(words[:hits[0] + n])
                 at = re.search(re.escape(job), text, re.I)  # "a nurse at St Mary's Hospital"
-                add("employer", workplace(text[at.start():], orgs) if at else None)
+                add("former_employer" if past else "employer", workplace(text[at.start():], orgs) if at else None)
                 break
     m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )"
                   rf"((?:[\w-]+ )?{BUSINESS})\b", low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
