@@ -118,3 +118,13 @@ def test_an_answer_about_a_past_asked_of_it_has_no_day_of_its_own():
 def test_a_possessive_may_mean_a_person_its_own_clause_names():
     [record] = chat(("Sam", "What are you up to?"), ("Ines", "I'm recording an album with my friend Tom in his shed."))
     assert record.text == "Ines is recording an album with their friend Tom in his shed"
+
+
+def test_a_weekday_is_no_one_a_pronoun_means():
+    assert chat(("Sam", "Will you keep the choir going?"),
+                ("Ines", "Yes, I'll keep Thursdays, I asked them for Thursdays off.")) == []
+
+
+def test_a_duration_dates_its_own_clause_not_one_of_now_beside_it():
+    [record] = chat(("Sam", "Toddlers, eh?"), ("Ines", "I nursed for twenty years and I've never been so tired."))
+    assert record.happened == "2026-03-04" and "for twenty years" in record.text

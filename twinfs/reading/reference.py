@@ -8,6 +8,7 @@ tells no one anything.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,7 @@ PEOPLE = MALE | FEMALE | {"friend", "partner", "kid", "child", "baby", "cousin",
 TIME_NOUNS = {"day", "week", "weekend", "month", "year", "morning", "afternoon", "evening", "night", "time",
               "summer", "winter", "spring", "fall", "autumn", "season", "semester"}
 PLACES = ("GPE", "LOC", "FAC")
+WEEKDAYS = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?")
 COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
 # determiners standing for a noun said before: "I'll see if I can find any", "both are great"
 STANDING = {"enough", "any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several",
@@ -94,8 +96,8 @@ def _fits(chunk_root: Token, wants: str) -> bool:
     noun = chunk_root.pos_ in ("NOUN", "PROPN") or (wants == "thing" and chunk_root.tag_ == "VBG")
     if low in ("gon", "wan"):
         return False  # a leading "Gonna", "Wanna" spaCy reads as a noun: "Gonna continue doing it" names no "it"
-    if not noun or lemma in TIME_NOUNS or chunk_root.ent_type_ in ("DATE", "TIME"):
-        return False
+    if not noun or lemma in TIME_NOUNS or chunk_root.ent_type_ in ("DATE", "TIME") or WEEKDAYS.fullmatch(low):
+        return False  # "I'll keep Wednesdays, I asked them for …": a day is no one asked
     person = chunk_root.ent_type_ == "PERSON" or lemma in PEOPLE
     if wants == "thing" and chunk_root.tag_ == "VBG":
         return chunk_root.dep_ in ("dobj", "pobj", "nsubj", "xcomp", "pcomp")  # "I started surfing and it's great"

@@ -189,6 +189,10 @@ class RulesReader:
             if dropped is not None else None
         if lead is not None and lead.lower_ in ("until", "till", "before", "after", "by"):
             return self._alone(sentence, turn, pairs)  # "never liked sushi until last year": no day it happened
+        if lead is not None and lead.lower_ == "for" and any(
+                t.dep_ == "conj" and t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass")
+                                                                       for c in t.children) for t in sentence.tokens):
+            dropped, when = None, None  # "I taught history for 35 years and I've never been so tired": of now too
         relative = dropped is not None
         text = sentence.rewrite(dropped)
         after = next((t for t in sentence.tokens if t.idx - span.start_char >= dropped[1]), None) if dropped else None
