@@ -71,6 +71,23 @@ def memory(settings, embedder):
 
 
 @pytest.fixture
+def machines(tmp_path, embedder):
+    """Two machines (each its own twin home, its own name) and a remote that does not exist yet."""
+    opened = []
+
+    def machine(name: str, reading: bool = True, watch: bool = False) -> Memory:
+        settings = Settings(home=tmp_path / name, reading=reading, quiet_seconds=0, fold_seconds=0, machine=name,
+                            watch=watch)
+        memory = Memory(settings, embedder=embedder).start()
+        opened.append(memory)
+        return memory
+
+    yield machine, str(tmp_path / "remote" / "{vault}.git")
+    for memory in opened:
+        memory.close()
+
+
+@pytest.fixture
 def alice():
     return EndUser(org="acme", project="app", account="alice")
 
