@@ -9,7 +9,7 @@ import time
 
 import pytest
 from served import ROOT, start_server, stop_server
-from test_sync import USER, say
+from syncing import USER, say
 
 from twinfs import Memory, Settings
 from twinfs.client import TwinClient
