@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -83,8 +84,32 @@ def show(record: Record, turns: dict[str, Turn]) -> str:
     return "\n".join(lines)
 
 
+def checked(records: list[Record], sessions: list[Session], model: str, notes: bool,
+            verbose: bool) -> tuple[list[Record], list[float], Counter]:
+    """The records as the model pass leaves them (bench/reading_checked.py's way: every question asked, in one
+    running sequence a passage, its verdict applied), the model's seconds per turn asked about, its verdicts."""
+    from bench.reading_checked import check_records
+    from twinfs.reading.checking import Checker, load
+    from twinfs.reading.checkpass import ONEPASS
+    from twinfs.reading.onepass import CONTEXT
+    from twinfs.reading.shipped import model_path
+
+    checker = Checker(load(str(model_path(model)), n_threads=2, n_ctx=CONTEXT if ONEPASS else 1024), name=model)
+    kept: list[Record] = []
+    per_turn: dict[str, float] = {}
+    changes: Counter = Counter()
+    for session in sessions:
+        mine = [r for r in records if r.id.startswith(session.id + "#")]
+        kept += check_records(checker, session.id, mine, session.turns, changes, per_turn, verbose, notes=notes,
+                              onepass=ONEPASS)
+    return kept, sorted(per_turn.values()), changes
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--set", type=Path, default=SET3, help="a set of this shape (bench/reading_set4.json …)")
+    parser.add_argument("--model", help="also the model pass's check (qwen-coder-1.5b), rules + model beside")
+    parser.add_argument("--notes", action="store_true", help="the model asked about records without a value too")
     parser.add_argument("--verbose", action="store_true", help="list every wrong record with why")
     parser.add_argument("--unjudged", action="store_true", help="list the records not judged yet, with their turns")
     args = parser.parse_args(argv)
@@ -92,32 +117,50 @@ def main(argv: list[str] | None = None) -> int:
 
     print("./run bench reading_set3 " + " ".join(sys.argv[1:] if argv is None else argv))
     print(machine())
-    sessions = load_set()
+    sessions = load_set(args.set)
     reader = make_reader()
     reader.read(sessions[0].windows[0])  # the parser and date models loaded outside the timing
     records, seconds, words = read_all(reader, sessions)
-    judged = judgments()
+    judged = judgments(args.set)
     turns = {t.id: t for s in sessions for t in s.turns}
-    verdicts = [judged[r.id] for r in records if r.id in judged]
-    right = sum(v["right"] for v in verdicts)
-    user_turns = sum(len(s.turns) for s in sessions)
-    print(f"\nthird set ({SET3.name}: {len({s.conversation for s in sessions})} conversations, {len(sessions)} "
-          f"sessions, {user_turns} turns), {reader.name}")
-    print(f"  records            {len(records)} ({sum(bool(r.attribute) for r in records)} with an attribute)")
-    print(f"  judged right       {right} of {len(verdicts)} ({right / max(1, len(verdicts)):.3f}); "
-          f"{len(records) - len(verdicts)} not judged yet")
-    whys = Counter(v.get("why") or "?" for v in verdicts if not v["right"])
-    for why, n in whys.most_common():
-        print(f"    wrong: {n:3}  {why}")
-    print(f"  speed              {words / max(seconds, 1e-9):,.0f} words/s ({words:,} words in {seconds:.2f} s)")
-    if args.verbose:
-        for r in records:
-            if r.id in judged and not judged[r.id]["right"]:
-                print(f"  WRONG ({judged[r.id].get('why')}) " + show(r, turns))
-    if args.unjudged:
-        for r in records:
-            if r.id not in judged:
-                print(show(r, turns))
+    print(f"\n{args.set.name}: {len({s.conversation for s in sessions})} conversations, {len(sessions)} sessions, "
+          f"{sum(len(s.turns) for s in sessions)} turns")
+    passes = {reader.name: records}
+    if args.model:
+        kept, times, changes = checked(records, sessions, args.model, args.notes, args.verbose)
+        passes[f"rules + {args.model}"] = kept
+    for name, made in passes.items():
+        verdicts = [judged[r.id] for r in made if r.id in judged]
+        right = sum(v["right"] for v in verdicts)
+        if name != reader.name:  # a record the check dropped (not replaced: that is judged itself) is judged gone
+            ids = {r.id for r in made}
+            new_turns = {t for r in made if r.id not in {x.id for x in records} for t in r.turns}
+            gone = [judged[r.id] for r in records if r.id in judged and r.id not in ids and r.turns[0] not in new_turns]
+            right += sum(not v["right"] for v in gone)
+            verdicts += gone
+        print(f"\n{name}")
+        print(f"  records            {len(made)} ({sum(bool(r.attribute) for r in made)} with an attribute)")
+        print(f"  judged right       {right} of {len(verdicts)} ({right / max(1, len(verdicts)):.3f}); "
+              f"{sum(r.id not in judged for r in made)} not judged yet")
+        if name == reader.name:
+            whys = Counter(v.get("why") or "?" for v in verdicts if not v["right"])
+            for why, n in whys.most_common():
+                print(f"    wrong: {n:3}  {why}")
+            print(f"  speed              {words / max(seconds, 1e-9):,.0f} words/s ({words:,} words in "
+                  f"{seconds:.2f} s)")
+        else:
+            p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))] if times else 0.0
+            print(f"  model pass         {dict(sorted(changes.items()))}; {len(times)} turns asked about, "
+                  f"{statistics.median(times) if times else 0:.2f} s a turn median, {p95:.2f} s p95")
+            print(f"  at the end: {machine()}")
+        if args.verbose:
+            for r in made:
+                if r.id in judged and not judged[r.id]["right"]:
+                    print(f"  WRONG ({judged[r.id].get('why')}) " + show(r, turns))
+        if args.unjudged:
+            for r in made:
+                if r.id not in judged:
+                    print(show(r, turns))
     return 0
 
 
