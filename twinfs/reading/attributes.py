@@ -198,8 +198,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|(?:a )?new (?:job|role|"
             r"position|gig)|(?:an? )?(?:master|masters|bachelor|phd|doctorate|degree|mba|diploma|course|internship|"
             r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b)\b", value) \
-            and not (m.group(2) and m.group(1) in ("do", "doing")) \
-            and not re.search(r"\bfor (?:other people|others|clients|customers|a living)\b", m.group(3)):
+            and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid:
         add("hobby", value)  # not "doing the mornings", "doing graphic design for other people's deadlines"
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
                   r"([\w -]+)", low)

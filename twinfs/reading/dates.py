@@ -38,7 +38,7 @@ _NOT_A_TIME = re.compile(r"^(?:now and then|recently|lately|soon|always|never|so
 # Candidate phrases in free text: enough to find what a conversation says about when, cheap to scan.
 _UNIT = r"(?:days?|nights?|weeks?|weekends?|months?|years?|decades?)"
 _NUM = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple(?: of)?|a few|few|several)"
-_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"  # a weekday's name
 _SHORT_DAY = r"(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)\.?"  # only after "last", "on" …: "sat" alone is a verb
 _MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
@@ -47,10 +47,10 @@ _NAMED_MONTH_RE = re.compile(rf"^(this|last|next|past|coming|previous)\s+({_MONT
 _FIND_RE = re.compile(
     r"\b(?:"
     rf"{_NUM}\s+{_UNIT}\s+ago"
-    rf"|(?:last|next|this|past|coming|previous)\s+(?:{_UNIT}|{_DAY}|spring|summer|fall|autumn|winter|{_MONTH})"
+    rf"|(?:last|next|this|past|coming|previous)\s+(?:{_UNIT}|{DAY}|spring|summer|fall|autumn|winter|{_MONTH})"
     rf"|in\s+{_NUM}\s+{_UNIT}"
     r"|yesterday|tomorrow|today|tonight|the other (?:day|night)|earlier today|this (?:morning|afternoon|evening)"
-    rf"|(?:on\s+)?{_DAY}"
+    rf"|(?:on\s+)?{DAY}"
     rf"|(?:last|next|this|past|coming|previous|on)\s+{_SHORT_DAY}(?!\w)"
     rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+(?:19|20)\d\d)?"

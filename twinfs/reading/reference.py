@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .dates import DAY
+
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
@@ -33,7 +35,7 @@ PEOPLE = MALE | FEMALE | {"friend", "partner", "kid", "child", "baby", "cousin",
 TIME_NOUNS = {"day", "week", "weekend", "month", "year", "morning", "afternoon", "evening", "night", "time",
               "summer", "winter", "spring", "fall", "autumn", "season", "semester"}
 PLACES = ("GPE", "LOC", "FAC")
-WEEKDAYS = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?")
+WEEKDAYS = re.compile(rf"{DAY}s?")
 COPULAS = {"be", "seem", "feel", "look", "sound", "become", "get"}
 # determiners standing for a noun said before: "I'll see if I can find any", "both are great"
 STANDING = {"enough", "any", "some", "both", "all", "each", "either", "neither", "another", "none", "few", "several",

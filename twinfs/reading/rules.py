@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from ..text import FIRST
 from .assertion import gate
 from .attributes import alone
-from .dates import Prefer, phrases, resolve
+from .dates import DAY, Prefer, phrases, resolve
 from .lexicon import KIN
 from .pipeline import nlp
 from .records import Draft, Outcome, finish
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 POINTING_WORDS = set(POINTS) | set(POINTING)
 UNDATED = "(a past without a day)"  # what a turn told so far when its time has no day
 SCHEDULED = {"start", "begin", "leave", "fly", "move", "finish", "arrive", "return", "graduate", "retire"}
-WEEKDAY = re.compile(r"(?:on |this )?(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.I)
+WEEKDAY = re.compile(rf"(?:on |this )?{DAY}", re.I)
 SINGLE_PARENT = re.compile(r"\bas an? single (?:parent|mom|mother|dad|father)\b", re.I)
 RECENT = 3  # sentences back where "this necklace" may find the necklace named before
 SUGGESTION = re.compile(

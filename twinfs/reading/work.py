@@ -13,7 +13,7 @@ Pair = tuple[str, str]
 WORKPLACES = (r"(?:library|hospital|school|bank|bakery|shop|bookshop|bookstore|store|restaurant|café|cafe|pub|hotel|"
               r"factory|warehouse|garage|museum|pharmacy|clinic|lab|laboratory|nursery|care home|prison|supermarket|"
               r"call cent(?:re|er)|newsroom|kitchen|salon|gym)")
-VERB_LIKE = re.compile(r"(?:\w+ing|myself|them|him|her|us|it)\b")  # "taught myself", "taught them to swim"
+NOT_TAUGHT = re.compile(r"(?:\w+ing|myself|them|him|her|us|it)\b")  # no subject: "taught myself", "taught them to swim"
 # words ending as a doer's do without being one: "as a team", "together", "as a mother"
 NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daughter", "number", "member", "water",
              "power", "order", "corner", "paper", "whatever", "either", "neither", "later", "ever", "never", "color",
@@ -76,7 +76,7 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         if m.lastindex and m.lastindex >= 3:
             add("employer", m.group(3))
     m = re.search(r"\b(?:i|we) taught ((?:[a-z]+ )?[a-z]+) (?:to [\w -]+? )?for (?:[\w-]+ )?(?:years|decades)\b", low)
-    if m and not VERB_LIKE.match(m.group(1)):
+    if m and not NOT_TAUGHT.match(m.group(1)):
         add("former_job", "taught " + m.group(1))  # "I taught history for thirty-five years": a job that was
     m = re.search(r"\b(?:i|we) (?:(?:'ve|have) been working|(?:'ve|have) worked|work) (?:in|at) (an? |the )"
                   r"((?:[a-z]+ )?" + WORKPLACES + r")\b", low)
@@ -105,8 +105,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
             hits = [i for i in range(min(3, len(words) - n + 1)) if " ".join(words[i:i + n]) in JOBS
                     or words[i + n - 1] in JOBS]
             if hits:
-                add("former_job" if past else "job", " ".join(words[:hits[0] + n]))
                 job = " ".join(words[:hits[0] + n])
+                add("former_job" if past else "job", job)
                 at = re.search(re.escape(job), text, re.I)  # "a nurse at St Mary's Hospital"
                 add("former_employer" if past else "employer", workplace(text[at.start():], orgs) if at else None)
                 break
