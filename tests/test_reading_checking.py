@@ -90,6 +90,39 @@ def test_a_new_label_for_other_words_or_one_that_does_not_hold_keeps_the_rules_r
     assert (moved.action, moved.value) == ("add", "Dundee")
 
 
+def test_words_of_another_kind_than_the_label_are_not_added():
+    # what Qwen2.5-Coder-1.5B added from sentences the rules left alone in chats between friends (the third set)
+    wrong = [("We've got a gig on Saturday!", "job", "gig"), ("Work's been mad this week.", "job", "Work"),
+             ("We built a den in the garden and they refused to leave it.", "family", "den"),
+             ("I can order coffee and apologise.", "likes", "coffee"),
+             ("I swear my body forgot what daylight looks like.", "health", "my body"),
+             ("We had a warehouse fire on Thursday.", "hobby", "warehouse fire"),
+             ("I've decided to do the walk along Hadrian's Wall next spring.", "hobby", "Hadrian's Wall"),
+             ("I'm making chutney.", "hobby", "chutney"),
+             ("I'm doing a course to become a station officer.", "job", "station officer"),  # not one yet
+             ("I'd just get used to hiding.", "hobby", "hiding"),
+             ("We're stuck between Layla and Maya.", "family", "Layla"),  # names for a baby
+             ("I was the banker.", "job", "banker")]  # at Monopoly  # "'d" sits on "get", the verb's auxiliary
+    for turn, attribute, value in wrong:
+        verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
+        assert verdict.action == "none", (turn, verdict)
+    right = [("I signed up for a pottery class on Thursdays.", "hobby", "pottery"),
+             ("I really love board games.", "likes", "board games"),
+             ("I've been diagnosed with asthma.", "health", "asthma"),
+             ("I teach chemistry at a school.", "job", "chemistry"),
+             ("We got a beagle, Biscuit, last week.", "pet", "Biscuit")]
+    for turn, attribute, value in right:
+        verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
+        assert (verdict.action, verdict.value) == ("add", value), (turn, verdict)
+    # an answer before the clause is not its negation
+    sister = decide(Question("Can't, I've got my sister's kids.", "", "sister", "sister", "th#r2"),
+                    ModelAnswer(True, "family", "sister"))
+    assert sister.action == "keep", sister
+    # nor does a catch-all label of the rules become a kind its words are not
+    gig = Question("We've got a gig on Saturday!", "", "hobby", "gig", "th#r1")
+    assert decide(gig, ModelAnswer(True, "job", "gig")).action == "keep"
+
+
 def test_the_same_meaning_under_the_rules_name_stays():
     turn = "I moved to Headingley last spring."
     same = decide(Question(turn, "", "home_city", "Headingley", "th#r1"), ModelAnswer(True, "home", "Headingley"))

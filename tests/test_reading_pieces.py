@@ -128,3 +128,10 @@ def test_a_weekday_is_no_one_a_pronoun_means():
 def test_a_duration_dates_its_own_clause_not_one_of_now_beside_it():
     [record] = chat(("Sam", "Toddlers, eh?"), ("Ines", "I nursed for twenty years and I've never been so tired."))
     assert record.happened == "2026-03-04" and "for twenty years" in record.text
+
+
+def test_a_wedding_of_two_named_ahead_is_a_plan_and_a_past_on_a_weekday_no_arrangement():
+    [wedding] = chat(("Sam", "Any news?"), ("Ines", "Omar and I are getting married on the 12th of June."))
+    assert (wedding.kind, wedding.happened) == ("plan", "2026-06-12")  # not the June before it was said
+    [test] = chat(("Sam", "Ha!"), ("Ines", "I have news, I sat my theory exam on Monday!"))
+    assert test.kind != "plan" and test.happened == "2026-03-02"  # the Monday that was, not the one ahead

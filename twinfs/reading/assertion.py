@@ -238,7 +238,12 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
     for verb in path:
         lemma = verb.lemma_.lower()
         children = list(verb.children)
-        auxes = [c.lower_ for c in children if c.dep_ in ("aux", "auxpass")]
+        answer = next((c.i for c in children if c.dep_ == "punct" and c.text == "," and any(
+            s.i > c.i for s in _subjects(verb))), None)  # "Can't, I've got my sister's kids": an answer before it
+        if answer is not None:
+            children = [c for c in children if c.i > answer or c.dep_ not in ("aux", "neg")]
+        auxes = [c.lower_ for c in children if c.dep_ in ("aux", "auxpass")] + [  # "I'd get used to": on "get"
+            g.lower_ for c in children if c.dep_ == "auxpass" for g in c.children if g.dep_ == "aux"]
         if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in children) or any(
                 c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("if", "unless") for m in c.children)
                 and not _relevance(c, verb) for c in children):
@@ -252,6 +257,8 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
                 c.dep_ in ("xcomp", "prep") for c in children) and lemma != "think" or (
                 lemma == "think" and any(c.lower_ in ("about", "of") for c in children)):
             reasons.add("plan")
+        if lemma == "become" and any(c.dep_ == "aux" and c.lower_ == "to" for c in children):
+            reasons.add("plan")  # "I'm doing a course to become a station officer": not one yet
         if lemma == "use" and verb.tag_ == "VBD" and any(c.dep_ == "xcomp" for c in children):
             reasons.add("past_habit")
         if verb is path[0] and lemma in ENDING and not any(

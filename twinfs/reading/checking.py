@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .assertion import gate
+from .kinds import NAMED_PLACES, misfit
 
 CONCEPTS = ("home", "hometown", "job", "employer", "school", "diet", "allergy", "health", "family", "partner", "pet",
             "hobby", "likes", "dislikes", "language", "age", "plans", "other")
@@ -34,9 +35,6 @@ RELABELLED = {"hobby", "likes", "other"}
 # the wrong one as often as not (the judged sample of `bench reading_checked`: "likes: the ocean" -> hobby, a
 # business as a hobby; 2 of 2 wrong)
 SIBLINGS = {"hobby", "likes"}
-# a home or hometown is a named place: "I love the dark sky and green scenery" is no hometown, whatever the model
-# reads (the judged sample of `bench reading_checked`, 4 Dec 2026 19:24: likes -> hometown)
-NAMED_PLACES = {"home", "hometown"}
 # the kind first (what a small model labels well), then the words, then whether the person says it of themself
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["attribute", "value", "keep"],
           "properties": {"attribute": {"type": "string", "enum": list(CONCEPTS)}, "value": {"type": "string"},
@@ -199,6 +197,8 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
         return CheckVerdict("keep", why=f"the rules' {question.attribute} stands (the model: {answer.attribute})")
     if had and not _overlaps(said, question.value):
         return CheckVerdict("keep", why=f"the model named other words ({said!r}) as {answer.attribute}")
+    if wrong := misfit(answer.attribute, said, question.clause or question.turn):
+        return CheckVerdict("keep" if had else "none", why=wrong)
     return CheckVerdict("replace" if had else "add", answer.attribute, said,
                         why=f"checked: {answer.attribute} is {said!r}")
 

@@ -73,6 +73,10 @@ def _arranged(finite: Token | None, phrase: str) -> bool:
         return True  # "I start on the first of March": what a timetable says
     if not WEEKDAY.fullmatch(phrase.strip()):
         return False
+    day = next((t for t in finite.sent if re.fullmatch(DAY, t.text, re.I)), None)
+    verb = next((a for a in day.ancestors if a.pos_ in ("VERB", "AUX")), None) if day is not None else None
+    if verb is not None and verb.i != finite.i and not (finite.dep_ in ("aux", "auxpass") and verb.i == finite.head.i):
+        return False  # "I have news, I passed my driving test on Tuesday": the day is of another verb's clause
     if finite.lower_ == "got":
         return any(c.lemma_ == "have" and c.tag_ in ("VBP", "VBZ") for c in finite.children)
     return finite.tag_ != "VBN" and finite.lemma_ in ("have", "be")

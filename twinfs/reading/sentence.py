@@ -248,6 +248,8 @@ class Sentence:
                 if child.lemma_ == "have" and root.tag_ == "VBN":
                     return root
                 return child
+            if child.dep_ == "auxpass" and child.tag_ == "VBG":  # "Mateo and I are getting married": on "getting"
+                return next((a for a in child.children if a.dep_ == "aux" and a.tag_ in ("VBP", "VBZ")), root)
         return root
 
     def attributes(self) -> list[tuple[str, str]]:

@@ -1,0 +1,89 @@
+"""Whether the words the model named are of the kind it labelled them: code's check before a value the rules did not
+set (an addition, or a new label for the rules' catch-all) goes on a person's page.
+
+    from twinfs.reading.kinds import misfit
+    misfit("job", "gig", "we've got a gig on Saturday!")   # -> "'gig' names no job"
+    misfit("pet", "Miso", "My cat is called Miso.")        # -> None: a name
+
+A small model labels meaning well and picks words badly: on the third reading set (bench/reading_set3.json, our
+own chats between friends) the sentences the rules left alone gave `job: gig`, `job: bill`, `family: den`, `likes:
+coffee` ("I can order coffee and apologise"), `health: my body`, `hobby: warehouse fire`. Each concept here has
+what its value is made of, from the rules' own lexicon: a job is named by its last word, a relative by a kin word
+or a name, a taste by a verb of liking in its sentence, a pastime by a word of habit. What it cannot tell, it
+refuses: a missing value is better than a wrong one.
+"""
+from __future__ import annotations
+
+import re
+
+from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS
+from .work import is_job
+
+LIKING = re.compile(r"\b(?:lov(?:e|es|ed|ing)|lik(?:e|es|ed)|enjoy\w*|adore\w*|obsessed|favou?rite|fan of|into|"
+                    r"crazy about|passion(?:ate)?|can't get enough)\b", re.I)
+DISLIKING = re.compile(r"\b(?:hat(?:e|es|ed)|dislike\w*|can(?:'|no)?t stand|detest\w*|loathe\w*|not a fan|"
+                       r"(?:don't|do not|never) (?:like|liked|enjoy)|(?:is|are) not for me|can't bear)\b", re.I)
+# a pastime is something done again: a class, a club, a practice, a day of the week it happens on
+HABIT = re.compile(r"\b(?:class(?:es)?|lessons?|club|hobby|hobbies|took up|taken up|taking up|practi[cs]\w*|"
+                   r"every|weekends|evenings|mornings|(?:mon|tues|wednes|thurs|fri|satur|sun)days|league|team|"
+                   r"regularly|often|always|usually|learning|(?:i|we) (?:play|paint|knit|draw|sing|dance|run|swim|"
+                   r"climb|cycle|bake|garden|hike|surf|skate|row|fish|sew|write))\b", re.I)
+INJURY = re.compile(r"\b(?:diagnos\w*|injur\w*|broke|broken|sprain\w*|surgery|operation|pain|ache\w*|allerg\w*|"
+                    r"condition|disorder|disease|syndrome|chronic|recover\w*|illness|sick)\b", re.I)
+ALLERGY = re.compile(r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|epipen)\b", re.I)
+SCHOOLS = re.compile(r"\b(?:university|college|school|academy|institute|uni|polytechnic)\b", re.I)
+# a home or hometown is a named place: "I love the dark sky and green scenery" is no hometown, whatever the model
+# reads (the judged sample of `bench reading_checked`, 4 Dec 2026 19:24: likes -> hometown); checked before the gate
+NAMED_PLACES = {"home", "hometown"}
+PARTNERS = {word for word, kind in KIN.items() if kind == "partner"}
+
+
+def _words(value: str) -> set[str]:
+    return {w.lower().strip("'’") for w in re.findall(r"[\w'’-]+", value)}
+
+
+def _named(value: str) -> bool:
+    return any(w[:1].isupper() and w[1:2].islower() for w in value.split() if w.lower() not in ("i", "my"))
+
+
+def misfit(concept: str, value: str, sentence: str) -> str | None:
+    """Why `value` (said in `sentence`) is not of the kind `concept` names, or None when it is."""
+    words = _words(value)
+    if concept == "job":
+        if re.search(rf"\b(?:was|were)\s+(?:a |an |the )?{re.escape(value)}", sentence, re.I):
+            return f"{value!r} is a role that was"  # "I was the banker" (at Monopoly)
+        taught = re.search(rf"\bteach(?:es|ing)?\s+{re.escape(value)}\b", sentence, re.I)
+        return None if is_job(value) or taught else f"{value!r} names no job"
+    if concept in ("employer", "school"):
+        if _named(value) or (concept == "school" and SCHOOLS.search(value)):
+            return None
+        return f"{value!r} names no {concept}"
+    # a name is a relative's, a partner's or a pet's when the sentence says which: "We're stuck between Layla and
+    # Maya" names babies-to-be, no one of the family
+    if concept == "family":
+        return None if (words | _words(sentence)) & set(KIN) else f"{value!r} names no relative"
+    if concept == "partner":
+        return None if (words | _words(sentence)) & PARTNERS else f"{value!r} names no partner"
+    if concept == "pet":
+        return None if (words | _words(sentence)) & PETS else f"{value!r} names no pet"
+    if concept == "language":
+        return None if words & LANGUAGES else f"{value!r} names no language"
+    if concept == "age":
+        return None if re.search(r"\d", value) or words & NUMBERS else f"{value!r} names no age"
+    if concept == "diet":
+        return None if words & DIETS or value.lower() in DIETS else f"{value!r} names no diet"
+    if concept == "allergy":
+        return None if ALLERGY.search(sentence) else f"{sentence!r} says no allergy"
+    if concept == "health":
+        if value.lower() in HEALTH or INJURY.search(sentence):
+            return None
+        return f"{value!r} names no condition"
+    if concept == "likes":
+        return None if LIKING.search(sentence) else f"{sentence!r} says no liking"
+    if concept == "dislikes":
+        return None if DISLIKING.search(sentence) else f"{sentence!r} says no dislike"
+    if concept == "hobby":
+        if _named(value) and not HABIT.search(value):
+            return f"{value!r} is a name, not a pastime"
+        return None if HABIT.search(sentence) else f"{sentence!r} says nothing done again"
+    return None
