@@ -102,7 +102,12 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("I'm doing a course to become a station officer.", "job", "station officer"),  # not one yet
              ("I'd just get used to hiding.", "hobby", "hiding"),
              ("We're stuck between Layla and Maya.", "family", "Layla"),  # names for a baby
-             ("I was the banker.", "job", "banker")]  # at Monopoly  # "'d" sits on "get", the verb's auxiliary
+             ("I was the banker.", "job", "banker"),  # at Monopoly
+             # and what the fourth set showed, after those checks were made (its sentences changed here)
+             ("My dentist said my gums are a bit sore, so I'm flossing.", "job", "dentist"),  # the speaker's dentist
+             ("I'm going back to college to train as a paramedic.", "job", "paramedic"),  # not one yet
+             ("I'm thinking about it.", "plans", "thinking about it"),
+             ("I even baked bread for the team yesterday.", "hobby", "bread")]  # "'d" sits on "get", the verb's auxiliary
     for turn, attribute, value in wrong:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert verdict.action == "none", (turn, verdict)
@@ -114,6 +119,12 @@ def test_words_of_another_kind_than_the_label_are_not_added():
     for turn, attribute, value in right:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert (verdict.action, verdict.value) == ("add", value), (turn, verdict)
+    # a relation the rules read from the speaker's "my …" stands whatever the clause's mood or the model's words
+    jo = Question("My partner Jo wanted somewhere to keep her kayaks.", "", "partner", "Jo", "th#r3")
+    assert decide(jo, ModelAnswer(True, "family", "Jo")).action == "keep"
+    tabby = Question("I adopted a cat! She's a little tabby called Olive.", "", "pet", "cat", "th#r4")
+    assert decide(tabby, ModelAnswer(True, "pet", "Olive")).action == "keep"
+    assert decide(tabby, ModelAnswer(False, "pet", "")).action == "keep"
     # an answer before the clause is not its negation
     sister = decide(Question("Can't, I've got my sister's kids.", "", "sister", "sister", "th#r2"),
                     ModelAnswer(True, "family", "sister"))

@@ -135,3 +135,8 @@ def test_a_wedding_of_two_named_ahead_is_a_plan_and_a_past_on_a_weekday_no_arran
     assert (wedding.kind, wedding.happened) == ("plan", "2026-06-12")  # not the June before it was said
     [test] = chat(("Sam", "Ha!"), ("Ines", "I have news, I sat my theory exam on Monday!"))
     assert test.kind != "plan" and test.happened == "2026-03-02"  # the Monday that was, not the one ahead
+
+
+def test_a_weekdays_part_of_the_day_in_the_plural_is_every_week():
+    [choir] = chat(("Sam", "Busy?"), ("Ines", "I joined the choir at church, Tuesday evenings."))
+    assert choir.happened == "2026-03-04"  # the day it was said, not the Tuesday before

@@ -23,18 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .assertion import gate
-from .kinds import NAMED_PLACES, misfit
+from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, misfit
 
 CONCEPTS = ("home", "hometown", "job", "employer", "school", "diet", "allergy", "health", "family", "partner", "pet",
             "hobby", "likes", "dislikes", "language", "age", "plans", "other")
 VALUE_CHARS = 60
-# the rules' catch-all labels, which the model may change ("hobby: new job as a nurse" -> job: "a nurse"); a label
-# made by a pattern of its own (employer, school, diet…) stands: the model mistakes "a school in Leicester" for one
-RELABELLED = {"hobby", "likes", "other"}
-# ...but not to each other: what a person likes and does for fun are one reading apart, and the model's swap is
-# the wrong one as often as not (the judged sample of `bench reading_checked`: "likes: the ocean" -> hobby, a
-# business as a hobby; 2 of 2 wrong)
-SIBLINGS = {"hobby", "likes"}
 # the kind first (what a small model labels well), then the words, then whether the person says it of themself
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["attribute", "value", "keep"],
           "properties": {"attribute": {"type": "string", "enum": list(CONCEPTS)}, "value": {"type": "string"},
@@ -168,6 +161,8 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
                                          "(a saying, small talk, or what only the turn before names)")
     had = question.attribute is not None
     rules = concept(question.attribute)
+    if rules in RELATIONS:  # "my partner Jo wanted …", "My mum will cry": the relation holds whatever the mood
+        return CheckVerdict("keep", why=f"a {rules} the rules read from the speaker's own words stands")
     if not answer.keep and had and answer.attribute != rules:
         # "no fact" about a fact of another kind than the rules read ("crowds" as a hobby): not a reading of it
         return CheckVerdict("keep", why=f"the model read {answer.attribute}, not {rules}, and no fact of it")
@@ -182,7 +177,8 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
     if answer.attribute in NAMED_PLACES and rules != answer.attribute and not any(
             w[:1].isupper() for w in said.split()):
         return CheckVerdict("keep" if had else "none", why=f"{said!r} names no place for a {answer.attribute}")
-    verdict = gate(question.turn, said, concept=answer.attribute)
+    same = had and rules == answer.attribute  # then the rules' words are what is checked, not the model's
+    verdict = gate(question.turn, (question.value or said) if same else said, concept=answer.attribute)
     if not verdict.holds(answer.attribute):
         ruled = gate(question.turn, question.value or said, concept=rules) if had else None
         if ruled is not None and rules != answer.attribute and ruled.holds(rules):
@@ -190,7 +186,7 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
         whose = f"{verdict.holder or verdict.whose}'s" if verdict.whose != "speaker" else ""
         why = f"not the speaker's own, asserted {answer.attribute}: " + (whose or ", ".join(sorted(verdict.reasons)))
         return CheckVerdict("drop", why=why) if had else CheckVerdict("none", why=why)
-    if had and rules == answer.attribute:
+    if same:
         why = "" if said.lower() == (question.value or "").lower() else f"the rules' words stand (the model: {said!r})"
         return CheckVerdict("keep", answer.attribute, question.value, why=why)  # the rules' whole phrase
     if had and (rules not in RELABELLED or {rules, answer.attribute} <= SIBLINGS):

@@ -62,6 +62,8 @@ _FIND_RE = re.compile(
 )
 
 _HABIT_RE = re.compile(r"\b(?:every|each)\s+$", re.I)
+# a weekday's part of the day, plural: "Wednesday afternoons", "on Thursday evenings" are every week's
+_PARTS_OF_DAYS = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
 
 _lock = threading.Lock()
 _parser = None
@@ -203,7 +205,9 @@ def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") 
 
 def _found(text: str) -> list[re.Match]:
     """The candidate time phrases of `text`, but a habit's ("every Tuesday", "each summer": no one day)."""
-    return [m for m in _FIND_RE.finditer(text) if not _HABIT_RE.search(text[:m.start()])]
+    return [m for m in _FIND_RE.finditer(text) if not _HABIT_RE.search(text[:m.start()])
+            and not _PARTS_OF_DAYS.match(text, m.end())]
+
 
 
 def find(text: str, base: date | datetime, prefer: Prefer = "past") -> tuple[str, date] | None:

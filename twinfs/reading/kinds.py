@@ -25,13 +25,24 @@ DISLIKING = re.compile(r"\b(?:hat(?:e|es|ed)|dislike\w*|can(?:'|no)?t stand|dete
                        r"(?:don't|do not|never) (?:like|liked|enjoy)|(?:is|are) not for me|can't bear)\b", re.I)
 # a pastime is something done again: a class, a club, a practice, a day of the week it happens on
 HABIT = re.compile(r"\b(?:class(?:es)?|lessons?|club|hobby|hobbies|took up|taken up|taking up|practi[cs]\w*|"
-                   r"every|weekends|evenings|mornings|(?:mon|tues|wednes|thurs|fri|satur|sun)days|league|team|"
+                   r"every|weekends|evenings|mornings|(?:mon|tues|wednes|thurs|fri|satur|sun)days|league|"
                    r"regularly|often|always|usually|learning|(?:i|we) (?:play|paint|knit|draw|sing|dance|run|swim|"
                    r"climb|cycle|bake|garden|hike|surf|skate|row|fish|sew|write))\b", re.I)
 INJURY = re.compile(r"\b(?:diagnos\w*|injur\w*|broke|broken|sprain\w*|surgery|operation|pain|ache\w*|allerg\w*|"
                     r"condition|disorder|disease|syndrome|chronic|recover\w*|illness|sick)\b", re.I)
 ALLERGY = re.compile(r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|epipen)\b", re.I)
 SCHOOLS = re.compile(r"\b(?:university|college|school|academy|institute|uni|polytechnic)\b", re.I)
+# the rules' catch-all labels, which the model may change ("hobby: new job as a nurse" -> job: "a nurse"); a label
+# made by a pattern of its own (employer, school, diet…) stands: the model mistakes "a school in Leicester" for one
+RELABELLED = {"hobby", "likes", "other"}
+# ...but not to each other: what a person likes and does for fun are one reading apart, and the model's swap is
+# the wrong one as often as not (the judged sample of `bench reading_checked`: "likes: the ocean" -> hobby, a
+# business as a hobby; 2 of 2 wrong)
+SIBLINGS = {"hobby", "likes"}
+# what the rules read from "my <relative>", "my partner Jo", "my cat": the speaker's whatever the clause's mood, so
+# the model never drops it (the fourth set: "my partner Jo wanted …" dropped as a plan, "She's a tabby called Pickle"
+# as another's pet)
+RELATIONS = {"family", "partner", "pet"}
 # a home or hometown is a named place: "I love the dark sky and green scenery" is no hometown, whatever the model
 # reads (the judged sample of `bench reading_checked`, 4 Dec 2026 19:24: likes -> hometown); checked before the gate
 NAMED_PLACES = {"home", "hometown"}
@@ -49,7 +60,14 @@ def _named(value: str) -> bool:
 def misfit(concept: str, value: str, sentence: str) -> str | None:
     """Why `value` (said in `sentence`) is not of the kind `concept` names, or None when it is."""
     words = _words(value)
+    if re.fullmatch(r"(?:\w+ )*(?:it|this|that|them|one)", value.strip(), re.I):
+        return f"{value!r} names nothing by itself"  # "plans: thinking about it"
     if concept == "job":
+        if re.search(rf"\b(?:my|our|his|her|their|your)\s+(?:\w+\s+)?{re.escape(value)}\b", sentence, re.I):
+            return f"{value!r} is someone the speaker has"  # "My doctor said …"
+        if re.search(rf"\b(?:train(?:ed|ing)?|stud(?:y|ying|ied)|qualif(?:y|ying|ied)) (?:as|to be|to become)\s+(?:a |an )?"
+                     rf"{re.escape(value)}", sentence, re.I):
+            return f"{value!r} is a job trained for, not held"  # "going back to school to train as a midwife"
         if re.search(rf"\b(?:was|were)\s+(?:a |an |the )?{re.escape(value)}", sentence, re.I):
             return f"{value!r} is a role that was"  # "I was the banker" (at Monopoly)
         taught = re.search(rf"\bteach(?:es|ing)?\s+{re.escape(value)}\b", sentence, re.I)
