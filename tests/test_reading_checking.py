@@ -107,7 +107,7 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("My dentist said my gums are a bit sore, so I'm flossing.", "job", "dentist"),  # the speaker's dentist
              ("I'm going back to college to train as a paramedic.", "job", "paramedic"),  # not one yet
              ("I'm thinking about it.", "plans", "thinking about it"),
-             ("I even baked bread for the team yesterday.", "hobby", "bread")]  # "'d" sits on "get", the verb's auxiliary
+             ("I even baked bread for the team yesterday.", "hobby", "bread")]
     for turn, attribute, value in wrong:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert verdict.action == "none", (turn, verdict)

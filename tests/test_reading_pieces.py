@@ -140,3 +140,23 @@ def test_a_wedding_of_two_named_ahead_is_a_plan_and_a_past_on_a_weekday_no_arran
 def test_a_weekdays_part_of_the_day_in_the_plural_is_every_week():
     [choir] = chat(("Sam", "Busy?"), ("Ines", "I joined the choir at church, Tuesday evenings."))
     assert choir.happened == "2026-03-04"  # the day it was said, not the Tuesday before
+
+
+def test_news_announced_is_trimmed_and_dated_on_its_own():
+    [promoted] = chat(("Sam", "Good to hear."), ("Ines", "I have news too, I got promoted!"))
+    assert promoted.text == "Ines got promoted"  # "I got promoted" makes a record; "has news too" is no part of it
+    [engaged] = chat(("Sam", "What's new?"), ("Ines", "Oh, great news, we got engaged!"))
+    assert engaged.text.startswith("Ines and others got engaged")
+    records = chat(("Sam", "How was the week?"),
+                   ("Ines", "I went to the market yesterday. Also, big news, I adopted a puppy!"))
+    puppy = next(r for r in records if "puppy" in r.text)
+    assert puppy.happened == "2026-03-04" and puppy.text == "Ines adopted a puppy"  # not the market's day
+
+
+def test_a_since_or_a_plan_dates_no_story_after_it():
+    records = chat(("Sam", "Back at the gym?"), ("Ines", "Since Friday! My knee is fine. My brother made me promise "
+                                                         "to rest on weekends."))
+    assert [r.happened for r in records if "brother" in r.text] == ["2026-03-04"]  # not the Friday she is back since
+    records = chat(("Sam", "Busy?"), ("Ines", "We're launching the app in May, so I'm writing docs all day. I never "
+                                              "knew being a founder meant so much writing."))
+    assert all(r.happened != "2025-05-01" for r in records)  # the May ahead is no past the next sentence tells of

@@ -65,8 +65,8 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "job":
         if re.search(rf"\b(?:my|our|his|her|their|your)\s+(?:\w+\s+)?{re.escape(value)}\b", sentence, re.I):
             return f"{value!r} is someone the speaker has"  # "My doctor said …"
-        if re.search(rf"\b(?:train(?:ed|ing)?|stud(?:y|ying|ied)|qualif(?:y|ying|ied)) (?:as|to be|to become)\s+(?:a |an )?"
-                     rf"{re.escape(value)}", sentence, re.I):
+        if re.search(rf"\b(?:train(?:ed|ing)?|stud(?:y|ying|ied)|qualif(?:y|ying|ied)) (?:as|to be|to become)\s+"
+                     rf"(?:a |an )?{re.escape(value)}", sentence, re.I):
             return f"{value!r} is a job trained for, not held"  # "going back to school to train as a midwife"
         if re.search(rf"\b(?:was|were)\s+(?:a |an |the )?{re.escape(value)}", sentence, re.I):
             return f"{value!r} is a role that was"  # "I was the banker" (at Monopoly)

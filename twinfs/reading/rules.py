@@ -26,6 +26,7 @@ from .reference import POINTING, POINTS, Said
 from .sentence import Sentence
 from .talk import asked_past, back_then, chatter, remembered
 from .third_person import MAX_CHARS, kin_named, named_kin
+from .trimming import ANNOUNCED
 from .windows import Window
 
 log = logging.getLogger("twinfs.rules")
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 POINTING_WORDS = set(POINTS) | set(POINTING)
 UNDATED = "(a past without a day)"  # what a turn told so far when its time has no day
 SCHEDULED = {"start", "begin", "leave", "fly", "move", "finish", "arrive", "return", "graduate", "retire"}
+# a sentence that opens news of its own: what the turn told before does not date it
+NEWS = re.compile(rf"^\W*(?:(?:also|and|oh|actually|anyway|ok|okay)\W+)*(?:{ANNOUNCED.pattern}|by the way|"
+                  r"in other news|on another note)\b", re.I)
 WEEKDAY = re.compile(rf"(?:on |this )?{DAY}", re.I)
 SINGLE_PARENT = re.compile(r"\bas an? single (?:parent|mom|mother|dad|father)\b", re.I)
 RECENT = 3  # sentences back where "this necklace" may find the necklace named before
@@ -128,6 +132,8 @@ class RulesReader:
             user = turn.speaker
             told = None
             for span in doc.sents:
+                if NEWS.match(span.text):
+                    told = None  # "… yesterday. Also, big news, I adopted a cat!": news of its own, not that day's
                 try:
                     made, said = self._sentence(span, turn, before, names, told)
                 except ValidationError as e:  # a draft past a bound: that sentence unread, never the window
@@ -145,7 +151,10 @@ class RulesReader:
         far, the time of a story's next events ("Last week I visited home. We had a great time")."""
         sentence = Sentence(span, turn.speaker)
         past = next((p for p in phrases(span.text) if (day := resolve(p, turn.at, "past")) is not None
-                     and day <= turn.at.date()), None)  # a phrase the dates module knows, not any number spaCy dates
+                     and day <= turn.at.date() and not re.search(rf"\bsince\s+{re.escape(p)}", span.text, re.I)),
+                    None)  # a phrase the dates module knows, not any number spaCy dates; "Since Monday!" no story's
+        if past is not None and (sentence.kind() == "plan" or _arranged(sentence._finite(), past)):
+            past = None  # "We're opening the second clinic in March, so …": ahead, no story told
         if past is None and _undated_past(sentence) and not re.search(r"\bsince\b", span.text, re.I):
             past = UNDATED  # "Last season, I hurt my ankle. … I stayed focused on my recovery": not the day said
         return self._drafts(sentence, turn, before, names, told), past

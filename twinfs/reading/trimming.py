@@ -6,6 +6,7 @@ and a bid to them at the end ("…, take a look!") are not part of the fact.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ..text import FIRST, SECOND
@@ -18,6 +19,11 @@ JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "w
           ("on", "a", "different", "note"), ("on", "a", "side", "note"), ("on", "that", "note"),
           ("that", "being", "said"), ("having", "said", "that"), ("so", "far", ",", "so", "good"),
           ("no", "worries"), ("no", "problem"))
+# what announces the news before a comma: "I have news too, I got promoted", "Big news, I adopted a cat", "Speaking
+# of trips, I started learning to sail"
+ANNOUNCED = re.compile(r"(?:(?:i|we) ?(?:have|'ve got|got|'ve) (?:some |a bit of |big |great |good |exciting )?news"
+                       r"(?: too| as well)?|(?:big|great|good|exciting|some|other) news|guess what|"
+                       r"speaking of [\w' ]{1,30})")
 # what one bids the listener do after telling something: "…, take a look!", "… - come see!"
 TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
@@ -42,6 +48,9 @@ def trimmed(span: Span) -> list[Token]:
         joint: tuple[str, ...] | None = next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)),
                                              None)
         comma = next((i for i, x in enumerate(tokens[:3]) if x.text == ","), None)
+        if joint is None and (said := next((i for i, x in enumerate(tokens[:9]) if x.text in (",", "!")), None)) \
+                and ANNOUNCED.fullmatch(" ".join(x.lower_ for x in tokens[:said])):
+            joint = tuple(x.lower_ for x in tokens[:said + 1])
         if joint is None and comma and all(x.tag_ == "MD" or x.dep_ in ("aux", "neg") for x in tokens[:comma]):
             joint = tuple(x.lower_ for x in tokens[:comma + 1])  # "Can't, I've got my sister's kids": an answer
         if joint is None and (t.is_punct or t.is_space or t.pos_ == "INTJ" or (
