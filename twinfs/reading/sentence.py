@@ -140,8 +140,8 @@ class Sentence:
         content = [t for t in self.tokens if not t.is_stop and not t.is_punct and t.pos_ in
                    ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV") and t.lower_ not in FIRST]
         has_verb = any(t.pos_ in ("VERB", "AUX") for t in self.tokens)
-        became = root is not None and root.tag_ == "VBN" and root.lower_ != "used" and any(  # "I got promoted", "we got engaged"
-            c.dep_ == "auxpass" and c.lemma_ == "get" for c in root.children)
+        became = root is not None and root.tag_ == "VBN" and root.lower_ != "used" and any(
+            c.dep_ == "auxpass" and c.lemma_ == "get" for c in root.children)  # "I got promoted", "we got engaged"
         return has_verb and (len(content) >= MIN_CONTENT or became)
 
     def fragment(self, root: Token) -> bool:
