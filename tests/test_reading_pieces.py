@@ -160,3 +160,12 @@ def test_a_since_or_a_plan_dates_no_story_after_it():
     records = chat(("Sam", "Busy?"), ("Ines", "We're launching the app in May, so I'm writing docs all day. I never "
                                               "knew being a founder meant so much writing."))
     assert all(r.happened != "2025-05-01" for r in records)  # the May ahead is no past the next sentence tells of
+
+
+def test_what_one_has_to_do_is_no_pastime():
+    for text in ("Oh, and I'm finally learning to drive, at thirty-five.",
+                 "We're hiring, so I'm doing interviews every day."):
+        records = chat(("Sam", "How's things?"), ("Ines", text))
+        assert records and not any(r.attribute == "hobby" for r in records), records
+    [knit] = chat(("Sam", "How's things?"), ("Ines", "I'm learning to knit."))
+    assert (knit.attribute, knit.value) == ("hobby", "knit")

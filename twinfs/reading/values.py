@@ -36,6 +36,9 @@ _NOT_VALUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her
 # not an activity: how one is ("doing OK"), a count of things ("a few new recipes"), oneself ("pushing myself")
 _NOT_ACTIVITY = re.compile(r"^(?:ok|okay|well|good|great|fine|alright|better|best|few|several|many|lots|some|"
                            r"more|(?:a )?(?:ton|tons|lot|bit)|\d+)\b|\b(?:me|myself|i|us|ourselves)$", re.I)
+# what one has to do, not does for its own sake: "learning to drive", "doing interviews every day"
+_TASKS = re.compile(r"^(?:drive|driving lessons|interviews?|homework|paperwork|chores|laundry|housework|errands|admin|"
+                    r"overtime|(?:night |extra )?shifts?|exams?|revision|taxes)\b", re.I)
 # a verb or a time where a thing should be: "what I'm doing is making an impact", "a job I enjoy every day"
 _NO_THING = re.compile(r"^(?:is|are|was|were|has|have|had|'s|'re|'m)\b|^(?:every|each|all) (?:day|week|night|morning|"
                        r"month|year|time)s?$", re.I)
@@ -104,7 +107,7 @@ def activity(rest: str) -> str | None:
     rest = re.sub(r"^(?:learning )?(?:how )?to play (?:the )?", "", rest.strip(), flags=re.I)  # "… the piano"
     rest = re.sub(r"^playing (?:my|our) ", "playing ", rest, flags=re.I)  # "playing my violin" is playing the violin
     value = cut_value(rest, 6)
-    if value is None or VERB_STOP.match(value) or _NOT_ACTIVITY.match(value) or re.match(
+    if value is None or VERB_STOP.match(value) or _NOT_ACTIVITY.match(value) or _TASKS.match(value) or re.match(
             r"(?:for|with|at|on|in|to|about|from)\b", value, re.I):  # "practicing for my next tournament"
         return None
     if re.match(rf"\w+ing (?:(?:my|our|a|the) )?(?:own )?(?:[\w-]+ )?{BUSINESS}\b", value, re.I):
