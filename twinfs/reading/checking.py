@@ -180,8 +180,8 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
     same = had and rules == answer.attribute  # then the rules' words are what is checked, not the model's
     verdict = gate(question.turn, (question.value or said) if same else said, concept=answer.attribute)
     if not verdict.holds(answer.attribute):
-        ruled = gate(question.turn, question.value or said, concept=rules) if had else None
-        if ruled is not None and rules != answer.attribute and ruled.holds(rules):
+        ruled = gate(question.turn, question.value or said, concept=rules) if had and not same else None
+        if ruled is not None and ruled.holds(rules):
             return CheckVerdict("keep", why=f"the model's {answer.attribute} does not hold; the rules' {rules} does")
         whose = f"{verdict.holder or verdict.whose}'s" if verdict.whose != "speaker" else ""
         why = f"not the speaker's own, asserted {answer.attribute}: " + (whose or ", ".join(sorted(verdict.reasons)))
@@ -346,9 +346,10 @@ def _user_turn(turn: Any) -> bool:
 
 def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes: bool = False) -> list[Question]:
     """The questions a thread owes, in the order its turns were said: one for each live record the first pass made
-    from a user's turn (of its attribute's value; of its text, whether it reads alone, when it sets none: `notes`),
-    and (`clauses`) one for each sentence of a user's turn whose subject is the speaker and that no record's value
-    falls in. `turns`: the thread's turns in order (each with .id, .text, .role)."""
+    from a user's turn (of its attribute's value; of its text, whether it reads alone, when it sets none: `notes`)
+    but a relative, partner or pet read from "my …" (kinds.RELATIONS: code keeps it), and (`clauses`) one for each
+    sentence of a user's turn whose subject is the speaker and that no record's value falls in. `turns`: the
+    thread's turns in order (each with .id, .text, .role)."""
     order = {t.id: n for n, t in enumerate(turns)}
     asked: list[tuple[int, int, Question]] = []
     covered: dict[str, list[str]] = {}
@@ -357,7 +358,8 @@ def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes:
             continue
         n = order[r.turns[0]]
         covered.setdefault(turns[n].id, []).append(r.value or "")
-        if not _user_turn(turns[n]) or getattr(r, "by", "user") != "user" or (not notes and not r.value):
+        if not _user_turn(turns[n]) or getattr(r, "by", "user") != "user" or (not notes and not r.value) \
+                or concept(r.attribute) in RELATIONS:  # kept whatever the model answers (decide): not asked
             continue
         before = turns[n - 1].text if n > 0 else ""
         if r.attribute and r.value:
