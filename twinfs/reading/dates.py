@@ -209,7 +209,6 @@ def _found(text: str) -> list[re.Match]:
             and not _PARTS_OF_DAYS.match(text, m.end())]
 
 
-
 def find(text: str, base: date | datetime, prefer: Prefer = "past") -> tuple[str, date] | None:
     """The first time phrase in `text` that names a day, and that day."""
     for m in _found(text):
