@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from twinfs.models import Record
+from twinfs.reading.asked import without_question
 
 if TYPE_CHECKING:
     from bench.reading import Run, Session
@@ -172,7 +173,8 @@ def relative_dates(run: Run, sessions: list[Session]) -> tuple[int, int]:
             turn = turns.get((conversation, record.turns[0])) if record.turns else None
             if turn is None:
                 continue
-            words = set(_CONTENT.findall(record.text.lower())) - {w.lower() for w in turn.speaker.split()}
+            own = without_question(record.text).lower()  # the question a record carries is not its sentence
+            words = set(_CONTENT.findall(own)) - {w.lower() for w in turn.speaker.split()}
             sentences = [x for x in re.split(r"(?<=[.!?])\s+", turn.text) if x.strip()]
             best = max(sentences, key=lambda x: len(words & set(_CONTENT.findall(x.lower()))), default="")
             if not words or len(words & set(_CONTENT.findall(best.lower()))) * 2 < len(words):

@@ -73,6 +73,12 @@ def values(records) -> set[tuple[str, str]]:
     ("I work at a pharmacy near the station.", {("job", "works in a pharmacy")}),
     ("I taught maths for twenty years.", {("former_job", "taught maths")}),
     ("I was a firefighter for a decade before my knee went.", {("former_job", "firefighter")}),
+    ("I quit the agency. I'm a bike courier now.", {("job", "bike courier")}),
+    ("I'm a lifeguard at the lido in summer.", {("job", "lifeguard")}),
+    ("I turned 33 last week.", {("age", "33")}),  # spaCy's date "33 last week" holds the age
+    ("Oh, and I'm finally learning to swim, at fifty-two.", {("age", "fifty-two")}),
+    ("Big news, we got a kitten! She's a little tabby called Pickle.", {("pet", "kitten named Pickle")}),
+    ("We got a puppy on Sunday, a spaniel called Biscuit.", {("pet", "puppy named Biscuit")}),
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))
@@ -88,6 +94,8 @@ def test_the_plain_cases(text, expected):
     ([("user", "My friend Omar lives in Rotterdam.")], "Rotterdam"),
     ([("user", "My sister got a job at Google.")], "Google"),
     ([("user", "My neighbour's dog is called Rex.")], "Rex"),
+    ([("user", "My sister got a cat. She's a tabby called Juno.")], "Juno"),
+    ([("user", "I got there, at 10 pm.")], "10"),
     ([("user", "If I had a cat, I'd call it Mochi.")], "Mochi"),
     ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),
     ([("user", "If I got a job at Google, I'd move to Zurich.")], "Google"),

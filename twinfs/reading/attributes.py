@@ -118,6 +118,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?: [.!,]|$| last| this| on| in)", low)
     if m:
         add("age", m.group(1))  # "I turned forty last week": as said
+    m = re.search(r"\bi(?: 'm| am)? [^,]+, at (\d{2}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+                  r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years old)?\W*$", low)
+    if m and (not m.group(1).isdigit() or 10 < int(m.group(1)) < 110):
+        add("age", m.group(1))  # "I'm finally learning to drive, at forty-one": the speaker's age, said last
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (\d+|" + "|".join(NUMBERS) +
                   r") (kids|children|sons|daughters)\b", low)
     if m:
@@ -162,7 +166,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?:an? |two |three |2 |3 )(?:new |little |rescue |rescued )*(" + "|".join(sorted(PETS)) +
                   r")\b(?: (?:named|called) ([A-Z]\w+))?", text, re.I)
     if m:
-        add("pet", m.group(1).lower() + (f" named {m.group(2)}" if m.group(2) else ""))
+        name = m.group(2) or pet_named(text[m.end():])  # "We got a puppy last week, a spaniel called Biscuit"
+        add("pet", m.group(1).lower() + (f" named {name}" if name else ""))
 
     # diet, allergies and health
     m = re.search(r"\b(?:i|we) (?:'m |am |'ve been |have been |went |became |'re |are |'ve (?:recently |just )?gone |"
@@ -317,3 +322,13 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         add("car", cut_value(m.group(1), 4))
     return [(a, v) for a, v in found if v]
+
+
+def pet_named(text: str, leading: bool = False) -> str | None:
+    """The name a pet is given in the words after it ("…, a spaniel called Biscuit") or, `leading`, in a sentence of
+    its own right after the one that names it ("She's a little tabby called Pickle")."""
+    pets = "|".join(sorted(PETS, key=len, reverse=True))
+    lead = r"^(?:she|he|it)(?:'s| is) an? " if leading else r"^[^.!?]{0,30}?,\s*an? "
+    kinds = pets + "|tabby|moggy|mutt|pup|rescue|little one|boy|girl"
+    m = re.search(lead + r"(?:[\w-]+ ){0,2}?(?:" + kinds + r") (?:named|called) ([A-Z][a-z]+)\b", text.strip(), re.I)
+    return m.group(1) if m and m.group(1)[0].isupper() else None

@@ -35,7 +35,14 @@ JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counse
         "optician", "physiotherapist", "physio", "psychologist", "sociologist", "statistician", "surveyor",
         "solicitor", "attorney", "paralegal", "receptionist", "hairdresser", "barber", "butcher", "florist",
         "gardener", "landscaper", "builder", "roofer", "tailor", "jeweller", "jeweler", "lecturer", "teaching",
-        "headteacher", "principal", "coder", "sysadmin", "bartender", "sommelier", "zookeeper", "ranger"}
+        "headteacher", "principal", "coder", "sysadmin", "bartender", "sommelier", "zookeeper", "ranger",
+        "courier", "postman", "postwoman", "cleaner", "nanny", "childminder", "carer", "porter", "dispatcher",
+        "trucker", "chauffeur", "housekeeper", "janitor", "caretaker", "fisherman", "sailor", "shopkeeper",
+        "salesman", "saleswoman", "bookkeeper", "auditor", "biologist", "chemist", "physicist", "mathematician",
+        "geologist", "labourer", "laborer", "bricklayer", "plasterer", "decorator", "locksmith", "joiner",
+        "seamstress", "lifeguard", "comedian", "curator", "archivist", "archaeologist", "historian", "sculptor",
+        "novelist", "copywriter", "dietitian", "nutritionist", "optometrist", "radiographer", "psychiatrist",
+        "chiropractor", "osteopath", "paediatrician", "pediatrician", "doula"}
 # languages one speaks or learns: "I'm learning Portuguese for work" is a language, not a hobby
 LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", "dutch", "swedish", "norwegian",
              "danish", "finnish", "polish", "czech", "russian", "ukrainian", "greek", "turkish", "arabic", "hebrew",

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from ..text import FIRST
+from .asked import question, with_question
 from .assertion import gate
-from .attributes import alone
+from .attributes import alone, pet_named
 from .dates import DAY, Prefer, phrases, resolve
 from .lexicon import KIN
 from .pipeline import nlp
@@ -131,9 +132,14 @@ class RulesReader:
                 continue
             user = turn.speaker
             told = None
+            pet = None  # the pet the sentence before named, without its name
             for span in doc.sents:
                 if NEWS.match(span.text):
                     told = None  # "… yesterday. Also, big news, I adopted a cat!": news of its own, not that day's
+                if pet is not None and (name := pet_named(span.text, leading=True)):
+                    drafts.append(Draft(kind="state", text=f"{turn.speaker}'s {pet} is called {name}",
+                                        subject=turn.speaker, attribute="pet", value=f"{pet} named {name}",
+                                        turns=[turn.id]))  # "I adopted a cat! She's a little tabby called Pickle"
                 try:
                     made, said = self._sentence(span, turn, before, names, told)
                 except ValidationError as e:  # a draft past a bound: that sentence unread, never the window
@@ -142,6 +148,8 @@ class RulesReader:
                     made, said = [], None
                 told = said or told
                 drafts.extend(made)
+                pet = next((d.value for d in made if d.attribute == "pet" and d.value and " named " not in d.value),
+                           None)
                 before = [Said(span, turn.speaker), *before][:RECENT]
         return Outcome(finish(window, drafts), tokens)
 
@@ -216,6 +224,8 @@ class RulesReader:
         text = named_kin(text, turn.speaker, kin_named(turn.text))
         if len(text.split()) < 3:
             return []
+        if not pairs:  # "I miss the students" after "You miss teaching?": the record says what it answers
+            text = with_question(text, span, question(before, span, turn.speaker))
         values: list[tuple[str | None, str | None]] = [(a, sentence.resolved(v)) for a, v in pairs] or [(None, None)]
         return [Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute and attribute[:40],
                       value=value and value[:80], when=when, turns=[turn.id]) for attribute, value in values]

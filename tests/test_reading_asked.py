@@ -1,0 +1,72 @@
+"""A record carries the question it answers (#31, twinfs/reading/asked.py): "Twice a week. I'm finally past the
+beginner level" says nothing of what without "Still doing the night classes?". Conversations written for these tests."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from twinfs.passages import Turn
+from twinfs.reading import Window
+from twinfs.reading.asked import without_question
+from twinfs.reading.rules import RulesReader
+
+T0 = datetime(2026, 4, 8, 18, 0, tzinfo=UTC)
+
+
+def last_turn(*said: tuple[str, str], role: str = "user") -> list:
+    """The records of the last of `said` ((speaker, text) turns; the first one's role is `role`)."""
+    turns = [Turn(f"t{i}", "message", text, T0 + timedelta(seconds=30 * i), role if i == 0 else "user", who)
+             for i, (who, text) in enumerate(said)]
+    records = RulesReader().read(Window("th_asked", turns, [t.id for t in turns], {})).records
+    return [r for r in records if r.turns == [turns[-1].id]]
+
+
+@pytest.mark.parametrize(("asked", "answer", "own"), [
+    ("Still doing the night classes?", "Twice a week. I'm finally past the beginner level.",
+     "Theo is finally past the beginner level"),
+    ("How's the allotment?", "Overgrown. I pulled up the last of the beans on Sunday.",
+     "Theo pulled up the last of the beans"),
+    ("You miss the band?", "Some weeks. I miss the rehearsals, not the van.",
+     "Theo misses the rehearsals, not the van"),
+])
+def test_an_answer_that_leans_on_the_question_carries_it(asked, answer, own):
+    [record] = last_turn(("Noor", asked), ("Theo", answer))
+    assert record.text == f'{own} (asked: "{asked}")'
+    assert without_question(record.text) == own
+
+
+@pytest.mark.parametrize(("asked", "answer"), [
+    ("How's the pottery going?", "I finished my first pottery bowl on Sunday."),  # the answer names it
+    ("How's it going?", "Busy. I repainted the whole hallway on Sunday."),  # the question names nothing
+    ("At the gym?", "Yep. I lifted my heaviest deadlift ever."),  # an echo of the speaker's words, no topic
+    ("Any news?", "I repainted the whole hallway on Sunday."),
+])
+def test_a_question_that_adds_nothing_is_left_off(asked, answer):
+    records = last_turn(("Noor", asked), ("Theo", answer))
+    assert records and all("asked:" not in r.text for r in records)
+
+
+def test_a_record_with_a_value_reads_alone_without_it():
+    records = last_turn(("Noor", "How's the new flat?"), ("Theo", "Lovely. I live in Leeds now, near the river."))
+    assert any(r.attribute == "home_city" for r in records)
+    assert all("asked:" not in r.text for r in records)
+
+
+def test_the_speakers_own_turn_between_breaks_the_link():
+    records = last_turn(("Noor", "How's the allotment?"), ("Theo", "Overgrown."),
+                        ("Theo", "Oh, and I repainted the whole hallway on Sunday."))
+    assert [r.text for r in records] == ["Theo repainted the whole hallway"]
+
+
+def test_an_assistants_offer_of_help_is_no_topic():
+    records = last_turn(("assistant", "Hi! What would you like help with?"),
+                        ("Alice", "I'm planning meals for my family this week."), role="assistant")
+    assert records and all("asked:" not in r.text for r in records)
+
+
+def test_the_question_is_asked_only_of_the_sentences_just_after_it():
+    records = last_turn(("Noor", "Still doing the night classes?"),
+                        ("Theo", "Twice a week. It's tiring. My feet hurt. I bought new running shoes on Monday."))
+    shoes = [r for r in records if "running shoes" in r.text]
+    assert shoes and "asked:" not in shoes[0].text
