@@ -169,3 +169,20 @@ def test_what_one_has_to_do_is_no_pastime():
         assert records and not any(r.attribute == "hobby" for r in records), records
     [knit] = chat(("Sam", "How's things?"), ("Ines", "I'm learning to knit."))
     assert (knit.attribute, knit.value) == ("hobby", "knit")
+
+
+@pytest.mark.parametrize(("said", "text"), [
+    ("I repainted the whole fence on Saturday, ha.", "Ines repainted the whole fence"),
+    ("I still can't ride a bike, so don't worry.", "Ines still can't ride a bike"),
+    ("I finally finished the quilt, no joke.", "Ines finally finished the quilt"),
+    ("I went to Prague with my brother, but wow.", "Ines went to Prague with Ines's brother"),
+])
+def test_a_laugh_or_a_reassurance_after_the_last_comma_is_no_part_of_the_record(said, text):
+    assert text in texts(chat(("Sam", "Anything new?"), ("Ines", said)))
+
+
+def test_a_question_announced_and_a_joke_allergy_make_no_record_and_a_number_before_and_is_an_age():
+    assert chat(("Sam", "Hi!"), ("Ines", "Sam, I have a question.")) == []
+    assert chat(("Sam", "Coffee?"), ("Ines", "Turns out I'm allergic to Mondays without tea.")) == []
+    [age, *_] = chat(("Sam", "Go on then."), ("Ines", "I'm fifty-one and I still can't whistle."))
+    assert (age.attribute, age.value) == ("age", "fifty-one")

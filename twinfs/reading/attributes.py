@@ -115,7 +115,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("age", m.group(1))
     m = re.search(r"\bi(?: 'm| am| just turned| turned) ((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
                   r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years? old)?"
-                  r"(?: [.!,]|$| last| this| on| in)", low)
+                  r"(?: [.!,]|$| last| this| on| in| and)", low)
     if m:
         add("age", m.group(1))  # "I turned forty last week": as said
     m = re.search(r"\bi(?: 'm| am)? [^,]+, at (\d{2}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
@@ -184,8 +184,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("diet", ("no " if re.search(r"stopped|quit|gave up", m.group(0)) else "eats " if m.group(1) == "eating"
                      else "drinks ") + value)
     m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic to ([\w ,'-]+)", low)
-    if m:
-        add("allergy", cut_value(m.group(1), 5))
+    if m and not re.match(r"(?:mornings?|evenings?|mondays?|work|people|life|effort|exercise|chores)\b", m.group(1)):
+        add("allergy", cut_value(m.group(1), 5))  # not "allergic to mornings without coffee": a joke
     m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) ((?:type [12] |"
                   r"chronic |mild |severe |bad )?(?:" + "|".join(sorted(HEALTH, key=len, reverse=True)) + r"))\b", low)
     if m:

@@ -76,6 +76,9 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
                 c.dep_ == "prt" and c.lower_ == "in" for c in t.children) and not any(
                 c.dep_ in ("prep", "dobj") for c in t.children)):
             return True  # "I 100% agree", "I just wanted to check in": about the conversation
+        if t.dep_ == "ROOT" and t.lemma_ in ("have", "got") and any(
+                c.dep_ == "dobj" and c.lemma_ in ("question", "favour", "favor") for c in t.children):
+            return True  # "Dolores, I have a question": about the talk, what is asked comes next
         if t.lemma_ == "mean" and t.dep_ == "ROOT" and not any(c.dep_ in ("dobj", "ccomp") for c in t.children):
             return True  # "From a distance, I mean": a word on the last sentence
         if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in (

@@ -24,6 +24,9 @@ JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "w
 ANNOUNCED = re.compile(r"(?:(?:i|we) ?(?:have|'ve got|got|'ve) (?:some |a bit of |big |great |good |exciting )?news"
                        r"(?: too| as well)?|(?:big|great|good|exciting|some|other) news|guess what|"
                        r"speaking of [\w' ]{1,30})")
+# what ends a sentence after its last comma and tells nothing: a laugh, a reassurance, a gasp
+TAILS = {("ha",), ("haha",), ("hahaha",), ("lol",), ("lmao",), ("hehe",), ("but", "wow"), ("so", "do", "n't", "worry"),
+         ("do", "n't", "worry"), ("no", "joke"), ("honestly",), ("though",)}
 # what one bids the listener do after telling something: "…, take a look!", "… - come see!"
 TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
@@ -71,6 +74,9 @@ def trimmed(span: Span) -> list[Token]:
     while len(tokens) > 3 and [x.lower_ for x in tokens[-3:]] == ["by", "the", "way"] or \
             len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:
         del tokens[-4 if tokens[-1].is_punct else -3:]  # "…, by the way."
+    comma = max((i for i, t in enumerate(tokens) if t.text == ","), default=None)
+    if comma is not None and comma > 2 and tuple(t.lower_ for t in tokens[comma + 1:] if not t.is_punct) in TAILS:
+        del tokens[comma:]  # "I spent the weekend building a shed, ha": a laugh, no part of the fact
     # "I started kickboxing, you should try it": keep what the speaker says of themself
     listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU or (  # "…, so let's make it happen"
         t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))), None)
