@@ -186,3 +186,14 @@ def test_a_question_announced_and_a_joke_allergy_make_no_record_and_a_number_bef
     assert chat(("Sam", "Coffee?"), ("Ines", "Turns out I'm allergic to Mondays without tea.")) == []
     [age, *_] = chat(("Sam", "Go on then."), ("Ines", "I'm fifty-one and I still can't whistle."))
     assert (age.attribute, age.value) == ("age", "fifty-one")
+
+
+def test_a_weekend_told_in_the_past_is_the_one_just_gone_and_a_time_that_is_an_object_stays():
+    [spent] = chat(("Sam", "Good weekend?"), ("Ines", "I spent the weekend tiling the bathroom."))
+    assert (spent.text, spent.happened) == ("Ines spent the weekend tiling the bathroom", "2026-02-28")
+    [fixed] = chat(("Sam", "Any luck with the gate?"), ("Ines", "I finally fixed the gate this weekend."))
+    assert fixed.happened == "2026-02-28"  # said on a Wednesday: not the Saturday ahead
+    [plan] = chat(("Sam", "Busy?"), ("Ines", "I'm repainting the gate this weekend."))
+    assert (plan.kind, plan.happened) == ("plan", "2026-03-07")
+    [match] = chat(("Sam", "Did you watch it?"), ("Ines", "I really enjoyed yesterday's match."))
+    assert "yesterday's match" in match.text and match.happened == "2026-03-03"

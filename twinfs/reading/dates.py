@@ -178,7 +178,11 @@ def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") 
     if _TODAY_RE.match(text):
         return day
     if m := _WEEKEND_RE.match(text):
-        return _weekend((m.group(1) or "this").lower(), day)
+        which = (m.group(1) or "this").lower()
+        weekend = _weekend(which, day)
+        if prefer == "past" and which in ("this", "the") and weekend > day:
+            weekend -= timedelta(days=7)  # "I built a shed this weekend", said on a Wednesday: the one just gone
+        return weekend
     if m := _SEASON_RE.match(text):
         return _season(m.group(1).lower(), m.group(2).lower(), day)
     if _OTHER_DAY_RE.match(text):

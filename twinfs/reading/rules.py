@@ -219,7 +219,11 @@ class RulesReader:
         after = next((t for t in sentence.tokens if t.idx - span.start_char >= dropped[1]), None) if dropped else None
         subject = dropped is not None and after is not None and after.pos_ in ("AUX", "VERB") and not any(
             t.idx - span.start_char < dropped[0] for t in sentence.tokens)  # "Yesterday was crazy cool": of the day
-        if subject or (relative and re.search(r"\b(?:is|are|was|were|be)(?: -|,|$)", text)):
+        spent = dropped is not None and any(
+            (t.dep_ == "dobj" and dropped[0] <= t.idx - span.start_char < dropped[1])
+            or (t.dep_ == "case" and t.idx - span.start_char == dropped[1])
+            for t in sentence.tokens)  # "I spent the weekend building a shed", "I loved yesterday's concert": said
+        if subject or spent or (relative and re.search(r"\b(?:is|are|was|were|be)(?: -|,|$)", text)):
             text = sentence.rewrite(None)  # "our season opener is next week": the phrase is what is said
         text = named_kin(text, turn.speaker, kin_named(turn.text))
         if len(text.split()) < 3:
