@@ -79,6 +79,11 @@ def values(records) -> set[tuple[str, str]]:
     ("Oh, and I'm finally learning to swim, at fifty-two.", {("age", "fifty-two")}),
     ("Big news, we got a kitten! She's a little tabby called Pickle.", {("pet", "kitten named Pickle")}),
     ("We got a puppy on Sunday, a spaniel called Biscuit.", {("pet", "puppy named Biscuit")}),
+    ("My girlfriend is called Lou and she's a baker.", {("partner", "Lou")}),  # was `partner: girlfriend`
+    ("My husband's name is Omar.", {("partner", "Omar")}),
+    ("I found a new job at a care home near Derby.", {("job", "works in a care home")}),
+    ("I work weekends at a garage.", {("job", "works in a garage")}),
+    ("I've started learning Greek for my trip.", {("language", "Greek")}),
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))
@@ -96,6 +101,8 @@ def test_the_plain_cases(text, expected):
     ([("user", "My neighbour's dog is called Rex.")], "Rex"),
     ([("user", "My sister got a cat. She's a tabby called Juno.")], "Juno"),
     ([("user", "I got there, at 10 pm.")], "10"),
+    ([("user", "My brother got a new job at the hospital.")], "hospital"),
+    ([("user", "My sister is called Bea.")], "girlfriend"),
     ([("user", "If I had a cat, I'd call it Mochi.")], "Mochi"),
     ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),
     ([("user", "If I got a job at Google, I'd move to Zurich.")], "Google"),

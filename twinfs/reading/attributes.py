@@ -69,9 +69,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     orgs = [e for e, label in named if label in ("ORG", "FAC", "GPE", "PERSON", "PRODUCT")]
 
     def add(attribute: str, value: str | None) -> None:
-        if attribute == "hobby" and value and value.split()[0].lower() in languages:
-            # "I'm learning German", "Portuguese for work"
-            attribute, value = "language", as_spelled(value.split()[0], text)
+        said = value.split()[1:] if value and value.split()[0].lower() == "learning" else (value or "").split()
+        if attribute == "hobby" and said and said[0].lower() in languages:
+            # "I'm learning German", "Portuguese for work", "I've started learning Italian"
+            attribute, value = "language", as_spelled(said[0], text)
         if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:
             found.append((attribute, value))
 
@@ -139,7 +140,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("family" if KIN[m.group(1).lower()] not in ("son", "daughter") else "children", m.group(1).lower())
     for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely))* "
                          r"(best friend|" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b"
-                         r"(?:,? (?:named |called )?([A-Z][a-z]+)\b)?", text, re.I):
+                         r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?([A-Z][a-z]+)\b)?", text, re.I):
         kin, name = m.group(1).lower(), m.group(2)
         relation = KIN[kin]
         if name and name[0].isupper() and name.lower() not in ("i", "and", "is", "was", "has", "who", "are"):
@@ -308,7 +309,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     # languages and car
     some = r"(?:(?:fluent|some|basic|decent|good|conversational|a little|a bit of|a little bit of|broken) )?"
     m = re.search(r"\b[Ii] (?:speak|'m fluent in|am fluent in|'m learning|am learning|'m picking up|am picking up|"
-                  r"'m studying|am studying) " + some + r"([A-Z][a-z]+(?:(?:,|,? and|,? or) " + some
+                  r"'m studying|am studying|(?:'ve |have )?started learning|(?:'ve|have) been learning) " + some
+                  + r"([A-Z][a-z]+(?:(?:,|,? and|,? or) " + some
                   + r"[A-Z][a-z]+)*)", text)
     if m:  # "I speak fluent Spanish and a bit of Arabic"
         for language in re.split(r"(?:,|,? and|,? or) " + some, m.group(1)):

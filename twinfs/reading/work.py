@@ -58,6 +58,10 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     if m:
         add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
         add("employer", workplace(text[m.start(1):], orgs))  # "a new job as a pharmacist at Boots"
+    m = re.search(r"\b(?:i|we) (?:'ve |have |just )*(?:got|landed|started|start|found) (?:a |my )?(?:new |first )?"
+                  r"(?:job|position) (?:at|in) (an? |the )((?:[a-z]+ )?" + WORKPLACES + r")\b", text, re.I)
+    if m:
+        add("job", f"works in {m.group(1).lower()}{m.group(2)}")  # "I got a new job at the hospital"
     m = re.search(r"\b(?:started|starting|got|landed|took|accepted|began) (?:a |my |the )?(?:new |first )?(?:job|"
                   r"position|role|post) (?:at|with) (?:the )?([A-Z][\w .'&-]+)", text)
     if m and (org := next((o for o in orgs if m.group(1).startswith(o)), None) or proper_name(m.group(1))):
@@ -78,7 +82,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     m = re.search(r"\b(?:i|we) taught ((?:[a-z]+ )?[a-z]+) (?:to [\w -]+? )?for (?:[\w-]+ )?(?:years|decades)\b", low)
     if m and not NOT_TAUGHT.match(m.group(1)):
         add("former_job", "taught " + m.group(1))  # "I taught history for thirty-five years": a job that was
-    m = re.search(r"\b(?:i|we) (?:(?:'ve|have) been working|(?:'ve|have) worked|work) (?:in|at) (an? |the )"
+    m = re.search(r"\b(?:i|we) (?:(?:'ve|have) been working|(?:'ve|have) worked|work)"
+                  r"(?: nights| days| weekends| shifts)? (?:in|at) (an? |the )"
                   r"((?:[a-z]+ )?" + WORKPLACES + r")\b", low)
     if m:
         add("job", f"works in {m.group(1)}{m.group(2)}")  # "I've worked in a library for twenty years"
