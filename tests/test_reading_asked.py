@@ -1,5 +1,6 @@
 """A record carries the question it answers (#31, twinfs/reading/asked.py): "Twice a week. I'm finally past the
-beginner level" says nothing of what without "Still doing the night classes?". Conversations written for these tests."""
+beginner level" says nothing of what without "Still doing the night classes?"; and a verbless answer to a question for
+a fact ("Where do you live?" - "Sheffield.") gives it. Conversations written for these tests."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -70,3 +71,30 @@ def test_the_question_is_asked_only_of_the_sentences_just_after_it():
                         ("Theo", "Twice a week. It's tiring. My feet hurt. I bought new running shoes on Monday."))
     shoes = [r for r in records if "running shoes" in r.text]
     assert shoes and "asked:" not in shoes[0].text
+
+
+@pytest.mark.parametrize(("asked", "answer", "fact", "text"), [
+    ("Where do you live these days?", "Sheffield, near the park.", ("home_city", "Sheffield"),
+     "Theo lives in Sheffield"),
+    ("So where are you from?", "Accra. Then Croydon from age nine.", ("hometown", "Accra"), "Theo is from Accra"),
+    ("How old are you, if you don't mind me asking?", "Forty-six.", ("age", "forty-six"), "Theo is forty-six"),
+    ("How old are you?", "29, somehow.", ("age", "29"), "Theo is 29"),
+])
+def test_a_verbless_answer_to_a_question_for_a_fact_gives_it(asked, answer, fact, text):
+    records = last_turn(("Noor", asked), ("Theo", answer))
+    assert any((r.attribute, r.value) == fact and r.text == text for r in records), [r.text for r in records]
+
+
+@pytest.mark.parametrize(("asked", "answer"), [
+    ("Where does your brother live?", "Sheffield."),  # asked of someone else
+    ("Where did you go on holiday?", "Sheffield, believe it or not."),  # a trip, not a home
+    ("Where do you live?", "Near the park."),  # no place named
+    ("How old are you?", "Old enough!"),
+])
+def test_an_answer_gives_no_fact_the_question_did_not_ask_of_the_speaker(asked, answer):
+    assert not any(r.attribute for r in last_turn(("Noor", asked), ("Theo", answer)))
+
+
+def test_an_assistants_question_is_answered_too():
+    records = last_turn(("assistant", "Happy to help! Where are you based?"), ("Alice", "Bristol."), role="assistant")
+    assert [(r.attribute, r.value) for r in records] == [("home_city", "Bristol")]

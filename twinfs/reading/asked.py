@@ -8,10 +8,14 @@ something of its own (not "How's it going?"), short, more than an echo ("Cows?")
 value whose sentence does not already name what it asks about. Measured on LoCoMo dev (bench/results/reading.md,
 5 Dec 2026): 116 of 774 records gain a question; of the 90 judged before, the 75 right stay right and 3 of the 15
 wrong read alone with it.
+
+A verbless answer to a question that asks for one of the speaker's lasting facts gives that fact ("Where do you
+live?" - "Sheffield, near the park." -> home_city Sheffield; "How old are you?" - "Forty-six." -> age): `answered`.
 """
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from .reference import TIME_NOUNS, Said
@@ -45,9 +49,9 @@ def _named(t: Token) -> bool:
     return t.pos_ == "VERB" and t.tag_ == "VBG" and lemma not in LIGHT_VERBS  # "You miss teaching?"
 
 
-def question(before: list[Said], sentence: Span, speaker: str) -> Span | None:
+def last_question(before: list[Said], sentence: Span, speaker: str) -> Span | None:
     """The last question the other speaker asked just before this sentence's turn (`before`: the sentences said
-    last, the newest first), when it names something of its own and is short."""
+    last, the newest first)."""
     lead = next((i for i, s in enumerate(before) if s.speaker != speaker), None)
     if lead is None or any(s.span.doc is not sentence.doc for s in before[:lead]):
         return None  # the speaker's turn before this one came between: "Oh, and I'm learning to drive" is news
@@ -55,15 +59,59 @@ def question(before: list[Said], sentence: Span, speaker: str) -> Span | None:
     for said in before[lead:]:
         if said.speaker != asker:
             return None
-        text = said.span.text.strip()
-        if text.endswith("?"):
-            words = [t for t in said.span if not t.is_punct]
-            if len(words) > MOST_WORDS or not any(_named(t) for t in words):
-                return None
-            if len(words) < 4 and not any(t.pos_ in ("VERB", "AUX") for t in words):
-                return None  # "Cows?", "At the agency?": an echo of what the speaker said, no topic of its own
+        if said.span.text.strip().endswith("?"):
             return said.span
     return None
+
+
+def question(before: list[Said], sentence: Span, speaker: str) -> Span | None:
+    """The last question, when it names something of its own and is short: the one a record may carry."""
+    asked = last_question(before, sentence, speaker)
+    if asked is None:
+        return None
+    words = [t for t in asked if not t.is_punct]
+    if len(words) > MOST_WORDS or not any(_named(t) for t in words):
+        return None
+    if len(words) < 4 and not any(t.pos_ in ("VERB", "AUX") for t in words):
+        return None  # "Cows?", "At the agency?": an echo of what the speaker said, no topic of its own
+    return asked
+
+
+# questions that ask for one of the speaker's lasting facts, and what kind of answer gives it: "Where do you live?" -
+# "Manchester, near the university." (no verb, so no statement of its own) -> home_city Manchester
+COMMON_PLACES = {"home", "town", "city", "country", "abroad", "here", "there", "work", "school", "uni", "university",
+                 "nowhere", "everywhere", "somewhere", "near", "north", "south", "east", "west", "same"}
+ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:based|living)\b", re.I), "home_city"),
+        (re.compile(r"\bwhere are you (?:originally )?from\b|\bwhere did you grow up\b|\bwhere were you born\b", re.I),
+         "hometown"),
+        (re.compile(r"\bhow old are you\b", re.I), "age"))
+
+
+def answered(asked: Span | None, sentence: Span) -> tuple[str, str] | None:
+    """The fact a verbless answer gives to a question asking for it: a place its first words name, or an age."""
+    if asked is None or any(t.pos_ in ("VERB", "AUX") for t in sentence):
+        return None
+    attribute = next((a for pattern, a in ASKS if pattern.search(asked.text)), None)
+    words = [t for t in sentence if not t.is_punct and t.pos_ != "INTJ" and t.lower_ not in ("oh", "um", "well")]
+    if attribute is None or not words:
+        return None
+    first = words[0]
+    if attribute == "age":
+        number = next((e.text for e in sentence.ents if e.start == first.i and e.label_ in ("CARDINAL", "DATE")),
+                      first.text)
+        number = number if number.isdigit() else number.lower()
+        return ("age", number) if first.like_num and (not number.isdigit() or 0 < int(number) < 120) else None
+    place = next((e.text for e in sentence.ents if e.label_ in ("GPE", "LOC") and (
+        e.start == first.i or len(words) <= 6)), None)  # "Small town in Ohio."
+    if place is None and _a_name(first):  # spaCy's small model reads a bare "Bristol." as a firm, "Accra." as a noun
+        place = " ".join(t.text for t in takewhile(_a_name, words))
+    return (attribute, place) if place else None
+
+
+def _a_name(t: Token) -> bool:
+    """A word that may be a place's name in a one-word answer: capitalised, a noun, not a common one of places."""
+    return t.text[:1].isupper() and t.pos_ in ("PROPN", "NOUN") and t.lower_ not in COMMON_PLACES \
+        and t.ent_type_ not in ("DATE", "TIME", "CARDINAL", "ORDINAL")
 
 
 def with_question(text: str, sentence: Span, asked: Span | None) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from ..text import FIRST
-from .asked import question, with_question
+from .asked import answered, last_question, question, with_question
 from .assertion import gate
 from .attributes import alone, pet_named
 from .dates import DAY, Prefer, phrases, resolve
@@ -125,10 +125,10 @@ class RulesReader:
         for turn, doc in zip(turns, docs, strict=True):
             tokens += len(doc)
             if turn.role == "assistant":  # its own words are suggestions, not facts about the person
-                if user is not None:
-                    for span in doc.sents:
+                for span in doc.sents:
+                    if user is not None:
                         drafts.extend(self._suggestion(span, turn, user))
-                        before = [Said(span, turn.speaker or "assistant"), *before][:RECENT]
+                    before = [Said(span, turn.speaker or "assistant"), *before][:RECENT]  # "Where are you based?"
                 continue
             user = turn.speaker
             told = None
@@ -172,6 +172,10 @@ class RulesReader:
         span = sentence.span
         pairs = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
         pairs = [(a, v) for a, v in pairs if _asserted(span, a, v)]
+        if not pairs and (fact := answered(last_question(before, span, turn.speaker), span)) \
+                and (said := alone(turn.speaker, *fact)):  # "Where do you live?" - "Manchester, near the uni."
+            return [Draft(kind="state", text=said, subject=turn.speaker, attribute=fact[0], value=fact[1],
+                          turns=[turn.id])]
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
