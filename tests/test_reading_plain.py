@@ -84,6 +84,9 @@ def values(records) -> set[tuple[str, str]]:
     ("I found a new job at a care home near Derby.", {("job", "works in a care home")}),
     ("I work weekends at a garage.", {("job", "works in a garage")}),
     ("I've started learning Greek for my trip.", {("language", "Greek")}),
+    ("I used to be a postman, years ago.", {("former_job", "postman")}),  # "used to": a job that was, not none
+    ("I used to work as a sous chef.", {("former_job", "sous chef")}),
+    ("I used to work at Lidl.", {("former_employer", "Lidl")}),
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))
@@ -102,6 +105,7 @@ def test_the_plain_cases(text, expected):
     ([("user", "My sister got a cat. She's a tabby called Juno.")], "Juno"),
     ([("user", "I got there, at 10 pm.")], "10"),
     ([("user", "My brother got a new job at the hospital.")], "hospital"),
+    ([("user", "My dad used to be a postman.")], "postman"),
     ([("user", "My sister is called Bea.")], "girlfriend"),
     ([("user", "If I had a cat, I'd call it Mochi.")], "Mochi"),
     ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),

@@ -32,6 +32,7 @@ ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "d
          "allergy": "{who} is allergic to {value}", "relationship_status": "{who} is {value}",
          "partner": "{who}'s partner is {value}", "pet": "{who} has a {value}", "home_city": "{who} lives in {value}",
          "employer": "{who} works at {value}", "job": "{who}'s job: {value}", "health": "{who} has {value}",
+         "former_job": "{who}'s former job: {value}", "former_employer": "{who} used to work at {value}",
          "language": "{who} speaks {value}", "age": "{who} is {value}", "school": "{who} studied at {value}",
          "diet": "{who}'s diet: {value}", "nationality": "{who} is {value}", "religion": "{who} is {value}"}
 

@@ -170,11 +170,14 @@ class RulesReader:
     def _drafts(self, sentence: Sentence, turn, before: list[Said], names: set[str],
                 told: str | None) -> list[Draft]:
         span = sentence.span
-        pairs = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
-        pairs = [(a, v) for a, v in pairs if _asserted(span, a, v)]
+        said = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
+        pairs = [(a, v) for a, v in said if _asserted(span, a, v)] + [
+            ("former_" + a.removeprefix("former_"), v) for a, v in said
+            if a in ("job", "employer", "former_job", "former_employer") and not _asserted(span, a, v)
+            and gate(span, v, concept=a).reasons == {"past_habit"}]  # "I used to work as a nurse": a job that was
         if not pairs and (fact := answered(last_question(before, span, turn.speaker), span)) \
-                and (said := alone(turn.speaker, *fact)):  # "Where do you live?" - "Manchester, near the uni."
-            return [Draft(kind="state", text=said, subject=turn.speaker, attribute=fact[0], value=fact[1],
+                and (alone_text := alone(turn.speaker, *fact)):  # "Where do you live?" - "Manchester, near the uni."
+            return [Draft(kind="state", text=alone_text, subject=turn.speaker, attribute=fact[0], value=fact[1],
                           turns=[turn.id])]
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
@@ -197,7 +200,8 @@ class RulesReader:
             kind = "plan"  # "I'm seeing my brother on Tuesday", "We've got a gig on Saturday": an arrangement
             phrase, where = sentence.time_phrase(turn.at)
         if kind != "plan" and phrase is None and _undated_past(sentence, bool(pairs)):
-            return []  # "last season I hurt my ankle", "when I was younger, …": no day named, the day said is wrong
+            # "last season I hurt my ankle", "when I was younger, …": no day named, the day said is wrong; a value it
+            return self._alone(sentence, turn, pairs)  # states holds without one ("I was a postman, years ago")
         if kind == "event" and phrase is None and told is None and asked_past(before, turn.speaker):
             return []  # "How was it?" - "We played games …": the day of what was asked about, not the day said
         if where is not None and remembered(span, where[0]):
@@ -250,7 +254,8 @@ class RulesReader:
             rest = sentence.span.text[at + len(value):] if at >= 0 else ""
             listed = rest.startswith(",") and not re.match(  # "the energy, diversity, …", not "games, and I've …"
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|who|whose)\b"
-                r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b", rest, re.I)
+                r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
+                r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "a postman, years ago": a time, no list
             if text is None or listed or words & sentence.pointing or words & POINTING_WORDS:
                 continue
             kind = "preference" if attribute in ("likes", "dislikes", "hobby") else "state"

@@ -99,9 +99,9 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m and not re.search(r"\b(?:lost|quit|left)\s+$", text[:m.start()], re.I):
         add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
-    m = re.search(r"\bi( 'm| am| was| became| 've been| have been)(?: now| still| also| just)? (?:an? )([\w -]+)",
-                  low)
-    past = m is not None and m.group(1) == " was"  # "I was a nurse for ten years": a job that was
+    m = re.search(r"\bi( 'm| am| was| became| 've been| have been| used to be)(?: now| still| also| just)? (?:an? )"
+                  r"([\w -]+)", low)
+    past = m is not None and m.group(1) in (" was", " used to be")  # "I was a nurse for ten years": a job that was
     if m and past and re.search(r"\b(?:when|while|as|since|before|after|if)\s*$", low[:m.start()]):
         m = None  # "… when I was a student": the time of something else
     if m:
