@@ -98,3 +98,27 @@ def test_an_answer_gives_no_fact_the_question_did_not_ask_of_the_speaker(asked, 
 def test_an_assistants_question_is_answered_too():
     records = last_turn(("assistant", "Happy to help! Where are you based?"), ("Alice", "Bristol."), role="assistant")
     assert [(r.attribute, r.value) for r in records] == [("home_city", "Bristol")]
+
+
+@pytest.mark.parametrize(("asked", "answer", "facts"), [
+    ("What do you do for a living?", "Physiotherapist at a sports clinic.", {("job", "physiotherapist")}),
+    ("What are your hobbies?", "Bouldering, making pasta and chess.",
+     {("hobby", "bouldering"), ("hobby", "making pasta"), ("hobby", "chess")}),
+    ("What kind of music do you like?", "Mostly Cuban jazz.", {("likes", "Cuban jazz")}),
+    ("Do you have any pets?", "Yes, two rabbits, Bun and Clover.", {("pet", "rabbits named Bun and Clover")}),
+    ("Which city are you in?", "Lyon.", {("home_city", "Lyon")}),
+])
+def test_an_assistants_question_for_a_fact_answered_in_a_few_words_gives_it(asked, answer, facts):
+    records = last_turn(("assistant", asked), ("Alice", answer), role="assistant")
+    assert {(r.attribute, r.value) for r in records} == facts
+
+
+@pytest.mark.parametrize(("asked", "answer"), [
+    ("Do you have any pets?", "No, my landlord won't allow it."),
+    ("Any pets?", "None, sadly."),
+    ("What do you do for a living?", "Oh, this and that."),  # no job named
+    ("What music does your son like?", "Mostly drill."),  # asked of someone else
+])
+def test_no_fact_from_an_answer_that_gives_none_or_is_someone_elses(asked, answer):
+    records = last_turn(("assistant", asked), ("Alice", answer), role="assistant")
+    assert not any(r.attribute for r in records)

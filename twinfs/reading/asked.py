@@ -10,16 +10,20 @@ value whose sentence does not already name what it asks about. Measured on LoCoM
 wrong read alone with it.
 
 A verbless answer to a question that asks for one of the speaker's lasting facts gives that fact ("Where do you
-live?" - "Sheffield, near the park." -> home_city Sheffield; "How old are you?" - "Forty-six." -> age): `answered`.
+live?" - "Sheffield, near the park." -> home_city Sheffield; "How old are you?" - "Forty-six." -> age; "What do you
+do for a living?" - "Physiotherapist at a sports clinic."; "What are your hobbies?" - "Bouldering, making pasta and
+chess."; "Any pets?" - "Two rabbits, Bun and Clover."): `answered`. An assistant asks this way most.
 """
 from __future__ import annotations
 
 import re
-from itertools import takewhile
+from itertools import dropwhile, takewhile
 from typing import TYPE_CHECKING
 
+from .lexicon import PETS
 from .reference import TIME_NOUNS, Said
 from .talk import GENERIC_NOUNS, LIGHT_VERBS
+from .work import is_job
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -81,31 +85,58 @@ def question(before: list[Said], sentence: Span, speaker: str) -> Span | None:
 # "Manchester, near the university." (no verb, so no statement of its own) -> home_city Manchester
 COMMON_PLACES = {"home", "town", "city", "country", "abroad", "here", "there", "work", "school", "uni", "university",
                  "nowhere", "everywhere", "somewhere", "near", "north", "south", "east", "west", "same"}
-ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:based|living)\b", re.I), "home_city"),
+ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:based|living)\b|\b(?:which|what) "
+                    r"(?:city|town) (?:are you in|do you live in)\b", re.I), "home_city"),
         (re.compile(r"\bwhere are you (?:originally )?from\b|\bwhere did you grow up\b|\bwhere were you born\b", re.I),
          "hometown"),
-        (re.compile(r"\bhow old are you\b", re.I), "age"))
+        (re.compile(r"\bhow old are you\b", re.I), "age"),
+        (re.compile(r"\bwhat do you do (?:for (?:a living|work)|professionally)\b|\bwhat(?:'s| is) your (?:job|"
+                    r"profession|occupation)\b", re.I), "job"),
+        (re.compile(r"\bwhat are your hobbies\b|\bwhat do you (?:like to )?do for fun\b|\bwhat do you (?:like to )?do "
+                    r"in your (?:free|spare) time\b", re.I), "hobby"),
+        (re.compile(r"\bwhat (?:kind of |sort of |type of )?(?:food|foods|cuisine|cuisines|music|books|films|movies|"
+                    r"shows|games)(?: do you| are you into| you)(?: most| really)? (?:like|love|enjoy|into)\b", re.I),
+         "likes"),
+        (re.compile(r"\b(?:do you have |got )?any pets\b|\bdo you have (?:a |any )?(?:pets?|dog|cat)\b", re.I), "pet"))
+LEADS = {"oh", "um", "well", "yes", "yeah", "yep", "mostly", "mainly", "probably", "definitely", "honestly", "mm"}
 
 
-def answered(asked: Span | None, sentence: Span) -> tuple[str, str] | None:
-    """The fact a verbless answer gives to a question asking for it: a place its first words name, or an age."""
-    if asked is None or any(t.pos_ in ("VERB", "AUX") for t in sentence):
-        return None
+def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
+    """The facts a verbless answer gives to a question asking for them: a place its first words name, an age, a
+    job, pastimes or tastes as listed, a pet."""
+    if asked is None or any(t.pos_ == "AUX" or t.tag_ in ("VBD", "VBP", "VBZ", "MD") for t in sentence):
+        return []  # a statement of its own (a gerund is no verb of one: "Climbing, baking bread and birdwatching")
     attribute = next((a for pattern, a in ASKS if pattern.search(asked.text)), None)
-    words = [t for t in sentence if not t.is_punct and t.pos_ != "INTJ" and t.lower_ not in ("oh", "um", "well")]
-    if attribute is None or not words:
-        return None
-    first = words[0]
+    words = list(dropwhile(lambda t: t.is_punct or t.pos_ == "INTJ" or t.lower_ in LEADS, sentence))
+    words = [t for t in words if not (t.is_punct and t.i == sentence.end - 1)]
+    if attribute is None or not words or any(t.lower_ in ("no", "not", "none", "nope") for t in sentence):
+        return []
+    first, text = words[0], sentence.doc[words[0].i:words[-1].i + 1].text
     if attribute == "age":
         number = next((e.text for e in sentence.ents if e.start == first.i and e.label_ in ("CARDINAL", "DATE")),
                       first.text)
         number = number if number.isdigit() else number.lower()
-        return ("age", number) if first.like_num and (not number.isdigit() or 0 < int(number) < 120) else None
+        return [("age", number)] if first.like_num and (not number.isdigit() or 0 < int(number) < 120) else []
+    if attribute == "job":
+        job = re.split(r",| at | for | in ", text)[0]
+        return [("job", job if first.ent_type_ else job[0].lower() + job[1:])] if is_job(job) else []
+    if attribute in ("hobby", "likes"):
+        if not first.ent_type_:
+            text = text[0].lower() + text[1:]  # "Climbing, …": capitalised as the sentence's first word, not a name
+        items = [i.strip() for i in re.split(r",\s*(?:and\s+)?", text) if i.strip()]
+        if len(items) > 1 and " and " in items[-1]:  # "climbing, baking bread and birdwatching"
+            items[-1:] = items[-1].split(" and ")
+        items = [i for i in items if i.lower() not in LEADS]  # "Jazz, mostly."
+        return [(attribute, i) for i in items if len(i.split()) <= 4] if len(items) <= 5 else []
+    if attribute == "pet":
+        m = re.search(r"\b((?:" + "|".join(sorted(PETS, key=len, reverse=True)) + r")s?)\b(?:,? (?:called |named )?"
+                      r"([A-Z][a-z]+(?:,? (?:and )?[A-Z][a-z]+)*))?", text, re.I)
+        return [("pet", m.group(1).lower() + (f" named {m.group(2)}" if m.group(2) else ""))] if m else []
     place = next((e.text for e in sentence.ents if e.label_ in ("GPE", "LOC") and (
         e.start == first.i or len(words) <= 6)), None)  # "Small town in Ohio."
     if place is None and _a_name(first):  # spaCy's small model reads a bare "Bristol." as a firm, "Accra." as a noun
         place = " ".join(t.text for t in takewhile(_a_name, words))
-    return (attribute, place) if place else None
+    return [(attribute, place)] if place else []
 
 
 def _a_name(t: Token) -> bool:

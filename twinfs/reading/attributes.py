@@ -41,6 +41,8 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     """The value as a statement that reads alone, for the attributes one can state without the sentence; a like
     only when it names a thing ("fantasy"), not a doing or a part of one ("making an impact", "all the leaves")."""
     form = ALONE.get(attribute)
+    if attribute == "pet" and re.match(r"\w+[^s]s\b", value):
+        form = "{who} has {value}"  # "cats named Miso and Tofu", not "a cats"
     if attribute == "partner" and not value[:1].isupper():
         form = "{who} has a {value}"  # "Marrying my partner …": "has a partner", not "'s partner is partner"
     if form is None and attribute == "plans":

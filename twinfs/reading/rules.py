@@ -175,10 +175,11 @@ class RulesReader:
             ("former_" + a.removeprefix("former_"), v) for a, v in said
             if a in ("job", "employer", "former_job", "former_employer") and not _asserted(span, a, v)
             and gate(span, v, concept=a).reasons == {"past_habit"}]  # "I used to work as a nurse": a job that was
-        if not pairs and (fact := answered(last_question(before, span, turn.speaker), span)) \
-                and (alone_text := alone(turn.speaker, *fact)):  # "Where do you live?" - "Manchester, near the uni."
-            return [Draft(kind="state", text=alone_text, subject=turn.speaker, attribute=fact[0], value=fact[1],
-                          turns=[turn.id])]
+        facts = answered(last_question(before, span, turn.speaker), span) if not pairs else []
+        if facts:  # "Where do you live?" - "Manchester, near the university."
+            return [Draft(kind="state", text=alone(turn.speaker, attribute, value) or f"{turn.speaker} enjoys {value}",
+                          subject=turn.speaker, attribute=attribute, value=value, turns=[turn.id])
+                    for attribute, value in facts]
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
