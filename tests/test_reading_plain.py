@@ -87,6 +87,9 @@ def values(records) -> set[tuple[str, str]]:
     ("I used to be a postman, years ago.", {("former_job", "postman")}),  # "used to": a job that was, not none
     ("I used to work as a sous chef.", {("former_job", "sous chef")}),
     ("I used to work at Lidl.", {("former_employer", "Lidl")}),
+    ("I've been married to Kemal for six years.", {("partner", "Kemal")}),
+    ("We've got two girls, Nia and Esme.", {("daughter", "Nia"), ("daughter", "Esme")}),
+    ("I was diagnosed with ADHD in March.", {("health", "ADHD")}),  # as spelled
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))
@@ -178,3 +181,8 @@ def test_a_time_phrase_taken_out_takes_its_since_and_leaves_no_until():
 def test_a_wedding_said_in_the_present_progressive_is_a_plan_in_the_months_ahead():
     (wedding,) = [r for r in read(("user", "We're getting married in August, by the way!")) if "married" in r.text]
     assert wedding.kind == "plan" and wedding.happened == "2026-08-01", wedding  # said on 4 March 2026
+
+
+def test_a_year_that_names_a_things_model_is_no_day():
+    [car] = read(("user", "I drive a 2009 Volvo estate."))
+    assert car.happened == "2026-03-04"  # as said, not 2009

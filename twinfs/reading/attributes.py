@@ -107,7 +107,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         or re.search(r"\b(?:as )?an? (single) (?:parent|mom|mum|mother|dad|father)\b", low)
     if m:
         add("relationship_status", m.group(1))
-    m = re.search(r"\b[Ii](?: 'm| am| got| was)? (?:now |finally |recently |happily )?married to ([A-Z][a-z]+)\b", text)
+    m = re.search(r"\b[Ii](?: 'm| am| got| was| 've been| have been)? (?:now |finally |recently |happily )?married to "
+                  r"([A-Z][a-z]+)\b", text)
     if m and m.group(1) not in ("I", "My", "The"):
         add("partner", m.group(1))  # "I'm married to Priya"
     if re.search(r"\b(?:we|i) broke up\b|\bbroke up with\b", low):
@@ -127,14 +128,15 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m and (not m.group(1).isdigit() or 10 < int(m.group(1)) < 110):
         add("age", m.group(1))  # "I'm finally learning to drive, at forty-one": the speaker's age, said last
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (\d+|" + "|".join(NUMBERS) +
-                  r") (kids|children|sons|daughters)\b", low)
+                  r") (kids|children|sons|daughters|boys|girls)\b", low)
     if m:
         add("children", f"{m.group(1)} {m.group(2)}")
-        names = re.search(r"\b(?:kids|children|sons|daughters|twins)[,:]? (?:named |called )?([A-Z][a-z]+)"
+        names = re.search(r"\b(?:kids|children|sons|daughters|twins|boys|girls)[,:]? (?:named |called )?([A-Z][a-z]+)"
                           r"(?:,? and ([A-Z][a-z]+))?", text)
         for name in (names.groups() if names else ()):
             if name:
-                add("son" if "son" in m.group(2) else "daughter" if "daughter" in m.group(2) else "child", name)
+                add("son" if m.group(2) in ("sons", "boys") else "daughter" if m.group(2) in ("daughters", "girls")
+                    else "child", name)
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) an? (?:little |baby |older |younger |big )?(son|daughter|"
                   r"brother|sister|stepson|stepdaughter)\b(?:,? (?:named |called )?([A-Z][a-z]+)\b)?", text, re.I)
     if m and m.group(2) and m.group(2).lower() not in ("and", "who", "i", "is", "but"):
@@ -193,7 +195,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) ((?:type [12] |"
                   r"chronic |mild |severe |bad )?(?:" + "|".join(sorted(HEALTH, key=len, reverse=True)) + r"))\b", low)
     if m:
-        add("health", m.group(1))
+        add("health", as_spelled(m.group(1), text))  # "ADHD" as said
 
     # hobbies, sports and what one likes
     m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"

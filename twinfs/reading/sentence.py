@@ -180,6 +180,9 @@ class Sentence:
                     text[ent.end_char - self.span.start_char:]) or re.search(
                     r"days\b|\bof (?:the|each|every) (?:week|month|year)\b", ent.text, re.I):
                 continue  # "every Wednesday", "on Sunday mornings", "on Fridays": a habit, not a day
+            if re.fullmatch(r"(?:19|20)\d\d", ent.text) and ent.root.dep_ in ("nummod", "compound", "amod") \
+                    and ent.root.head.pos_ in ("NOUN", "PROPN"):
+                continue  # "I drive a 2015 Honda Civic": the car's year, not when
             if re.match(r"\d+\s+(?:last|next|this)\b", ent.text, re.I):
                 continue  # "I turned 41 last week": spaCy's date holds the age; the phrases below find the week
             if ent.root.dep_ in ("nsubj", "nsubjpass") and any(c.lower_ == "of" for c in ent.root.children):
