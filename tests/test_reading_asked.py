@@ -117,6 +117,9 @@ def test_an_assistants_question_for_a_fact_answered_in_a_few_words_gives_it(aske
     ("Do you have any pets?", "No, my landlord won't allow it."),
     ("Any pets?", "None, sadly."),
     ("What do you do for a living?", "Oh, this and that."),  # no job named
+    ("What do you do for fun?", "Nothing much, honestly."),
+    ("What kind of food do you like?", "Everything, really."),
+    ("What are your hobbies?", "The usual stuff."),
     ("What music does your son like?", "Mostly drill."),  # asked of someone else
 ])
 def test_no_fact_from_an_answer_that_gives_none_or_is_someone_elses(asked, answer):

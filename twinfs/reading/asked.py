@@ -98,7 +98,12 @@ ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:
                     r"shows|games)(?: do you| are you into| you)(?: most| really)? (?:like|love|enjoy|into)\b", re.I),
          "likes"),
         (re.compile(r"\b(?:do you have |got )?any pets\b|\bdo you have (?:a |any )?(?:pets?|dog|cat)\b", re.I), "pet"))
-LEADS = {"oh", "um", "well", "yes", "yeah", "yep", "mostly", "mainly", "probably", "definitely", "honestly", "mm"}
+LEADS = {"oh", "um", "well", "yes", "yeah", "yep", "mostly", "mainly", "probably", "definitely", "honestly", "mm",
+         "just", "really"}
+# words that name no pastime or taste: "Nothing much, honestly.", "The usual stuff.", "Everything, really."
+VAGUE = LEADS | {"nothing", "much", "anything", "everything", "something", "stuff", "things", "usual", "the", "a", "an",
+                 "lots", "lot", "of", "whatever", "all", "sorts", "kinds", "sort", "kind", "this", "that", "and", "not",
+                 "sure", "idk", "dunno", "various", "bits", "pieces", "same", "as", "you"}
 
 
 def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
@@ -126,7 +131,7 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
         items = [i.strip() for i in re.split(r",\s*(?:and\s+)?", text) if i.strip()]
         if len(items) > 1 and " and " in items[-1]:  # "climbing, baking bread and birdwatching"
             items[-1:] = items[-1].split(" and ")
-        items = [i for i in items if i.lower() not in LEADS]  # "Jazz, mostly."
+        items = [i for i in items if set(re.findall(r"[\w']+", i.lower())) - VAGUE]  # "Jazz, mostly.", "Nothing much"
         return [(attribute, i) for i in items if len(i.split()) <= 4] if len(items) <= 5 else []
     if attribute == "pet":
         m = re.search(r"\b((?:" + "|".join(sorted(PETS, key=len, reverse=True)) + r")s?)\b(?:,? (?:called |named )?"

@@ -177,9 +177,10 @@ class RulesReader:
             and gate(span, v, concept=a).reasons == {"past_habit"}]  # "I used to work as a nurse": a job that was
         facts = answered(last_question(before, span, turn.speaker), span) if not pairs else []
         if facts:  # "Where do you live?" - "Manchester, near the university."
-            return [Draft(kind="state", text=alone(turn.speaker, attribute, value) or f"{turn.speaker} enjoys {value}",
-                          subject=turn.speaker, attribute=attribute, value=value, turns=[turn.id])
-                    for attribute, value in facts]
+            verb = {"likes": "likes", "hobby": "enjoys"}
+            return [Draft(kind="state", subject=turn.speaker, attribute=attribute, value=value, turns=[turn.id],
+                          text=alone(turn.speaker, attribute, value) or f"{turn.speaker} {verb[attribute]} {value}")
+                    for attribute, value in facts if alone(turn.speaker, attribute, value) or attribute in verb]
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
