@@ -107,6 +107,7 @@ def test_an_assistants_question_is_answered_too():
     ("What kind of music do you like?", "Mostly Cuban jazz.", {("likes", "Cuban jazz")}),
     ("Do you have any pets?", "Yes, two rabbits, Bun and Clover.", {("pet", "rabbits named Bun and Clover")}),
     ("Which city are you in?", "Lyon.", {("home_city", "Lyon")}),
+    ("Any allergies I should know about?", "Walnuts.", {("allergy", "walnuts")}),
 ])
 def test_an_assistants_question_for_a_fact_answered_in_a_few_words_gives_it(asked, answer, facts):
     records = last_turn(("assistant", asked), ("Alice", answer), role="assistant")
@@ -120,6 +121,7 @@ def test_an_assistants_question_for_a_fact_answered_in_a_few_words_gives_it(aske
     ("What do you do for fun?", "Nothing much, honestly."),
     ("What kind of food do you like?", "Everything, really."),
     ("What are your hobbies?", "The usual stuff."),
+    ("Any allergies?", "None that I know of."),
     ("What music does your son like?", "Mostly drill."),  # asked of someone else
 ])
 def test_no_fact_from_an_answer_that_gives_none_or_is_someone_elses(asked, answer):

@@ -90,6 +90,8 @@ def values(records) -> set[tuple[str, str]]:
     ("I've been married to Kemal for six years.", {("partner", "Kemal")}),
     ("We've got two girls, Nia and Esme.", {("daughter", "Nia"), ("daughter", "Esme")}),
     ("I was diagnosed with ADHD in March.", {("health", "ADHD")}),  # as spelled
+    ("I'm a 34-year-old midwife from Tralee living in Galway.",
+     {("age", "34"), ("job", "midwife"), ("hometown", "Tralee"), ("home_city", "Galway")}),
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))
@@ -109,6 +111,7 @@ def test_the_plain_cases(text, expected):
     ([("user", "I got there, at 10 pm.")], "10"),
     ([("user", "My brother got a new job at the hospital.")], "hospital"),
     ([("user", "My dad used to be a postman.")], "postman"),
+    ([("user", "I'm a huge fan from Porto.")], "Porto"),  # no job before "from": no hometown
     ([("user", "My sister is called Bea.")], "girlfriend"),
     ([("user", "If I had a cat, I'd call it Mochi.")], "Mochi"),
     ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),

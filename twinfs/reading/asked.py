@@ -97,9 +97,11 @@ ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:
         (re.compile(r"\bwhat (?:kind of |sort of |type of )?(?:food|foods|cuisine|cuisines|music|books|films|movies|"
                     r"shows|games)(?: do you| are you into| you)(?: most| really)? (?:like|love|enjoy|into)\b", re.I),
          "likes"),
-        (re.compile(r"\b(?:do you have |got )?any pets\b|\bdo you have (?:a |any )?(?:pets?|dog|cat)\b", re.I), "pet"))
+        (re.compile(r"\b(?:do you have |got )?any pets\b|\bdo you have (?:a |any )?(?:pets?|dog|cat)\b", re.I), "pet"),
+        (re.compile(r"\b(?:any |your |do you have (?:any )?(?:food )?)allergies\b|\bare you allergic to anything\b",
+                    re.I), "allergy"))
 LEADS = {"oh", "um", "well", "yes", "yeah", "yep", "mostly", "mainly", "probably", "definitely", "honestly", "mm",
-         "just", "really"}
+         "just", "really", "and", "also", "plus"}
 # words that name no pastime or taste: "Nothing much, honestly.", "The usual stuff.", "Everything, really."
 VAGUE = LEADS | {"nothing", "much", "anything", "everything", "something", "stuff", "things", "usual", "the", "a", "an",
                  "lots", "lot", "of", "whatever", "all", "sorts", "kinds", "sort", "kind", "this", "that", "and", "not",
@@ -125,7 +127,7 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
     if attribute == "job":
         job = re.split(r",| at | for | in ", text)[0]
         return [("job", job if first.ent_type_ else job[0].lower() + job[1:])] if is_job(job) else []
-    if attribute in ("hobby", "likes"):
+    if attribute in ("hobby", "likes", "allergy"):
         if not first.ent_type_:
             text = text[0].lower() + text[1:]  # "Climbing, …": capitalised as the sentence's first word, not a name
         items = [i.strip() for i in re.split(r",\s*(?:and\s+)?", text) if i.strip()]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, POLITICS, RELIGIONS
 from .values import VERB_STOP, activity, as_spelled, cut_value, entities, listed, proper_name
-from .work import work
+from .work import is_job, work
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -91,6 +91,15 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)", text)  # "on a farm in Iowa"
     if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
         add("hometown", place)
+    # "I'm a 29-year-old nurse from Cork living in Dublin": who one is, said in one breath
+    intro = re.search(r"\b[Ii](?: 'm| am) an? (?:(\d{1,3})[- ]year[- ]old )?([\w -]{1,30}?)(?: from ([A-Z][\w'-]+))?"
+                      r"(?:,? (?:living|based) in ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*))?\b", text)
+    if intro and intro.group(1) and 0 < int(intro.group(1)) < 120:
+        add("age", intro.group(1))
+    if intro and intro.group(3) and is_job(intro.group(2)):
+        add("hometown", intro.group(3))  # a nurse from Cork; not "a big fan from Brazil"
+    if intro and intro.group(4):
+        add("home_city", intro.group(4))
     m = re.search(r"\b[Ii](?: 'm| am) (?:half |proudly |originally )?([A-Z][a-z]+)\b(?! [A-Z])", text)
     if m and any(e == m.group(1) and label == "NORP" for e, label in named) and m.group(1).lower() not in POLITICS:
         add("religion" if m.group(1).lower() in RELIGIONS else "nationality", m.group(1))  # "I'm Irish"

@@ -105,7 +105,7 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     if m and past and re.search(r"\b(?:when|while|as|since|before|after|if)\s*$", low[:m.start()]):
         m = None  # "… when I was a student": the time of something else
     if m:
-        words = m.group(2).split()
+        words = re.sub(r"^\d{1,3}[- ]year[- ]old ", "", m.group(2)).split()  # "a 29-year-old nurse": the age apart
         for n in (2, 1):
             hits = [i for i in range(min(3, len(words) - n + 1)) if " ".join(words[i:i + n]) in JOBS
                     or words[i + n - 1] in JOBS]
