@@ -120,7 +120,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"([A-Z][a-z]+)\b", text)
     if m and m.group(1) not in ("I", "My", "The"):
         add("partner", m.group(1))  # "I'm married to Priya"
-    if re.search(r"\b(?:we|i) broke up\b|\bbroke up with\b", low):
+    parted = re.search(r"\b(?:we|i) (?:broke up|split up|separated)\b|\b(?:broke up|split up) with\b"
+                       r"|\band i (?:broke up|split up|separated)\b", low)
+    if parted:
         add("relationship_status", "single")
     m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b(?! ?(?:months?|weeks?|days?|"
                   r"hours?|minutes?|mins?|miles?|km|k|kg|kilos?|lbs?|pounds?|feet|ft|inches|percent|%|times|pm|am)\b)",
@@ -337,7 +339,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bmy (?:new |old )?car is an? ([\w -]+)", low)
     if m:
         add("car", cut_value(m.group(1), 4))
-    return [(a, v) for a, v in found if v]
+    return [(a, v) for a, v in found if v and not (parted and a == "partner")]  # "My girlfriend and I split up"
 
 
 def pet_named(text: str, leading: bool = False) -> str | None:
