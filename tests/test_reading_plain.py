@@ -90,6 +90,8 @@ def values(records) -> set[tuple[str, str]]:
     ("I've been married to Kemal for six years.", {("partner", "Kemal")}),
     ("We've got two girls, Nia and Esme.", {("daughter", "Nia"), ("daughter", "Esme")}),
     ("I was diagnosed with ADHD in March.", {("health", "ADHD")}),  # as spelled
+    ("I'm obsessed with Korean dramas.", {("likes", "Korean dramas")}),  # as spelled, not "korean dramas"
+    ("I absolutely love hiking in the Dolomites.", {("hobby", "hiking in the Dolomites")}),
     ("I'm a 34-year-old midwife from Tralee living in Galway.",
      {("age", "34"), ("job", "midwife"), ("hometown", "Tralee"), ("home_city", "Galway")}),
 ])

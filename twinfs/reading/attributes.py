@@ -76,6 +76,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         if attribute == "hobby" and said and said[0].lower() in languages:
             # "I'm learning German", "Portuguese for work", "I've started learning Italian"
             attribute, value = "language", as_spelled(said[0], text)
+        if value and value.islower() and text.lower().find(value) > 0:
+            value = as_spelled(value, text)  # "Korean dramas", "the Alps": as said, the lower-cased match undone
         if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:
             found.append((attribute, value))
 
