@@ -33,6 +33,13 @@ def test_a_relatives_job_is_never_the_speakers():
     assert decide(clause, ModelAnswer(True, "job", "chef")).action == "none"
 
 
+def test_a_verbless_answer_listing_pastimes_is_the_speakers_and_a_verbless_no_is_not():
+    q = Question("Bouldering, making pasta and chess.", "What are your hobbies?", "hobby", "chess", "th#r1")
+    assert decide(q, ModelAnswer(True, "hobby", "chess")).action == "keep"  # the list is not another's subject
+    no = Question("No pets, sadly. My flatmate's cat, Biscuit.", "Any pets?", clause="No pets, sadly.")
+    assert decide(no, ModelAnswer(True, "pet", "pets")).action == "none"
+
+
 def test_a_hypothetical_home_is_dropped():
     q = Question("If I ever moved, I'd live in Lisbon.", "", "home", "Lisbon", "th#r1")
     verdict = decide(q, ModelAnswer(True, "home", "Lisbon"))

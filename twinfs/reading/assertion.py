@@ -136,6 +136,11 @@ def _is_verb(t: Token) -> bool:
 
 
 def _clause(tokens: list[Token]) -> Assertion:
+    sent = tokens[0].sent
+    if not any(t.pos_ == "AUX" or t.tag_ in ("VBD", "VBP", "VBZ", "MD") or t.lower_ in ("no", "not", "never", "none")
+               for t in sent) and not sent.text.rstrip().endswith("?"):
+        return Assertion("speaker", "", frozenset())  # a verbless answer ("Bouldering, making pasta and chess."):
+        # no clause of anyone else's, no mood; the turn before says what it answers (rules: asked.answered)
     span = {t.i for t in tokens}
     top = next((t for t in tokens if t.head.i not in span or t.head.i == t.i), tokens[0])
     path: list[Token] = []  # the verbs from the value up to the one whose subject holds it
