@@ -127,3 +127,24 @@ def test_an_assistants_question_for_a_fact_answered_in_a_few_words_gives_it(aske
 def test_no_fact_from_an_answer_that_gives_none_or_is_someone_elses(asked, answer):
     records = last_turn(("assistant", asked), ("Alice", answer), role="assistant")
     assert not any(r.attribute for r in records)
+
+
+ASSISTANT_ASKS = [("m1", "assistant", "Hi! To tailor suggestions: where do you live these days?"),
+                  ("m2", "user", "Sheffield, near the park."),
+                  ("m3", "assistant", "Lovely. What are your hobbies?"),
+                  ("m4", "user", "Bouldering, making pasta and chess."),
+                  ("m5", "assistant", "Great mix! Any allergies I should know about for recipes?"),
+                  ("m6", "user", "Walnuts.")]
+
+
+def test_what_a_user_answers_an_assistant_in_a_few_words_reaches_their_page(tmp_path, embedder, alice):
+    from conftest import read_by_rules
+
+    from twinfs import ledger
+
+    with read_by_rules(tmp_path, embedder, alice, ASSISTANT_ASKS) as memory, memory._existing(alice) as space:
+        values = {(r.attribute, r.value) for r in ledger.all_records(space) if not r.retracted and r.attribute}
+        page = (space.root / "pages" / "alice-chen.md").read_text()
+    assert {("home_city", "Sheffield"), ("hobby", "bouldering"), ("hobby", "making pasta"), ("hobby", "chess"),
+            ("allergy", "walnuts")} <= values
+    assert "Sheffield" in page and "chess" in page and "walnuts" in page
