@@ -20,7 +20,8 @@ import re
 from itertools import dropwhile, takewhile
 from typing import TYPE_CHECKING
 
-from .lexicon import PETS
+from .assertion import finite
+from .attributes import PET_WORDS
 from .reference import TIME_NOUNS, Said
 from .talk import GENERIC_NOUNS, LIGHT_VERBS
 from .work import is_job
@@ -68,9 +69,9 @@ def last_question(before: list[Said], sentence: Span, speaker: str) -> Span | No
     return None
 
 
-def question(before: list[Said], sentence: Span, speaker: str) -> Span | None:
-    """The last question, when it names something of its own and is short: the one a record may carry."""
-    asked = last_question(before, sentence, speaker)
+def worth_carrying(asked: Span | None) -> Span | None:
+    """The last question (`last_question`), when it names something of its own and is short: one a record may
+    carry."""
     if asked is None:
         return None
     words = [t for t in asked if not t.is_punct]
@@ -111,8 +112,8 @@ VAGUE = LEADS | {"nothing", "much", "anything", "everything", "something", "stuf
 def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
     """The facts a verbless answer gives to a question asking for them: a place its first words name, an age, a
     job, pastimes or tastes as listed, a pet."""
-    if asked is None or any(t.pos_ == "AUX" or t.tag_ in ("VBD", "VBP", "VBZ", "MD") for t in sentence):
-        return []  # a statement of its own (a gerund is no verb of one: "Climbing, baking bread and birdwatching")
+    if asked is None or any(finite(t) for t in sentence):
+        return []  # a statement of its own
     attribute = next((a for pattern, a in ASKS if pattern.search(asked.text)), None)
     words = list(dropwhile(lambda t: t.is_punct or t.pos_ == "INTJ" or t.lower_ in LEADS, sentence))
     words = [t for t in words if not (t.is_punct and t.i == sentence.end - 1)]
@@ -136,7 +137,7 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
         items = [i for i in items if set(re.findall(r"[\w']+", i.lower())) - VAGUE]  # "Jazz, mostly.", "Nothing much"
         return [(attribute, i) for i in items if len(i.split()) <= 4] if len(items) <= 5 else []
     if attribute == "pet":
-        m = re.search(r"\b((?:" + "|".join(sorted(PETS, key=len, reverse=True)) + r")s?)\b(?:,? (?:called |named )?"
+        m = re.search(r"\b((?:" + PET_WORDS + r")s?)\b(?:,? (?:called |named )?"
                       r"([A-Z][a-z]+(?:,? (?:and )?[A-Z][a-z]+)*))?", text, re.I)
         return [("pet", m.group(1).lower() + (f" named {m.group(2)}" if m.group(2) else ""))] if m else []
     place = next((e.text for e in sentence.ents if e.label_ in ("GPE", "LOC") and (

@@ -135,10 +135,16 @@ def _is_verb(t: Token) -> bool:
     return t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT" or bool(_subjects(t))  # spaCy's "like" may read ADP
 
 
+def finite(t: Token) -> bool:
+    """A word that makes a statement of its own: an auxiliary or a verb with tense ("Climbing, baking bread and
+    chess" has none: a gerund is no verb of one)."""
+    return t.pos_ == "AUX" or t.tag_ in ("VBD", "VBP", "VBZ", "MD")
+
+
 def _clause(tokens: list[Token]) -> Assertion:
     sent = tokens[0].sent
-    if not any(t.pos_ == "AUX" or t.tag_ in ("VBD", "VBP", "VBZ", "MD") or t.lower_ in ("no", "not", "never", "none")
-               for t in sent) and not sent.text.rstrip().endswith("?"):
+    if not any(finite(t) or t.lower_ in ("no", "not", "never", "none") for t in sent) \
+            and not sent.text.rstrip().endswith("?"):
         return Assertion("speaker", "", frozenset())  # a verbless answer ("Bouldering, making pasta and chess."):
         # no clause of anyone else's, no mood; the turn before says what it answers (rules: asked.answered)
     span = {t.i for t in tokens}

@@ -26,6 +26,7 @@ KINDS_OF_FAVORITE = {"author", "writer", "book", "novel", "band", "singer", "art
                      "painter"}
 
 
+PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig" before "pig"
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
 # from my grandma in my home country, Sweden" -> "Caroline is from Sweden"
 ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "dislikes": "{who} dislikes {value}",
@@ -170,8 +171,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             add("children", kin)
         else:
             add("family", kin)
-    pets = "|".join(sorted(PETS, key=len, reverse=True))
-    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + pets +
+    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + PET_WORDS +
                   r")(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?([A-Z][a-z]+))?", text, re.I)
     if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" and t.head.pos_ != "PROPN"
                  for t in tokens):
@@ -347,8 +347,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 def pet_named(text: str, leading: bool = False) -> str | None:
     """The name a pet is given in the words after it ("…, a spaniel called Biscuit") or, `leading`, in a sentence of
     its own right after the one that names it ("She's a little tabby called Pickle")."""
-    pets = "|".join(sorted(PETS, key=len, reverse=True))
     lead = r"^(?:she|he|it)(?:'s| is) an? " if leading else r"^[^.!?]{0,30}?,\s*an? "
-    kinds = pets + "|tabby|moggy|mutt|pup|rescue|little one|boy|girl"
+    kinds = PET_WORDS + "|tabby|moggy|mutt|pup|rescue|little one|boy|girl"
     m = re.search(lead + r"(?:[\w-]+ ){0,2}?(?:" + kinds + r") (?:named|called) ([A-Z][a-z]+)\b", text.strip(), re.I)
     return m.group(1) if m and m.group(1)[0].isupper() else None

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from ..text import FIRST
-from .asked import answered, last_question, question, with_question
+from .asked import answered, last_question, with_question, worth_carrying
 from .assertion import gate
 from .attributes import alone, pet_named
 from .dates import DAY, Prefer, phrases, resolve
@@ -49,6 +49,11 @@ SUGGESTION = re.compile(
     r"(?P<v1>enjoy|like|love|try|want to try|consider|check out|look into|think about)|(?P<v2>try|consider|how about|"
     r"why not try|i(?:'d| would) recommend|i recommend|i suggest))\b(?P<rest>.+)$", re.I)
 
+
+# what one did for work, kept as a former job when said with "used to" ("I used to work at Lidl")
+WORK = ("job", "employer", "former_job", "former_employer")
+# how a pastime or a taste listed in an answer reads when attributes.alone has no form for it ("Alice enjoys chess")
+LISTED = {"likes": "likes", "hobby": "enjoys"}
 
 # the attributes the rules set only from "my <kin>" or "my <pet>" ("My cat's name is Pixel": the cat's, and hers)
 RELATIONS = {*KIN.values(), "family", "child", "children", "pet"}
@@ -171,16 +176,22 @@ class RulesReader:
                 told: str | None) -> list[Draft]:
         span = sentence.span
         said = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
-        pairs = [(a, v) for a, v in said if _asserted(span, a, v)] + [
-            ("former_" + a.removeprefix("former_"), v) for a, v in said
-            if a in ("job", "employer", "former_job", "former_employer") and not _asserted(span, a, v)
-            and gate(span, v, concept=a).reasons == {"past_habit"}]  # "I used to work as a nurse": a job that was
-        facts = answered(last_question(before, span, turn.speaker), span) if not pairs else []
-        if facts:  # "Where do you live?" - "Manchester, near the university."
-            verb = {"likes": "likes", "hobby": "enjoys"}
-            return [Draft(kind="state", subject=turn.speaker, attribute=attribute, value=value, turns=[turn.id],
-                          text=alone(turn.speaker, attribute, value) or f"{turn.speaker} {verb[attribute]} {value}")
-                    for attribute, value in facts if alone(turn.speaker, attribute, value) or attribute in verb]
+        pairs = []
+        for attribute, value in said:
+            if _asserted(span, attribute, value):
+                pairs.append((attribute, value))
+            elif attribute in WORK and gate(span, value, concept=attribute).reasons == {"past_habit"}:
+                pairs.append(("former_" + attribute.removeprefix("former_"), value))  # "I used to work as a nurse"
+        asked = last_question(before, span, turn.speaker) if not pairs else None
+        if facts := answered(asked, span):  # "Where do you live?" - "Manchester, near the university."
+            drafts = []
+            for attribute, value in facts:
+                text = alone(turn.speaker, attribute, value) or (
+                    f"{turn.speaker} {LISTED[attribute]} {value}" if attribute in LISTED else None)
+                if text:
+                    drafts.append(Draft(kind="state", text=text, subject=turn.speaker, attribute=attribute,
+                                        value=value, turns=[turn.id]))
+            return drafts
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
@@ -239,7 +250,7 @@ class RulesReader:
         if len(text.split()) < 3:
             return []
         if not pairs:  # "I miss the students" after "You miss teaching?": the record says what it answers
-            text = with_question(text, span, question(before, span, turn.speaker))
+            text = with_question(text, span, worth_carrying(asked))
         values: list[tuple[str | None, str | None]] = [(a, sentence.resolved(v)) for a, v in pairs] or [(None, None)]
         return [Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute and attribute[:40],
                       value=value and value[:80], when=when, turns=[turn.id]) for attribute, value in values]
