@@ -148,3 +148,33 @@ def test_what_a_user_answers_an_assistant_in_a_few_words_reaches_their_page(tmp_
     assert {("home_city", "Sheffield"), ("hobby", "bouldering"), ("hobby", "making pasta"), ("hobby", "chess"),
             ("allergy", "walnuts")} <= values
     assert "Sheffield" in page and "chess" in page and "walnuts" in page
+
+
+@pytest.mark.parametrize(("asked", "answer", "facts"), [
+    ("Do you have kids?", "Yes, a daughter, Ada.", {("daughter", "Ada")}),
+    ("Any children?", "Two boys, Sami and Jude.", {("children", "two boys"), ("son", "Sami"), ("son", "Jude")}),
+    ("Got any kids yet?", "One, a little girl.", {("children", "daughter")}),
+    ("Have you got children?", "Three grown-up kids, all in London now.", {("children", "three kids")}),
+    ("How long have you been married?", "Twelve years this June!", {("relationship_status", "married")}),
+    ("How long have you two been married now?", "5 years already! Time flies.", {("relationship_status", "married")}),
+    ("Are you married, by the way?", "Yes, to Omar.", {("relationship_status", "married"), ("partner", "Omar")}),
+    ("Are you married?", "Engaged, actually!", {("relationship_status", "engaged")}),
+    ("Are you single?", "Yep.", {("relationship_status", "single")}),
+])
+def test_an_answer_about_children_or_marriage_gives_it(asked, answer, facts):
+    records = last_turn(("assistant", asked), ("Alice", answer), role="assistant")
+    assert {(r.attribute, r.value) for r in records} == facts, [r.text for r in records]
+
+
+@pytest.mark.parametrize(("asked", "answer"), [
+    ("Do you have kids?", "Not yet, maybe one day."),
+    ("Do you have kids?", "Nope."),
+    ("Does your sister have kids?", "Two boys."),  # asked of someone else
+    ("How long have you been married?", "Too long, ha."),  # no time named
+    ("How long have you been learning Greek?", "Two years."),  # not about marriage
+    ("Are you married?", "No, divorced last year."),  # a "no": nothing set from the answer alone
+    ("Is your brother married?", "Yes, to Ines."),
+])
+def test_no_children_or_marriage_from_an_answer_that_gives_none(asked, answer):
+    records = last_turn(("assistant", asked), ("Alice", answer), role="assistant")
+    assert not any(r.attribute for r in records), [(r.attribute, r.value) for r in records]

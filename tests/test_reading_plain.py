@@ -94,6 +94,10 @@ def values(records) -> set[tuple[str, str]]:
     ("I absolutely love hiking in the Dolomites.", {("hobby", "hiking in the Dolomites")}),
     ("I'm a 34-year-old midwife from Tralee living in Galway.",
      {("age", "34"), ("job", "midwife"), ("hometown", "Tralee"), ("home_city", "Galway")}),
+    ("Flamenco is so raw and honest - it really speaks to me.", {("likes", "flamenco")}),
+    ("Brutalist buildings are ugly to most people, but they speak to me.", {("likes", "brutalist buildings")}),
+    ("I like to just sit and watch the boats in the harbour.", {("likes", "boats")}),
+    ("I love to listen to Nina Simone when I cook.", {("likes", "Nina Simone")}),
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))
@@ -135,6 +139,10 @@ def test_the_plain_cases(text, expected):
     ([("user", "I used to live in Perth.")], "Perth"),
     ([("user", "I might try bouldering next month.")], "bouldering"),
     ([("user", "I'm not vegetarian, I just eat less meat.")], "vegetarian"),
+    # what speaks to someone else, or a story, not a taste
+    ([("user", "My brother says opera really speaks to him.")], "opera"),
+    ([("user", "Your story really speaks to me.")], "story"),
+    ([("user", "I like to look at my old photos sometimes.")], "photos"),
 ])
 def test_nothing_from_others_or_unasserted_becomes_theirs(said, never):
     records = read(*said)

@@ -100,7 +100,16 @@ ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:
          "likes"),
         (re.compile(r"\b(?:do you have |got )?any pets\b|\bdo you have (?:a |any )?(?:pets?|dog|cat)\b", re.I), "pet"),
         (re.compile(r"\b(?:any |your |do you have (?:any )?(?:food )?)allergies\b|\bare you allergic to anything\b",
-                    re.I), "allergy"))
+                    re.I), "allergy"),
+        (re.compile(r"\b(?:do you have|have you got|got|any) (?:any )?(?:kids|children)\b", re.I), "children"),
+        (re.compile(r"\bhow long have you (?:two |both )?been married\b", re.I), "married_for"),
+        (re.compile(r"\bare you (?:married|single)\b", re.I), "relationship_status"))
+# a verbless answer about children: "A daughter, Ada.", "Two boys, Sami and Jude.", "One, a little girl."
+CHILDREN = re.compile(r"^(?:(?:yes|yeah|yep|one)[,!.]? )*(?:(an?|one|two|three|four|five|six|\d) )?"
+                      r"(?:little |young |grown-up |grown |teenage |small )?(son|daughter|boy|girl|kid|child|sons|"
+                      r"daughters|boys|girls|kids|children|twins)\b"
+                      r"(?:[,:]? (?:named |called )?([A-Z][a-z]+)(?:,? and ([A-Z][a-z]+))?)?", re.I)
+RELATIONSHIP = {"married", "single", "engaged", "divorced", "widowed", "separated"}
 LEADS = {"oh", "um", "well", "yes", "yeah", "yep", "mostly", "mainly", "probably", "definitely", "honestly", "mm",
          "just", "really", "and", "also", "plus"}
 # words that name no pastime or taste: "Nothing much, honestly.", "The usual stuff.", "Everything, really."
@@ -111,10 +120,12 @@ VAGUE = LEADS | {"nothing", "much", "anything", "everything", "something", "stuf
 
 def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
     """The facts a verbless answer gives to a question asking for them: a place its first words name, an age, a
-    job, pastimes or tastes as listed, a pet."""
+    job, pastimes or tastes as listed, a pet, children, being married."""
     if asked is None or any(finite(t) for t in sentence):
         return []  # a statement of its own
     attribute = next((a for pattern, a in ASKS if pattern.search(asked.text)), None)
+    if attribute == "relationship_status":
+        return _status(asked, sentence)
     words = list(dropwhile(lambda t: t.is_punct or t.pos_ == "INTJ" or t.lower_ in LEADS, sentence))
     words = [t for t in words if not (t.is_punct and t.i == sentence.end - 1)]
     if attribute is None or not words or any(t.lower_ in ("no", "not", "none", "nope") for t in sentence):
@@ -136,6 +147,12 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
             items[-1:] = items[-1].split(" and ")
         items = [i for i in items if set(re.findall(r"[\w']+", i.lower())) - VAGUE]  # "Jazz, mostly.", "Nothing much"
         return [(attribute, i) for i in items if len(i.split()) <= 4] if len(items) <= 5 else []
+    if attribute == "children":
+        return _children(text)
+    if attribute == "married_for":  # "5 years already!", "Twelve years this June."
+        long = first.like_num or first.lower_ in ("a", "almost", "nearly", "over", "about", "just") and any(
+            t.lower_ in ("year", "years", "decade", "decades", "months") for t in words[:4])
+        return [("relationship_status", "married")] if long else []
     if attribute == "pet":
         m = re.search(r"\b((?:" + PET_WORDS + r")s?)\b(?:,? (?:called |named )?"
                       r"([A-Z][a-z]+(?:,? (?:and )?[A-Z][a-z]+)*))?", text, re.I)
@@ -145,6 +162,39 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
     if place is None and _a_name(first):  # spaCy's small model reads a bare "Bristol." as a firm, "Accra." as a noun
         place = " ".join(t.text for t in takewhile(_a_name, words))
     return [(attribute, place)] if place else []
+
+
+def _children(text: str) -> list[tuple[str, str]]:
+    """ "A daughter, Ada." -> daughter Ada; "Two boys, Sami and Jude." -> children: two boys, son Sami, son Jude."""
+    m = CHILDREN.match(text)
+    if m is None:
+        return []
+    count, kind, names = (m.group(1) or "").lower(), m.group(2).lower(), [n for n in m.group(3, 4) if n]
+    one = {"boy": "son", "girl": "daughter", "kid": "child"}.get(kind.rstrip("s"), kind.rstrip("s"))
+    if kind.endswith("s") or kind == "children":
+        relation = {"sons": "son", "boys": "son", "daughters": "daughter", "girls": "daughter"}.get(kind, "child")
+        facts = [("children", f"{count} {kind}".strip())] if count not in ("", "a", "an", "one") else []
+        return facts + [(relation, n) for n in names]
+    if one == "child":
+        return [("child", names[0])] if names else [("children", "one child")]
+    return [(one, names[0])] if names else [("children", one)]
+
+
+def _status(asked: Span, sentence: Span) -> list[tuple[str, str]]:
+    """An answer to "Are you married?" (or single): "Yes, to Omar." -> married, partner Omar; "Engaged, actually!"
+    -> engaged."""
+    words = [t for t in sentence if not t.is_punct]
+    if not words or any(t.lower_ in ("no", "not", "nope", "nah") for t in words):
+        return []
+    if words[0].lower_ in RELATIONSHIP:
+        return [("relationship_status", words[0].lower_)]
+    if words[0].lower_ not in ("yes", "yeah", "yep", "yup"):
+        return []
+    status = re.search(r"\b(married|single)\b", asked.text, re.I)
+    if status is None:
+        return []
+    partner = re.search(r"\bto ([A-Z][a-z]+)\b", sentence.text) if status.group(1).lower() == "married" else None
+    return [("relationship_status", status.group(1).lower())] + ([("partner", partner.group(1))] if partner else [])
 
 
 def _a_name(t: Token) -> bool:

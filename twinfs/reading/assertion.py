@@ -217,6 +217,9 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
     if inside and path and path[-1].lemma_ == "be" and any(c.dep_ == "acomp" for c in path[-1].children):
         return "speaker", holder  # "Harry Potter and Game of Thrones are amazing": the speaker's view of it
     verb = path[-1] if path else None
+    if low in ("it", "they") and verb is not None and verb.lemma_.lower() in ("speak", "resonate", "appeal") and any(
+            t.lower_ == "me" and t.head.head.i == verb.i for t in verb.subtree):
+        return "speaker", holder  # "Contemporary dance is so graceful - it really speaks to me": the speaker's taste
     if owned and verb is not None and verb.lemma_.lower() in NAMING:
         return "speaker", holder  # "My rabbit is named Mochi"
     people = subject.lower_ in PEOPLE or subject.lemma_.lower() in PEOPLE or any(

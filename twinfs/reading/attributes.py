@@ -44,6 +44,10 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     form = ALONE.get(attribute)
     if attribute == "pet" and re.match(r"\w+[^s]s\b", value):
         form = "{who} has {value}"  # "cats named Miso and Tofu", not "a cats"
+    if attribute == "children" and value in ("son", "daughter", "child"):
+        form = "{who} has a {value}"  # "Yes, a daughter." to "Do you have kids?"; not "my kids" said in passing
+    elif attribute == "children" and re.match(r"(?:\d+|" + "|".join(NUMBERS) + r") ", value):
+        form = "{who} has {value}"  # "two boys"
     if attribute == "partner" and not value[:1].isupper():
         form = "{who} has a {value}"  # "Marrying my partner …": "has a partner", not "'s partner is partner"
     if form is None and attribute == "plans":
@@ -274,6 +278,17 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                      r"([\w '-]+)", low)
     if m:
         add("likes", cut_value(m.group(1), 5))
+    m = re.search(r"\bi (?:really |just |also )?(?:like|love|enjoy) to (?:just |sit and |go and )*"
+                  r"(?:take a look at|look at|watch|gaze at|stare at|listen to) ([\w '-]+)", low)  # "… at the sunset"
+    value = cut_value(re.split(r"-| (?:from|in|at|on|with|when|while|because|as|and|it|every)\b", m.group(1))[0], 4) \
+        if m else None
+    if value and m and not re.match(r"(?:(?:the|a|an) )?(?:my|our|his|her|their|your|it|them|people|you)\b",
+                                    m.group(1)):
+        add("likes", value)
+    m = re.match(r"(?:(?:yeah|yes|oh|honestly|and),? )?([a-z][\w -]*?) (?:is|are) [^.?!]*\b(?:it|they) "
+                 r"(?:really |just |truly )?(?:speaks?|resonates?) (?:to|with) me\b", low)  # "Contemporary dance is
+    if m and not re.match(r"(?:it|this|that|what|your|his|her|their|its|the way)\b", m.group(1)):  # … speaks to me"
+        add("likes", cut_value(m.group(1), 4))
     m = re.search(r"\bmy (?:all-time |top |absolute )?favou?rite ([a-z ]{3,30}?) (?:is|was|are) (.+)$", text, re.I)
     if m:
         add("favorite_" + "_".join(m.group(1).lower().split()), cut_value(m.group(2), 6))
