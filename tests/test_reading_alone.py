@@ -178,3 +178,15 @@ def test_a_day_told_of_a_question_s_any_and_thinking_about_how():
     assert by_text["Yesterday was crazy cool - Dana wrote a few bits for a play"].happened == "2023-05-07"
     assert by_text["Dana has been thinking about how schools shape neighbourhoods"].kind != "plan"
     assert not any("paintings" in t or "few more" in t for t in by_text)
+
+
+def test_there_reads_as_the_place_said_just_before_or_makes_no_record():
+    records = read_said(("Omar", "You're going back to Lisbon?"), ("Dana", "Yes! My grandparents are still there."),
+                        ("Omar", "You lived in Madrid for years, right?"),
+                        ("Dana", "My aunt runs a café an hour from there."))
+    texts = [r.text for r in records]
+    assert "Dana's grandparents are still in Lisbon" in texts and "Dana's aunt runs a café an hour from Madrid" in texts
+    records = read_said(("Omar", "How was the trip?"), ("Dana", "Great. My brother is still there."),
+                        ("Dana", "My sister was there for me all the way."))  # no place; "there for": no place meant
+    texts = [r.text for r in records]
+    assert not any("still there" in t for t in texts) and "Dana's sister was there for Dana all the way" in texts

@@ -214,8 +214,9 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
             out.append((t, ""))  # "raise some funds", "meet some people": for what, of whom, said before
         elif low == "then" and t.i > 0 and t.nbor(-1).lower_ == "back":
             out.append((t, ""))  # "back then": when was that?
-        elif low == "there" and t.dep_ == "advmod" and (t.head.pos_ == "VERB" or (
-                t.head.pos_ == "NOUN" and t.head.dep_ == "dobj")):  # "planning a trip there"
+        elif low == "there" and not _arrived(t) and (t.dep_ == "advmod" and (
+                t.head.pos_ == "VERB" or t.head.lemma_ == "be" or (t.head.pos_ == "NOUN" and t.head.dep_ == "dobj"))
+                or t.dep_ in ("pobj", "pcomp") and t.head.pos_ == "ADP"):  # "planning a trip there", "still there"
             if not any(x.ent_type_ in PLACES for x in span if x.i < t.i):
                 out.append((t, "place"))  # "I've always wanted to try the seafood there": where?
         elif low in STANDING and t.dep_ in ("dobj", "nsubj", "pobj", "attr", "nsubjpass") and not any(
@@ -230,6 +231,12 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 for c in t.children):  # "working on one with my group": one of what
             out.append((t, ""))  # "I've been one since": one of what the other person said
     return out
+
+
+def _arrived(t: Token) -> bool:
+    """ "there" of getting somewhere, not of a place: "we're almost there", "I'll get there", "been there for me"."""
+    return (t.i > 0 and t.nbor(-1).lower_ in ("almost", "nearly", "halfway", "finally")) or t.head.lemma_ in (
+        "get", "make") or any(c.dep_ == "prep" and c.lower_ == "for" and c.i == t.i + 1 for c in t.head.children)
 
 
 def _owner(t: Token, chunk_speaker: str, speaker: str, names: set[str]) -> str | None:
@@ -311,11 +318,12 @@ def resolve(found: list[tuple[Token, str]], recent: list[Said], speaker: str,
         before = recent[0]
         if before.span.text.rstrip().endswith("?") and any(x.tag_ in ("WP", "WDT") for x in before.span):
             return None  # "Who was the main actress in Harry Potter? I've heard about her": the one asked for
-        if wants == "place":  # the one place the sentence before names
-            places = {e.text for e in before.span.ents if e.label_ in PLACES}
+        if wants == "place":  # the one place the latest sentence naming anything names: "Lisbon?" - "Yes! … there"
+            places = next(({e.text for e in s.span.ents if e.label_ in PLACES} for s in recent
+                           if any(x.pos_ in ("NOUN", "PROPN") for x in s.span)), set())
             if len(places) != 1:
                 return None
-            out[t.i] = "in " + places.pop()
+            out[t.i] = ("" if t.head.pos_ == "ADP" else "in ") + places.pop()  # "from there" -> "from Lisbon"
             continue
         if any(POINTS.get(x.lower_) == wants and not (x.lower_ == "it" and _ambient(x))
                and not any(_fits(y, wants) for y in before.span if y.i < x.i) for x in before.span):
