@@ -197,3 +197,23 @@ def test_a_weekend_told_in_the_past_is_the_one_just_gone_and_a_time_that_is_an_o
     assert (plan.kind, plan.happened) == ("plan", "2026-03-07")
     [match] = chat(("Sam", "Did you watch it?"), ("Ines", "I really enjoyed yesterday's match."))
     assert "yesterday's match" in match.text and match.happened == "2026-03-03"
+
+
+@pytest.mark.parametrize(("before", "said", "text"), [
+    ("Tom just ran the Berlin marathon.", "Good for him! I could never, I get winded on the stairs.",
+     "Ines gets winded on the stairs"),
+    ("Fancy the sea swim?", "I sprained my wrist at climbing, so probably not.",
+     'Ines sprained their wrist at climbing (asked: "Fancy the sea swim?")'),
+    ("Why no sugar?", "My dentist found two cavities, so I'm trying.", "Ines's dentist found two cavities"),
+    ("You got the flat!", "I know, I signed the lease at the agency.", "Ines signed the lease at the agency"),
+])
+def test_a_clause_that_leaves_out_what_it_is_about_is_cut(before, said, text):
+    got = texts(chat(("Sam", before), ("Ines", said)))
+    assert got == [text], got
+
+
+def test_a_leading_clause_is_cut_only_before_a_clause_of_its_own():
+    assert texts(chat(("Sam", "Meat?"), ("Ines", "I tried, but I failed the test twice."))) == \
+        ["Ines failed the test twice"]
+    got = texts(chat(("Sam", "Any news?"), ("Ines", "I know I said I'd call, but I started a new job at the bakery.")))
+    assert any("said" in t for t in got) or got == [], got  # "I know I said …" has its object: nothing cut

@@ -30,6 +30,10 @@ TAILS = {("ha",), ("haha",), ("hahaha",), ("lol",), ("lmao",), ("hehe",), ("but"
 # what one bids the listener do after telling something: "…, take a look!", "… - come see!"
 TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
+# a clause that leaves out what it is about, said before: "I could never, …", "…, so maybe not", "…, so I'm trying"
+HOLLOW_WORDS = {"i", "we", "never", "not", "n't", "maybe", "probably", "definitely", "really", "too", "either",
+                "obviously", "so", "but", "and", "or", "still", "just", "totally", "already"}
+HOLLOW_VERBS = {"know", "try", "guess", "think", "bet", "agree", "hope", "promise", "suppose"}
 OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh", "hey", "hi", "hello", "thanks",
            "thank", "haha", "hahaha", "lol", "well", "so", "and", "but", "also", "btw", "anyway", "anyways", "ok",
            "okay", "sure",
@@ -56,6 +60,10 @@ def trimmed(span: Span) -> list[Token]:
             joint = tuple(x.lower_ for x in tokens[:said + 1])
         if joint is None and comma and all(x.tag_ == "MD" or x.dep_ in ("aux", "neg") for x in tokens[:comma]):
             joint = tuple(x.lower_ for x in tokens[:comma + 1])  # "Can't, I've got my sister's kids": an answer
+        lead = next((i for i, x in enumerate(tokens[:6]) if x.text == ","), None)
+        if joint is None and lead and hollow(tokens[:lead]) and any(
+                x.dep_ in ("nsubj", "nsubjpass", "expl") for x in tokens[lead + 1:lead + 4]):
+            joint = tuple(x.lower_ for x in tokens[:lead + 1])  # "I could never, I get out of breath …"
         if joint is None and (t.is_punct or t.is_space or t.pos_ == "INTJ" or (
                 t.lower_ in OPENERS and not cleft and not degree) or vocative):
             tokens.pop(0)
@@ -75,8 +83,10 @@ def trimmed(span: Span) -> list[Token]:
             len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:
         del tokens[-4 if tokens[-1].is_punct else -3:]  # "…, by the way."
     comma = max((i for i, t in enumerate(tokens) if t.text == ","), default=None)
-    if comma is not None and comma > 2 and tuple(t.lower_ for t in tokens[comma + 1:] if not t.is_punct) in TAILS:
-        del tokens[comma:]  # "I spent the weekend building a shed, ha": a laugh, no part of the fact
+    if comma is not None and comma > 2 and (tuple(t.lower_ for t in tokens[comma + 1:] if not t.is_punct) in TAILS
+                                            or hollow(tokens[comma + 1:])):
+        del tokens[comma:]  # "I spent the weekend building a shed, ha": a laugh, no part of the fact; "…, so maybe
+        # not": of what was said before
     # "I started kickboxing, you should try it": keep what the speaker says of themself
     listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU or (  # "…, so let's make it happen"
         t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))), None)
@@ -104,3 +114,12 @@ def trimmed(span: Span) -> list[Token]:
         tokens.pop()
     return tokens
 
+
+
+def hollow(clause: list[Token]) -> bool:
+    """A clause that leaves out what it is about: "I could never", "so maybe not", "so I'm trying", "I know"."""
+    words = [t for t in clause if not t.is_punct]
+    verbs = [t for t in words if t.lemma_.lower() in HOLLOW_VERBS and t.pos_ == "VERB"]
+    return bool(words) and len(verbs) <= 1 and all(
+        t.lower_ in HOLLOW_WORDS or t.tag_ == "MD" or t.dep_ in ("aux", "neg") or t in verbs for t in words) \
+        and any(t.lower_ in ("not", "n't", "never") or t.tag_ == "MD" or t in verbs for t in words)
