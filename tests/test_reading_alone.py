@@ -190,3 +190,12 @@ def test_there_reads_as_the_place_said_just_before_or_makes_no_record():
                         ("Dana", "My sister was there for me all the way."))  # no place; "there for": no place meant
     texts = [r.text for r in records]
     assert not any("still there" in t for t in texts) and "Dana's sister was there for Dana all the way" in texts
+
+
+def test_the_subject_of_a_relative_clause_is_not_the_noun_it_describes():
+    records = read_said(("Dana", "Salsa can be exhausting, but it is totally worth it. I love the rush and freedom it "
+                                 "gives."), ("Dana", "I love the little courtyard that it has."))
+    assert not any(" it " in f" {r.text} " or "rush" in (r.value or "") or "courtyard" in (r.value or "")
+                   for r in records), [(r.text, r.value) for r in records]
+    records = read_said(("Dana", "I started helping at a food drive for families who lost their homes."))
+    assert [r.text for r in records] == ["Dana started helping at a food drive for families who lost their homes"]

@@ -121,8 +121,19 @@ def _clause(t: Token) -> int:
 
 
 def _relative(noun: Token, t: Token) -> bool:
-    """The word sits in a relative clause of the noun: "folks who lost their jobs" (their: the folks')."""
+    """The word sits in a relative clause of the noun: "folks who lost their jobs" (their: the folks'); not as its
+    subject, which is someone else ("the freedom it brings": it is not the freedom)."""
+    if _gap_subject(t, noun):
+        return False
     return any(a.dep_ == "relcl" and a.head.i == noun.i for a in t.ancestors)
+
+
+def _gap_subject(t: Token, noun: Token) -> bool:
+    """The word is the subject of a relative clause on the noun (or on a noun it is listed with)."""
+    if t.dep_ not in ("nsubj", "nsubjpass") or t.head.dep_ != "relcl":
+        return False
+    modified = t.head.head
+    return noun.i == modified.i or any(c.i == noun.i for c in modified.conjuncts)
 
 
 def _specific(root: Token) -> bool:
@@ -172,6 +183,7 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
             if low == "it" and _ambient(t):
                 continue
             if any(_fits(x, wants) and (_clause(x) != _clause(t) or t.dep_ == "poss")  # "Sam … his garage"
+                   and not _gap_subject(t, x)  # "the freedom and connection it brings": it is neither
                    and (not x.is_ancestor(t) or _relative(x, t))
                    and not (low in ("they", "them") and t.dep_ == "nsubj" and _mass(x))  # a doer, not love
                    for x in span if x.i < t.i):

@@ -269,8 +269,9 @@ class RulesReader:
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|who|whose)\b"
                 r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
                 r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "a postman, years ago": a time, no list
-            if text is None or listed or words & sentence.pointing or words & POINTING_WORDS:
-                continue
+            defined = re.match(r"\s+(?:that|which|who|whom|whose)\b|\s+(?:it|they|he|she)\s+\w+", rest, re.I)
+            if text is None or listed or defined or words & sentence.pointing or words & POINTING_WORDS:
+                continue  # "the little garden that it has": which garden, the clause after it says
             kind = "preference" if attribute in ("likes", "dislikes", "hobby") else "state"
             drafts.append(Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute, value=value[:80],
                                 turns=[turn.id]))
