@@ -410,3 +410,22 @@ def test_the_pipeline_checks_with_a_configured_model(tmp_path, embedder, alice):
             assert "stamp" in noted, noted  # each question asked once, the thread noted done
             assert len(noted["asked"]) == memory.checking.checker.questions >= 3
             assert memory.checking.notes(space) == []  # nothing left: no status note
+
+
+def test_a_sentence_added_that_points_outside_itself_is_not_quoted():
+    from twinfs.passages import Turn
+    from twinfs.reading.checked import made
+
+    at = datetime(2026, 6, 6, 12, 0, tzinfo=UTC)
+    text = "Exactly. My parents live an hour from there, in Roskilde. I moved to Aarhus in May."
+    turn = Turn("t2", "message", text, at, "user", "Signe")
+    there = Question(text, "Copenhagen! You could see your family.",
+                     clause="My parents live an hour from there, in Roskilde.", turn_id="t2")
+    assert made("th", there, CheckVerdict("add", "family", "parents"), turn, None, "family") is None
+    home = Question(text, "", clause="I moved to Aarhus in May.", turn_id="t2")
+    record = made("th", home, CheckVerdict("add", "home", "Aarhus"), turn, None, "home_city")
+    assert record is not None and record.text == "Signe: I moved to Aarhus in May." and record.by == "model"
+    # a value that reads alone is kept as a statement of its own
+    where = Question(text, "", clause="That's why I moved there, to Aarhus.", turn_id="t2")
+    record = made("th", where, CheckVerdict("add", "home", "Aarhus"), turn, None, "home_city")
+    assert record is not None and record.text == "Signe lives in Aarhus"

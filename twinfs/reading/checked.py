@@ -16,8 +16,10 @@ from datetime import datetime
 from typing import Any
 
 from ..models import Record
+from .attributes import alone
 from .checking import CheckVerdict, ModelAnswer, Question, concept
 from .records import Draft, finish
+from .reference import pointers
 from .windows import Window
 
 KINDS = {"plans": "plan", "likes": "preference", "dislikes": "preference", "hobby": "preference",
@@ -29,7 +31,11 @@ def made(thread: str, question: Question, verdict: CheckVerdict, turn: Any, sour
          attribute: str) -> Record | None:
     """The record the model's answer makes from `turn` (a passages.Turn): code's id, days, subject and source."""
     said = " ".join((question.clause or question.turn).split())
-    text = f"{turn.speaker}: {said}"
+    text: str | None = f"{turn.speaker}: {said}"
+    if question.clause and not _reads_alone(said):  # "My parents live an hour from there": from where?
+        text = alone(turn.speaker, attribute, verdict.value or "")  # the value alone, when it reads alone
+    if text is None:
+        return None
     if len(text) > 200:
         text = text[:199].rsplit(" ", 1)[0] + "…"
     draft = Draft(kind=KINDS.get(verdict.attribute or "", "state"), text=text, subject=turn.speaker,
@@ -37,6 +43,13 @@ def made(thread: str, question: Question, verdict: CheckVerdict, turn: Any, sour
     window = Window(thread, [turn], [turn.id], {turn.id: source} if source else {})
     out = finish(window, [draft])
     return out[0].model_copy(update={"by": "model"}) if out and out[0].attribute else None
+
+
+def _reads_alone(said: str) -> bool:
+    """No word of the sentence points outside it ("there", "it", "the same thing": reference.pointers)."""
+    from .pipeline import nlp
+
+    return not any(pointers(list(sentence), sentence) for sentence in nlp()(said).sents)
 
 
 def apply(space: Any, thread: str, checked: Checked, turns: list[Any], sources: dict[str, str], now: datetime,
