@@ -97,6 +97,14 @@ def values(records) -> set[tuple[str, str]]:
     ("Flamenco is so raw and honest - it really speaks to me.", {("likes", "flamenco")}),
     ("Brutalist buildings are ugly to most people, but they speak to me.", {("likes", "brutalist buildings")}),
     ("I like to just sit and watch the boats in the harbour.", {("likes", "boats")}),
+    ("I've got two cats, Pepper and Salt, and an old rabbit.", {("pet", "cats named Pepper and Salt")}),
+    ("I just got promoted to head of product at Monzo.", {("job", "head of product"), ("employer", "Monzo")}),
+    ("I was finally promoted to senior nurse at Leeds General Infirmary.", {("job", "senior nurse")}),
+    ("I'm originally from Kraków but moved to Dublin in 2018.", {("hometown", "Kraków"), ("home_city", "Dublin")}),
+    ("I'm studying for a PhD in marine biology at the University of Plymouth.",
+     {("school", "University of Plymouth")}),
+    ("I work at the Western General Hospital as a porter.",
+     {("job", "porter"), ("employer", "Western General Hospital")}),
     ("I love to listen to Nina Simone when I cook.", {("likes", "Nina Simone")}),
 ])
 def test_the_plain_cases(text, expected):
@@ -139,6 +147,9 @@ def test_the_plain_cases(text, expected):
     ([("user", "I used to live in Perth.")], "Perth"),
     ([("user", "I might try bouldering next month.")], "bouldering"),
     ([("user", "I'm not vegetarian, I just eat less meat.")], "vegetarian"),
+    # a city is no employer, a sister's move no home
+    ([("user", "I work remotely for a small design agency in Leipzig.")], "Leipzig"),
+    ([("user", "My sister grew up here but moved to Rome last year.")], "Rome"),
     # what speaks to someone else, or a story, not a taste
     ([("user", "My brother says opera really speaks to him.")], "opera"),
     ([("user", "Your story really speaks to me.")], "story"),

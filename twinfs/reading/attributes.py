@@ -94,6 +94,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   text, re.I) or re.search(r"\bbased (?:in|out of) ([A-Z][\w .'-]+)", text)
     if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
         add("home_city", place)
+    m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
+                  r"([A-Z][\w .'-]+)", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
+    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
+        add("home_city", place)
     m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|(?:grew up|raised)"
                   r"(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)", text)  # "on a farm in Iowa"
     if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
@@ -190,6 +194,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r")\b(?: (?:named|called) ([A-Z]\w+))?", text, re.I)
     if m:
         name = m.group(2) or pet_named(text[m.end():])  # "We got a puppy last week, a spaniel called Biscuit"
+        both = re.match(r",? ([A-Z][a-z]+)(?:,| and) ([A-Z][a-z]+)\b", text[m.end():])  # "two cats, Mochi and Soba"
+        if name is None and both and m.group(1).lower().endswith("s") and "i" not in (both.group(1).lower(),
+                                                                                      both.group(2).lower()):
+            name = f"{both.group(1)} and {both.group(2)}"
         add("pet", m.group(1).lower() + (f" named {name}" if name else ""))
 
     # diet, allergies and health

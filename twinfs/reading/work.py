@@ -42,8 +42,9 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         if m.group(1).lower() == "as" and is_job(value := cut_value(AT_PLACE.split(m.group(2))[0], 4)):
             add("job", value)  # "as a welder", not "as hard as a horse" nor "as a team"
             add("employer", workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
-        elif (org := next((o for o in orgs if o in m.group(2)), None)):
-            add("employer", org)
+        elif (org := next((o for o in orgs if m.group(2).startswith(re.sub(r"^the ", "", o, flags=re.I))), None)):
+            add("employer", re.sub(r"^the ", "", org, flags=re.I))  # "for Google"; not "for a fintech startup in
+            # Berlin"
     m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full-time |part-time )?in (" + FIELDS
                   + r")\b", low)
     if m:
@@ -66,6 +67,12 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                   r"position|role|post) (?:at|with) (?:the )?([A-Z][\w .'&-]+)", text)
     if m and (org := next((o for o in orgs if m.group(1).startswith(o)), None) or proper_name(m.group(1))):
         add("employer", org)  # "I got a job at Boots"
+    m = re.search(r"\bi (?:'ve |have |just |finally |recently )*(?:got |been |was |am |'m )?(?:just |finally )?"
+                  r"promoted to (?:an? |the )?([\w '-]+)", text, re.I)
+    value = cut_value(re.split(r" (?:at|for|in|with) ", m.group(1))[0], 4) if m else None
+    if m and value and (is_job(value) or re.match(r"(?:head|director|chief|vp) of ", value, re.I)):
+        add("job", value)  # "I just got promoted to senior designer at Figma", "… to head of product"
+        add("employer", workplace(text[m.start(1):], orgs))
     m = re.search(r"\b(?:i|we) (?:'ve |have |just |recently )*(?:joined|join) (?:the )?([A-Z][\w .'&-]+?) as "
                   r"(?:an? |the )?([\w '-]+)", text, re.I)
     if m and (org := next((o for o in orgs if m.group(1).startswith(o)), None) or proper_name(m.group(1))):
@@ -132,5 +139,10 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     if m and re.search(r"\bi\b", low[:m.start() + 1] + " ") and (
             org := next((o for o, label in named if label in ("ORG", "FAC") and o in m.group(0)), None) or (
                 proper_name(m.group(1)) if re.match(r"did|doing|stud|graduated", m.group(0)) else None)):
+        add("school", re.sub(r"^the ", "", org, flags=re.I))
+    m = re.search(r"\bi (?:'m |am |was )?stud(?:y|ying|ied) for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text,
+                  re.I)  # "I'm studying for a master's in public health at Johns Hopkins"
+    if m and (org := next((o for o, label in named if label in ("ORG", "FAC") and m.group(1).startswith(
+            re.sub(r"^the ", "", o, flags=re.I))), None) or proper_name(m.group(1))):
         add("school", re.sub(r"^the ", "", org, flags=re.I))
     return found
