@@ -103,6 +103,10 @@ def values(records) -> set[tuple[str, str]]:
     ("I'm originally from Kraków but moved to Dublin in 2018.", {("hometown", "Kraków"), ("home_city", "Dublin")}),
     ("I'm studying for a PhD in marine biology at the University of Plymouth.",
      {("school", "University of Plymouth")}),
+    ("We just bought a flat in Glasgow's West End.", {("home_city", "Glasgow")}),
+    ("I used to live in Paris, now I'm in Lyon.", {("home_city", "Lyon")}),
+    ("I'm on a keto diet at the moment.", {("diet", "keto")}),
+    ("I'm a stay-at-home dad of three.", {("job", "stay-at-home dad")}),
     ("I work at the Western General Hospital as a porter.",
      {("job", "porter"), ("employer", "Western General Hospital")}),
     ("I love to listen to Nina Simone when I cook.", {("likes", "Nina Simone")}),
@@ -150,6 +154,8 @@ def test_the_plain_cases(text, expected):
     # a city is no employer, a sister's move no home
     ([("user", "I work remotely for a small design agency in Leipzig.")], "Leipzig"),
     ([("user", "My sister grew up here but moved to Rome last year.")], "Rome"),
+    ([("user", "We bought a holiday cottage in Cornwall.")], "Cornwall"),
+    ([("user", "My brother just bought a house in Leeds.")], "Leeds"),
     # what speaks to someone else, or a story, not a taste
     ([("user", "My brother says opera really speaks to him.")], "opera"),
     ([("user", "Your story really speaks to me.")], "story"),

@@ -94,6 +94,13 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   text, re.I) or re.search(r"\bbased (?:in|out of) ([A-Z][\w .'-]+)", text)
     if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
         add("home_city", place)
+    m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?bought (?:a|our first|my first) "
+                  r"(?!holiday |vacation |second |summer |rental |beach |ski |investment )(?:[\w-]+ )?"
+                  r"(?:flat|house|home|apartment|cottage|place|condo) in ([A-Z][\w .'-]+)", text, re.I) \
+        or re.search(r"\bi used to live in [A-Z][\w'-]+(?: [A-Z][\w'-]+)*,? (?:but |and )?now "
+                     r"(?:i 'm|i am|i live|we 're|we live|we are) in ([A-Z][\w .'-]+)", text, re.I)  # "…, now in Lyon"
+    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
+        add("home_city", re.sub(r"'s?$", "", place))  # "a flat in Glasgow's West End"
     m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
                   r"([A-Z][\w .'-]+)", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
     if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
@@ -204,6 +211,11 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:i|we) (?:'m |am |'ve been |have been |went |became |'re |are |'ve (?:recently |just )?gone |"
                   r"have (?:recently |just )?gone |recently went |just went |turned )(?:a |now |mostly |strictly |"
                   r"fully |still )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r")\b", low)
+    if m:
+        add("diet", m.group(1))
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are|'ve been| have been)(?: now| still| currently| strictly)? on an? "
+                  r"(?:strict |new )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r"|low-carb|low-fodmap|"
+                  r"mediterranean) diet\b", low)  # "I'm on a keto diet at the moment"
     if m:
         add("diet", m.group(1))
     m = re.search(r"\bi (?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|"

@@ -49,6 +49,10 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                   + r")\b", low)
     if m:
         add("job", "works in " + (as_spelled(m.group(1), text) or m.group(1)))  # "I work in marketing"
+    m = re.search(r"\bi(?: 'm| am)(?: now| currently)? an? (stay-at-home|stay at home|full-time) (mum|mom|dad|parent|"
+                  r"mother|father)\b", low)
+    if m:
+        add("job", f"{m.group(1).replace(' ', '-')} {m.group(2)}")  # "I'm a stay-at-home dad of three"
     if re.search(r"\bi(?: 'm| am)(?: now| fully| happily| semi-?)? retired\b(?! from)", low):
         add("job", "retired")  # "I'm retired" (what one retired from is `former`: assertion.gate)
     m = re.search(r"\bi (?:'m |am )?(?:work|working)\b[\w ']{0,40}? as an? ([\w -]+)", low)
