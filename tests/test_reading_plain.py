@@ -107,6 +107,11 @@ def values(records) -> set[tuple[str, str]]:
     ("I used to live in Paris, now I'm in Lyon.", {("home_city", "Lyon")}),
     ("I'm on a keto diet at the moment.", {("diet", "keto")}),
     ("I'm a stay-at-home dad of three.", {("job", "stay-at-home dad")}),
+    ("I'm a lifelong fan of the Celtics even though I've never been to Boston.", {("likes", "Celtics")}),
+    ("I'm studying law at King's College London.", {("school", "King's College London")}),
+    ("I graduated from St Andrew's in 2019.", {("school", "St Andrew's")}),
+    ("I'm in my final year studying nursing at Cardiff University.", {("school", "Cardiff University")}),
+    ("I work at St Luke's Hospital as a midwife.", {("job", "midwife"), ("employer", "St Luke's Hospital")}),
     ("I work at the Western General Hospital as a porter.",
      {("job", "porter"), ("employer", "Western General Hospital")}),
     ("I love to listen to Nina Simone when I cook.", {("likes", "Nina Simone")}),
@@ -155,6 +160,9 @@ def test_the_plain_cases(text, expected):
     ([("user", "I work remotely for a small design agency in Leipzig.")], "Leipzig"),
     ([("user", "My sister grew up here but moved to Rome last year.")], "Rome"),
     ([("user", "We bought a holiday cottage in Cornwall.")], "Cornwall"),
+    ([("user", "I'm helping my daughter with her application to study law at Durham.")], "Durham"),
+    ([("user", "I play a detective in our village panto this year.")], "detective"),  # a part, not a pastime
+    ([("user", "Honestly I think I'm allergic to my boss.")], "boss"),
     ([("user", "My brother just bought a house in Leeds.")], "Leeds"),
     # what speaks to someone else, or a story, not a taste
     ([("user", "My brother says opera really speaks to him.")], "opera"),

@@ -227,7 +227,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("diet", ("no " if re.search(r"stopped|quit|gave up", m.group(0)) else "eats " if m.group(1) == "eating"
                      else "drinks ") + value)
     m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic to ([\w ,'-]+)", low)
-    if m and not re.match(r"(?:mornings?|evenings?|mondays?|work|people|life|effort|exercise|chores)\b", m.group(1)):
+    if m and not re.match(r"(?:(?:my|the) )?(?:mornings?|evenings?|mondays?|work|job|boss|exams?|homework|people|life|"
+                          r"effort|exercise|chores)\b", m.group(1)):
         add("allergy", cut_value(m.group(1), 5))  # not "allergic to mornings without coffee": a joke
     m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) ((?:type [12] |"
                   r"chronic |mild |severe |bad )?(?:" + "|".join(sorted(HEALTH, key=len, reverse=True)) + r"))\b", low)
@@ -262,8 +263,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?:mag|magazine|newspaper|paper|blog|website|site|publication|journal))\b", low)
     if m:
         add("job", f"writes {cut_value(m.group(1), 3) or 'pieces'} for {m.group(2)}")
-    for m in re.finditer(r"\bi(?: 'm| am)? (?:play|playing|played) (?:the |some |a lot of )?([\w -]+)", low):
-        if (value := activity(m.group(1))) and not re.match(r"(?:with|for|it|a role|games with)\b", value):
+    for m in re.finditer(r"\bi(?: 'm| am)? (?:play|playing|played) (?:the |some |a lot of |a bit of )?([\w -]+)", low):
+        if (value := activity(m.group(1))) and not re.match(r"(?:with|for|it|a role|games with)\b", value) \
+                and not re.match(r"an? ", m.group(1)):  # "I play a doctor in a local production": a part
             add("hobby", value)
     m = re.search(r"\b(?:i|we) (?:'m |am )?(?:often |usually |sometimes |still )?(?:off to |going to )?go(?:ing)? "
                   r"((?:rock |scuba |mountain |trail |ice |roller |wild |sea |cross-country |bird |whale )?"
@@ -290,7 +292,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way|is|are|was|"
                           r"were|'s)\b", rest):
             add("likes" if liking else "dislikes", as_spelled(cut_value(rest, 5), text))
-    m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive )?fan of ([\w '-]+)", low) \
+    m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive |lifelong |die-hard |longtime |long-time |total )?fan "
+                  r"of ([\w '-]+)", low) \
         or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \
         or re.search(r"\b[Ii](?: 'm| am) (?:an? )(?:big |huge |massive |lifelong |die-hard )?((?:[A-Z][\w'-]+ ?)+) "
                      r"(?:fan|supporter)\b", text) \

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 # where a value ends: the clause goes on past these
 _CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she|that|this|my)\b| but | because | cause "
-                  r"| 'cause | since | so | when | while | which | who | where | that | if | though | although "
+                  r"| 'cause | since | so | when | while | which | who | where | that | if | even (?:though|if|when) "
+                  r"| though | although "
                   r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b"
                   r"| i (?=\w)| we (?=\w)"
                   r"| (?:\w+ )?(?:days?|weeks?|months?|years?) ago| last (?:week|month|year|night)| yesterday| today"
@@ -70,7 +71,8 @@ def workplace(rest: str, orgs: list[str]) -> str | None:
 
 def proper_name(rest: str) -> str | None:
     """The capitalised words a phrase starts with: "Headingley with our cat" -> Headingley."""
-    m = re.match(r"((?:St\.? |[A-Z][\w'-]+)(?: (?:[A-Z][\w'-]+|of|de|upon|on|am)(?= [A-Z]| ?$))*(?: [A-Z][\w'-]+)?)",
+    m = re.match(r"((?:St\.? [A-Z][\w'-]+|[A-Z][\w'-]+)(?: (?:[A-Z][\w'-]+|of|de|upon|on|am)(?= [A-Z]| ?$))*"
+                 r"(?: [A-Z][\w'-]+)?)",
                  rest.strip())
     value = m.group(1) if m else None
     return value if value and value.lower() not in ("i", "the", "my", "our", "a") else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import BUSINESS, FIELDS, JOBS
+from .lexicon import BUSINESS, FIELDS, JOBS, KIN
 from .values import AT_PLACE, as_spelled, cut_value, proper_name, workplace
 
 Pair = tuple[str, str]
@@ -42,7 +42,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         if m.group(1).lower() == "as" and is_job(value := cut_value(AT_PLACE.split(m.group(2))[0], 4)):
             add("job", value)  # "as a welder", not "as hard as a horse" nor "as a team"
             add("employer", workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
-        elif (org := next((o for o in orgs if m.group(2).startswith(re.sub(r"^the ", "", o, flags=re.I))), None)):
+        elif (org := next((o for o in orgs if re.sub(r" 's\b", "'s", m.group(2)).startswith(
+                re.sub(r"^the ", "", o, flags=re.I))), None)):
             add("employer", re.sub(r"^the ", "", org, flags=re.I))  # "for Google"; not "for a fintech startup in
             # Berlin"
     m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full-time |part-time )?in (" + FIELDS
@@ -140,9 +141,13 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     # school
     m = re.search(r"\b(?:study|studying|studied|go|going|went|graduated|did (?:my|a) [\w']+(?: degree)?|doing (?:my|a) "
                   r"[\w']+(?: degree)?)(?: [a-z']+){0,3}? (?:at|to|from) (?:the )?([A-Z][\w .'&-]+)", text)
-    if m and re.search(r"\bi\b", low[:m.start() + 1] + " ") and (
-            org := next((o for o, label in named if label in ("ORG", "FAC") and o in m.group(0)), None) or (
-                proper_name(m.group(1)) if re.match(r"did|doing|stud|graduated", m.group(0)) else None)):
+    lead = re.search(r"\bi\b(?!.*\bi\b)(.*)$", low[:m.start()]) if m else None  # from the last "I" to the verb
+    mine = lead and not re.search(r"\b(?:his|her|their|your|" + "|".join(KIN) + r")\b", lead.group(1))
+    # "I'm in my second year studying … at", not "I'm helping my son with his application to study … at"
+    said, place = (re.sub(r" 's\b", "'s", m.group(0)), re.sub(r" 's\b", "'s", m.group(1))) if m else ("", "")
+    if m and mine and (  # "King 's College London" (the tokens joined) as said
+            org := next((o for o, label in named if label in ("ORG", "FAC") and o in said), None) or (
+                proper_name(place) if re.match(r"did|doing|stud|graduated", said) else None)):
         add("school", re.sub(r"^the ", "", org, flags=re.I))
     m = re.search(r"\bi (?:'m |am |was )?stud(?:y|ying|ied) for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text,
                   re.I)  # "I'm studying for a master's in public health at Johns Hopkins"
