@@ -109,6 +109,12 @@ def values(records) -> set[tuple[str, str]]:
     ("I'm a stay-at-home dad of three.", {("job", "stay-at-home dad")}),
     ("I'm a lifelong fan of the Celtics even though I've never been to Boston.", {("likes", "Celtics")}),
     ("I'm studying law at King's College London.", {("school", "King's College London")}),
+    ("I've got three older sisters and a little brother.", {("family", "sisters"), ("family", "brother")}),
+    ("We have a black labrador called Juno.", {("pet", "labrador named Juno")}),
+    ("We adopted two guinea pigs in May.", {("pet", "guinea pigs")}),
+    ("I'm 38, divorced, with two teenage boys.", {("age", "38"), ("relationship_status", "divorced")}),
+    ("I'm a practising Catholic, so Fridays are fish.", {("religion", "Catholic")}),
+    ("I'm colourblind, so please avoid red and green in the charts.", {("health", "colourblind")}),
     ("I graduated from St Andrew's in 2019.", {("school", "St Andrew's")}),
     ("I'm in my final year studying nursing at Cardiff University.", {("school", "Cardiff University")}),
     ("I work at St Luke's Hospital as a midwife.", {("job", "midwife"), ("employer", "St Luke's Hospital")}),
@@ -163,6 +169,8 @@ def test_the_plain_cases(text, expected):
     ([("user", "I'm helping my daughter with her application to study law at Durham.")], "Durham"),
     ([("user", "I play a detective in our village panto this year.")], "detective"),  # a part, not a pastime
     ([("user", "Honestly I think I'm allergic to my boss.")], "boss"),
+    ([("user", "My wife has two older brothers and a sister.")], "brothers"),
+    ([("user", "My neighbour has a golden retriever named Rufus.")], "Rufus"),
     ([("user", "My brother just bought a house in Leeds.")], "Leeds"),
     # what speaks to someone else, or a story, not a taste
     ([("user", "My brother says opera really speaks to him.")], "opera"),
@@ -226,3 +234,10 @@ def test_a_wedding_said_in_the_present_progressive_is_a_plan_in_the_months_ahead
 def test_a_year_that_names_a_things_model_is_no_day():
     [car] = read(("user", "I drive a 2009 Volvo estate."))
     assert car.happened == "2026-03-04"  # as said, not 2009
+
+
+def test_what_the_listener_is_asked_is_no_part_of_the_record():
+    texts = [r.text for r in read(("user", "I'm colourblind, so please avoid red and green in the charts."),
+                                  ("user", "Remember that I live in Tromsø."))]
+    assert "Noor is colourblind" in texts and "Noor lives in Tromsø" in texts, texts
+    assert not any("avoid" in t or t.startswith("Remember") for t in texts), texts

@@ -121,6 +121,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b[Ii](?: 'm| am) (?:half |proudly |originally )?([A-Z][a-z]+)\b(?! [A-Z])", text)
     if m and any(e == m.group(1) and label == "NORP" for e, label in named) and m.group(1).lower() not in POLITICS:
         add("religion" if m.group(1).lower() in RELIGIONS else "nationality", m.group(1))  # "I'm Irish"
+    m = re.search(r"\b[Ii](?: 'm| am) an? (?:devout |practising |practicing |proud |lapsed )?(" +
+                  "|".join(sorted(RELIGIONS)) + r")\b", text, re.I)
+    if m:
+        add("religion", m.group(1))  # "I'm a Muslim so I don't eat pork"
     m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
     if m:
         add("hometown", m.group(1))
@@ -132,6 +136,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:i|we) (?:'m |am |got |are |'re |just got |was )(?:now |finally |recently |still |happily )?"
                   r"(single|married|divorced|engaged|widowed|separated)\b", low) \
         or re.search(r"\b(?:as )?an? (single) (?:parent|mom|mum|mother|dad|father)\b", low)
+    if m:
+        add("relationship_status", m.group(1))
+    m = re.search(r"\bi(?: 'm| am) \d{1,3}, (married|single|divorced|engaged|widowed)\b", low)  # "I'm 42, married, …"
     if m:
         add("relationship_status", m.group(1))
     m = re.search(r"\b[Ii](?: 'm| am| got| was| 've been| have been)? (?:now |finally |recently |happily )?married to "
@@ -166,6 +173,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             if name:
                 add("son" if m.group(2) in ("sons", "boys") else "daughter" if m.group(2) in ("daughters", "girls")
                     else "child", name)
+    for m in re.finditer(r"\b(?:i|we) (?:have|'ve got|have got|got) (?:two|three|four|five|\d) (?:older |younger |big |"
+                         r"little |twin )?(brothers|sisters|siblings)\b|(?<=\band) an? (?:older |younger |big |little |"
+                         r"twin )?(brother|sister)\b", low):  # "I have two older brothers and a younger sister"
+        if m.group(1) or re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (?:two|three|four|five|\d) (?:older |"
+                                   r"younger |big |little |twin )?(?:brothers|sisters|siblings)\b", low[:m.start()]):
+            add("family", m.group(1) or m.group(2))
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) an? (?:little |baby |older |younger |big )?(son|daughter|"
                   r"brother|sister|stepson|stepdaughter)\b(?:,? (?:named |called )?([A-Z][a-z]+)\b)?", text, re.I)
     if m and m.group(2) and m.group(2).lower() not in ("and", "who", "i", "is", "but"):
@@ -197,15 +210,17 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             and m.group(2).lower() not in ("is", "and", "has", "was", "i") else None
         add("pet", f"{pet} named {name}" if name else pet)
     m = re.search(r"\b(?:i|we) (?:just |recently |finally )?(?:have|got|adopted|'ve got|rescued|'ve had|have had) "
-                  r"(?:an? |two |three |2 |3 )(?:new |little |rescue |rescued )*(" + "|".join(sorted(PETS)) +
-                  r")\b(?: (?:named|called) ([A-Z]\w+))?", text, re.I)
+                  r"(?:an? |two |three |2 |3 )(?:new |little |rescue |rescued |old |young |golden |black |white |"
+                  r"ginger |grey |gray |tabby |baby |giant |pet )*(" + PET_WORDS + r")s?\b(?: (?:named|called) "
+                  r"([A-Z]\w+))?", text, re.I)  # "a golden retriever named Max", "two guinea pigs"
     if m:
         name = m.group(2) or pet_named(text[m.end():])  # "We got a puppy last week, a spaniel called Biscuit"
         both = re.match(r",? ([A-Z][a-z]+)(?:,| and) ([A-Z][a-z]+)\b", text[m.end():])  # "two cats, Mochi and Soba"
         if name is None and both and m.group(1).lower().endswith("s") and "i" not in (both.group(1).lower(),
                                                                                       both.group(2).lower()):
             name = f"{both.group(1)} and {both.group(2)}"
-        add("pet", m.group(1).lower() + (f" named {name}" if name else ""))
+        pet = text[m.start(1):m.end(1) + (text[m.end(1):m.end(1) + 1] == "s")].lower()  # "guinea pigs" as said
+        add("pet", pet + (f" named {name}" if name else ""))
 
     # diet, allergies and health
     m = re.search(r"\b(?:i|we) (?:'m |am |'ve been |have been |went |became |'re |are |'ve (?:recently |just )?gone |"
@@ -234,6 +249,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"chronic |mild |severe |bad )?(?:" + "|".join(sorted(HEALTH, key=len, reverse=True)) + r"))\b", low)
     if m:
         add("health", as_spelled(m.group(1), text))  # "ADHD" as said
+    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely )?(colou?r-?blind|deaf|dyslexic|diabetic|"
+                  r"epileptic|asthmatic|autistic|hard of hearing|partially sighted|blind in one eye)\b", low)
+    if m:
+        add("health", m.group(1))  # "I'm colorblind, so please avoid red-green charts"
 
     # hobbies, sports and what one likes
     m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"

@@ -58,6 +58,9 @@ def trimmed(span: Span) -> list[Token]:
         if joint is None and (said := next((i for i, x in enumerate(tokens[:9]) if x.text in (",", "!")), None)) \
                 and ANNOUNCED.fullmatch(" ".join(x.lower_ for x in tokens[:said])):
             joint = tuple(x.lower_ for x in tokens[:said + 1])
+        if joint is None and t.lower_ in ("remember", "note", "fyi", "reminder") and nxt is not None and (
+                nxt.lower_ in ("that", "i", "we", ":", ",")):
+            joint = (t.lower_,) + ((nxt.lower_,) if nxt.lower_ in ("that", ":", ",") else ())  # "Remember I'm vegan"
         if joint is None and comma and all(x.tag_ == "MD" or x.dep_ in ("aux", "neg") for x in tokens[:comma]):
             joint = tuple(x.lower_ for x in tokens[:comma + 1])  # "Can't, I've got my sister's kids": an answer
         lead = next((i for i, x in enumerate(tokens[:6]) if x.text == ","), None)
@@ -88,8 +91,9 @@ def trimmed(span: Span) -> list[Token]:
         del tokens[comma:]  # "I spent the weekend building a shed, ha": a laugh, no part of the fact; "…, so maybe
         # not": of what was said before
     # "I started kickboxing, you should try it": keep what the speaker says of themself
-    listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU or (  # "…, so let's make it happen"
-        t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))), None)
+    listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU or t.lower_ == "please" or (  # "…, so let's
+        t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))), None)  # make it happen",
+    # "…, so please avoid red-green charts": what the listener is asked
     lead = next((i for i, t in enumerate(tokens) if listener is not None and i > listener and t.text in (":", ";")
                  and any(x.lower_ in FIRST for x in tokens[i + 1:i + 3])), None)
     if lead is not None:  # "Quick intro so you can help me: I'm Priya, I work as …": what follows is theirs
