@@ -178,3 +178,19 @@ def test_an_answer_about_children_or_marriage_gives_it(asked, answer, facts):
 def test_no_children_or_marriage_from_an_answer_that_gives_none(asked, answer):
     records = last_turn(("assistant", asked), ("Alice", answer), role="assistant")
     assert not any(r.attribute for r in records), [(r.attribute, r.value) for r in records]
+
+
+@pytest.mark.parametrize(("asked", "answer", "facts"), [
+    ("Any dietary restrictions I should know about?", "Pescatarian, and no shellfish please.",
+     {("diet", "pescatarian"), ("diet", "no shellfish")}),
+    ("Do you eat meat?", "Halal only.", {("diet", "halal")}),
+    ("Do you eat meat?", "Mostly chicken, honestly.", set()),  # no diet named
+    ("What languages do you speak?", "Welsh and English, a bit of Italian.",
+     {("language", "Welsh"), ("language", "English"), ("language", "Italian")}),
+    ("Where do you work these days?", "At Arup, in the bridges team.", {("employer", "Arup")}),
+    ("Where do you work?", "At a garden centre near Stroud.", set()),  # no workplace named
+    ("Any dietary requirements?", "Nope, I eat everything.", set()),
+])
+def test_an_answer_about_diet_languages_or_work_gives_what_it_names(asked, answer, facts):
+    records = last_turn(("assistant", asked), ("Alice", answer), role="assistant")
+    assert {(r.attribute, r.value) for r in records if r.attribute} == facts, [r.text for r in records]

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .assertion import finite
 from .attributes import PET_WORDS
+from .lexicon import DIETS, LANGUAGES
 from .reference import TIME_NOUNS, Said
 from .talk import GENERIC_NOUNS, LIGHT_VERBS
 from .work import is_job
@@ -102,6 +103,10 @@ ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:
         (re.compile(r"\b(?:any |your |do you have (?:any )?(?:food )?)allergies\b|\bare you allergic to anything\b",
                     re.I), "allergy"),
         (re.compile(r"\b(?:do you have|have you got|got|any) (?:any )?(?:kids|children)\b", re.I), "children"),
+        (re.compile(r"\b(?:any|your|do you have (?:any )?) ?diet(?:ary)? (?:restrictions|requirements|needs|"
+                    r"preferences)\b|\bdo you eat meat\b", re.I), "diet"),
+        (re.compile(r"\bwhat languages? do you speak\b|\bwhich languages? do you speak\b", re.I), "language"),
+        (re.compile(r"\bwhere do you work\b|\bwho do you work for\b", re.I), "employer"),
         (re.compile(r"\bhow long have you (?:two |both )?been married\b", re.I), "married_for"),
         (re.compile(r"\bare you (?:married|single)\b", re.I), "relationship_status"))
 # a verbless answer about children: "A daughter, Ada.", "Two boys, Sami and Jude.", "One, a little girl."
@@ -128,8 +133,9 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
         return _status(asked, sentence)
     words = list(dropwhile(lambda t: t.is_punct or t.pos_ == "INTJ" or t.lower_ in LEADS, sentence))
     words = [t for t in words if not (t.is_punct and t.i == sentence.end - 1)]
-    if attribute is None or not words or any(t.lower_ in ("no", "not", "none", "nope") for t in sentence):
-        return []
+    if attribute is None or not words or any(t.lower_ in ("no", "not", "none", "nope") for t in sentence) and not (
+            attribute == "diet" and sentence[0].lower_ not in ("no", "nope", "none", "not")):
+        return []  # "No, …", "None that I know of"; but "Vegetarian, and no mushrooms" names a diet
     first, text = words[0], sentence.doc[words[0].i:words[-1].i + 1].text
     if attribute == "age":
         number = next((e.text for e in sentence.ents if e.start == first.i and e.label_ in ("CARDINAL", "DATE")),
@@ -149,6 +155,15 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
         return [(attribute, i) for i in items if len(i.split()) <= 4] if len(items) <= 5 else []
     if attribute == "children":
         return _children(text)
+    if attribute in ("diet", "language"):  # "Vegetarian, and no mushrooms.", "English and Portuguese, a bit of French."
+        items = [re.sub(r"^(?:and|also|plus|a bit of|some|basic|fluent|conversational|mostly|strictly) |\s+(?:please|"
+                        r"only|mostly)$", "", i.strip(), flags=re.I) for i in re.split(r",|\band\b", text) if i.strip()]
+        if attribute == "language":
+            return [("language", i) for i in items if i.lower() in LANGUAGES]
+        return [("diet", i.lower()) for i in items if i.lower() in DIETS or re.fullmatch(r"no [a-z]+", i.lower())]
+    if attribute == "employer":  # "At Google.", "For the NHS, in Leeds." — a workplace named
+        named = re.match(r"(?i:at|for|with) (?i:the )?((?:[A-Z][\w&'-]+)(?: [A-Z][\w&'-]+)*)", text)
+        return [("employer", named.group(1))] if named else []
     if attribute == "married_for":  # "5 years already!", "Twelve years this June."
         long = first.like_num or first.lower_ in ("a", "almost", "nearly", "over", "about", "just") and any(
             t.lower_ in ("year", "years", "decade", "decades", "months") for t in words[:4])

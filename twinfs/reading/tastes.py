@@ -1,0 +1,147 @@
+"""What a first-person sentence states of pastimes and tastes, for the rules reader (attributes.stated): hobbies and
+sports ("I go rock climbing every weekend"), what one likes, loves or is a fan of, one's favourites, what one does
+not like ("I can't stand reality TV"). `text` is the sentence's tokens joined by single spaces, `low` it lower-cased.
+"""
+from __future__ import annotations
+
+import re
+
+from .values import activity, as_spelled, cut_value, listed
+
+Pair = tuple[str, str]
+# what "X is my favourite …" names a kind of: favorite_author, favorite_book …
+KINDS_OF_FAVORITE = {"author", "writer", "book", "novel", "band", "singer", "artist", "album", "song", "movie",
+                     "film", "show", "series", "game", "team", "food", "dish", "drink", "restaurant", "city", "place",
+                     "sport", "color", "colour", "animal", "season", "actor", "actress", "director", "podcast", "poet",
+                     "painter"}
+# what one does for its own sake, said as a verb: "I swim every morning", "we usually hike"
+_SPORTS = ("swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|bake|draw|garden|row|box|fish|sail|"
+           "golf|jog|skateboard|crochet|sew")
+
+
+def tastes(text: str, low: str) -> list[Pair]:
+    """The (attribute, value) pairs of pastimes and tastes `text` states (a job done for others too: "graphic design
+    for other people's deadlines")."""
+    found: list[Pair] = []
+
+    def add(attribute: str, value: str | None) -> None:
+        if value:
+            found.append((attribute, value))
+
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"
+                  r"| gon na| gonna)* (started|start|took up|picked up|learning|doing|practicing|practising|into|do|"
+                  r"practice) "
+                  r"(?:some |a bit of |(the ))?([\w -]+)", low)
+    paid = re.search(r"^([\w -]+?) for (?:other people|others|clients|customers|a living)\b", m.group(3)) if m else None
+    if m and paid and not m.group(2) and not re.match(r"\w+ing\b", paid.group(1)):
+        add("job", paid.group(1))  # "I've been doing graphic design for other people's deadlines for nine years"
+    if m and (value := activity(m.group(3))) and not re.match(r"(?:my|our)\b", m.group(3)) and not re.match(
+            r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|(?:a )?new (?:job|role|"
+            r"position|gig)|(?:an? )?(?:master|masters|bachelor|phd|doctorate|degree|mba|diploma|course|internship|"
+            r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b)\b", value) \
+            and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid:
+        add("hobby", value)  # not "doing the mornings", "doing graphic design for other people's deadlines"
+    m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
+                  r"([\w -]+)", low)
+    if m and (value := activity(m.group(1))):
+        add("hobby", value)
+    m = re.search(r"\bmy ([\w-]+(?: [\w-]+)?) collection\b", low)
+    if m:
+        add("hobby", f"{m.group(1)} collection")
+    m = re.search(r"\b(?:i|we) (?:also |still |now )?(collect|volunteer) ([\w -]+)", low)
+    if m and (value := cut_value(m.group(2), 5)) and not re.match(r"(?:it|them|that|this|my|our|some|for)\b", value):
+        add("hobby", ("collecting " if m.group(1) == "collect" else "volunteering ") + value)  # "I collect vinyl"
+    m = re.search(r"\bi(?: 'm| am)? (?:now )?(?:writing|write|wrote) ([\w -]+?) for (an? (?:online |local |big )?"
+                  r"(?:mag|magazine|newspaper|paper|blog|website|site|publication|journal))\b", low)
+    if m:
+        add("job", f"writes {cut_value(m.group(1), 3) or 'pieces'} for {m.group(2)}")
+    for m in re.finditer(r"\bi(?: 'm| am)? (?:play|playing|played) (?:the |some |a lot of |a bit of )?([\w -]+)", low):
+        if (value := activity(m.group(1))) and not re.match(r"(?:with|for|it|a role|games with)\b", value) \
+                and not re.match(r"an? ", m.group(1)):  # "I play a doctor in a local production": a part
+            add("hobby", value)
+    m = re.search(r"\b(?:i|we) (?:'m |am )?(?:often |usually |sometimes |still )?(?:off to |going to )?go(?:ing)? "
+                  r"((?:rock |scuba |mountain |trail |ice |roller |wild |sea |cross-country |bird |whale )?"
+                  r"[a-z]+ing)\b", low)
+    if m and m.group(1) not in ("thing", "nothing", "something", "going"):
+        add("hobby", m.group(1))  # "I go rock climbing every weekend"
+    m = re.search(r"\b([\w ,-]+?) (?:is|are) my (?:main |favorite |favourite |new )?(?:hobby|hobbies|passion|"
+                  r"go-to)\b", low)
+    if m:
+        for value in listed(re.sub(r"^.*\b(?:and|but|so|,)\s+(?=\w+ing\b)", "", m.group(1))):
+            add("hobby", value)
+    m = re.search(r"\bmy (?:main |favorite |favourite )?(?:hobby|hobbies|passion) (?:is|are) ([\w ,-]+)", low)
+    if m:
+        for value in listed(m.group(1)):
+            add("hobby", value)
+    for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still |do )*"
+                         r"(love|like|enjoy|adore|prefer|hate|dislike|ca n't stand|can't stand|detest) "
+                         r"([\w'-][\w '-]*)", low):
+        liking = m.group(1) not in ("hate", "dislike", "ca n't stand", "can't stand", "detest")
+        rest = m.group(2)
+        if re.match(r"\w+ing\b", rest) and liking:
+            for value in listed(low[m.start(2):]):
+                add("hobby", value)
+        elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way|is|are|was|"
+                          r"were|'s)\b", rest):
+            add("likes" if liking else "dislikes", as_spelled(cut_value(rest, 5), text))
+    m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive |lifelong |die-hard |longtime |long-time |total )?fan "
+                  r"of ([\w '-]+)", low) \
+        or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \
+        or re.search(r"\b[Ii](?: 'm| am) (?:an? )(?:big |huge |massive |lifelong |die-hard )?((?:[A-Z][\w'-]+ ?)+) "
+                     r"(?:fan|supporter)\b", text) \
+        or re.search(r"\bi(?: 'm| am) (?:really |so |super )?(?:passionate about|obsessed with|drawn to) "
+                     r"([\w '-]+)", low)
+    if m:
+        add("likes", cut_value(m.group(1), 5))
+    m = re.search(r"\bi (?:really |just |also )?(?:like|love|enjoy) to (?:just |sit and |go and )*"
+                  r"(?:take a look at|look at|watch|gaze at|stare at|listen to) ([\w '-]+)", low)  # "… at the sunset"
+    value = cut_value(re.split(r"-| (?:from|in|at|on|with|when|while|because|as|and|it|every)\b", m.group(1))[0], 4) \
+        if m else None
+    if value and m and not re.match(r"(?:(?:the|a|an) )?(?:my|our|his|her|their|your|it|them|people|you)\b",
+                                    m.group(1)):
+        add("likes", value)
+    m = re.match(r"(?:(?:yeah|yes|oh|honestly|and),? )?([a-z][\w -]*?) (?:is|are) [^.?!]*\b(?:it|they) "
+                 r"(?:really |just |truly )?(?:speaks?|resonates?) (?:to|with) me\b", low)  # "Contemporary dance is
+    if m and not re.match(r"(?:it|this|that|what|your|his|her|their|its|the way)\b", m.group(1)):  # … speaks to me"
+        add("likes", cut_value(m.group(1), 4))
+    m = re.search(r"\bmy (?:all-time |top |absolute )?favou?rite ([a-z ]{3,30}?) (?:is|was|are) (.+)$", text, re.I)
+    if m:
+        add("favorite_" + "_".join(m.group(1).lower().split()), cut_value(m.group(2), 6))
+    m = re.search(r"\b([\w -]+?) (?:is|are) my (?:all-time )?(?:top pick|favou?rite)\b(?: ([a-z]+)\b)?", low)
+    if m and (value := cut_value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 6)):  # "landscapes and still life"
+        if m.group(2) in KINDS_OF_FAVORITE:  # "Ursula Le Guin is my favourite author"
+            add("favorite_" + m.group(2), as_spelled(value, text))
+        else:
+            add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
+    m = re.search(r"(?:^|[-–:] )((?:[a-z]+ing\b[\w ]*?, ){2,}(?:or |and )?[a-z]+ing\b[\w ]*?)(?: [-–]|[.;!]|$)", low)
+    if m:  # "me-time each day - running, reading, or playing my violin -"
+        for value in listed(m.group(1)):
+            add("hobby", value)
+    m = re.match(r"([a-z]+ing(?: [a-z]+)?) (?:'s|is|helps|has helped|lets|gives) (?:a |such a |my |me |the |so )", low)
+    if m and (value := activity(m.group(1))):
+        add("hobby", value)  # "Painting's a fun way to express my feelings"
+
+    # what one does not like: "I don't really like crowds", "not a fan of the cold", "I find cricket boring"
+    m = re.search(r"\bi (?:do n't|don't|do not|really do n't|really don't|never|ca n't say i|can't say i) (?:really |"
+                  r"much |particularly |especially |even )?(?:like|love|enjoy|care for) ([\w'-][\w '-]*)", low) \
+        or re.search(r"\bi(?: 'm| am) (?:not|never) (?:a |really a |much of a )?(?:big |huge )?fan of ([\w '-]+)",
+                     low) \
+        or re.search(r"\bi (?:find|found) ([\w -]+?) (?:so |really |pretty |quite |a bit |rather )?(?:boring|dull|"
+                     r"tedious|annoying|unbearable|awful|overrated|exhausting)\b", low)
+    if m and not re.match(r"(?:to|it|that|this|how|when|what|you|the way|is|are|was|were|'s)\b", m.group(1)):
+        add("dislikes", as_spelled(cut_value(m.group(1), 5), text))
+    m = re.search(r"\bwhat (?:i|we) (?:really |actually |truly |most )*(?:love|like|enjoy)(?: most| doing)? (?:is|are) "
+                  r"([\w -]+)", low)
+    if m and (value := activity(m.group(1))):
+        add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
+    m = re.search(r"\bi (" + _SPORTS + r") (?:every|twice|once|three times|\d+ times|most|"
+                  r"regularly|a lot|daily|weekly|on (?:weekends|sundays|saturdays))\b", low)
+    if m:
+        add("hobby", m.group(1))
+    m = re.search(r"\b(?:i|we) (?:usually|often|normally|regularly) ((?:watch|play|" + _SPORTS + r")\b[\w ,'-]*)", low)
+    for part in re.split(r"\s*,\s*(?:and |or )?|\s+and\s+|\s+or\s+", m.group(1)) if m else []:
+        if not re.match(r"(?:watch|play|" + _SPORTS + r")\b", part):
+            break  # "we usually watch movies, hike, and have game nights": the habits, up to what is not one
+        if (value := cut_value(part, 4)) and len(value.split()) <= 3:
+            add("hobby", value)
+    return found
