@@ -170,6 +170,10 @@ def test_the_plain_cases(text, expected):
     ([("user", "I play a detective in our village panto this year.")], "detective"),  # a part, not a pastime
     ([("user", "Honestly I think I'm allergic to my boss.")], "boss"),
     ([("user", "My wife has two older brothers and a sister.")], "brothers"),
+    # words given to translate, and a make-believe asked for
+    ([("user", 'Translate into Spanish: "I live in Cork and I work as a plumber."')], "plumber"),
+    ([("user", "Pretend I'm a barrister in Leeds and cross-examine me.")], "barrister"),
+    ([("user", "Imagine I lived in Kyoto. What would my mornings look like?")], "Kyoto"),
     ([("user", "My neighbour has a golden retriever named Rufus.")], "Rufus"),
     ([("user", "My brother just bought a house in Leeds.")], "Leeds"),
     # what speaks to someone else, or a story, not a taste
@@ -241,3 +245,10 @@ def test_what_the_listener_is_asked_is_no_part_of_the_record():
                                   ("user", "Remember that I live in Tromsø."))]
     assert "Noor is colourblind" in texts and "Noor lives in Tromsø" in texts, texts
     assert not any("avoid" in t or t.startswith("Remember") for t in texts), texts
+
+
+def test_words_given_to_translate_or_a_make_believe_make_no_record_and_the_rest_is_read():
+    records = read(("user", 'Can you put this in French: "My husband is a chef and we have two dogs." I live in Hull, '
+                            'by the way.'), ("user", "Pretend I'm a pilot. I actually work as a courier."))
+    assert [r.text for r in records] == ["Noor lives in Hull", "Noor actually works as a courier"], \
+        [r.text for r in records]

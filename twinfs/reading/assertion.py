@@ -53,6 +53,8 @@ PAST_FORMS = {"lost", "got", "found", "made", "went", "took", "left", "quit", "m
               "bought", "met", "saw", "won", "did", "joined", "tried", "visited", "adopted", "landed", "sold", "put"}
 STATES = {"be", "work", "live", "stay", "teach", "study", "reside", "own", "run"}  # what "before that …" ended
 ENDING = {"retire", "quit", "resign", "leave"}  # "I retired from the fire service": a job, a home that was
+PRETENDING = {"pretend", "imagine", "suppose", "roleplay", "role-play"}  # a make-believe, asked of the listener
+QUOTED = re.compile(r'"[^"]{3,}"|“[^”]{3,}”')  # words given to be translated, written or said: not a statement
 ALLOWED: dict[str, set[str]] = {"plans": {"plan"}, "dislikes": {"negated_liking"},
                                 "diet": {"negated_consumption"}, "allergy": {"negated_consumption"},
                                 "school": {"former"}, "hometown": {"former"}}
@@ -95,6 +97,10 @@ def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | Non
     text = parsed.text
     offset = parsed.start_char if hasattr(parsed, "start_char") else 0
     starts = [start] if start is not None else [m.start() + offset for m in locate(value, text)]
+    whole = parsed.doc.text if hasattr(parsed, "doc") else text
+    quoted = [q.span() for q in QUOTED.finditer(whole)]
+    if starts and all(any(a < at < b for a, b in quoted) for at in starts):
+        return Assertion("speaker", "", frozenset({"quoted"}))  # 'Translate: "I live in Paris"' 
     verdicts = []
     for at in starts:
         tokens = [t for t in (parsed if not hasattr(parsed, "doc") else parsed.doc)
@@ -106,6 +112,20 @@ def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | Non
             return verdict
         verdicts.append(verdict)
     return verdicts[0] if verdicts else Assertion("none", "", frozenset({"not_a_span"}))
+
+
+def make_believe(tokens: list[Token]) -> bool:
+    """Words the speaker gives to be translated or written ('Translate: "I live in Paris"'), or a make-believe they
+    ask for ("Pretend I'm a doctor in London"): no statement of theirs. `tokens`: a sentence's, trimmed."""
+    words = [t for t in tokens if t.is_alpha]
+    if not words:
+        return False
+    quotes = [q.span() for q in QUOTED.finditer(words[0].doc.text)]
+    if any(a < words[0].idx and words[-1].idx < b for a, b in quotes):
+        return True
+    first = words[0]
+    return (first.lower_ in PRETENDING or first.lemma_.lower() in PRETENDING) and first.i == first.sent.start + (
+        first.sent[0].is_punct) and not any(c.dep_ in ("nsubj", "nsubjpass") for c in first.children)
 
 
 def locate(value: str, text: str) -> list[re.Match]:
@@ -294,6 +314,9 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
         for ancestor in verb.ancestors:
             if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in ancestor.children):
                 reasons.add("conditional")
+            if ancestor.lemma_.lower() in PRETENDING and not any(
+                    c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in ancestor.children):
+                reasons.add("conditional")  # "Pretend I'm a doctor in London", "Imagine we lived in Rome"
         if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in verb.children):
             reasons.add("conditional")
     return reasons

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from ..text import FIRST
 from .asked import answered, last_question, with_question, worth_carrying
-from .assertion import gate
+from .assertion import gate, make_believe
 from .attributes import alone, pet_named
 from .dates import DAY, Prefer, phrases, resolve
 from .lexicon import KIN
@@ -163,6 +163,8 @@ class RulesReader:
         """The drafts of one sentence and the past time it names. `told`: the last past time the turn named so
         far, the time of a story's next events ("Last week I visited home. We had a great time")."""
         sentence = Sentence(span, turn.speaker)
+        if make_believe(sentence.tokens):  # 'Translate: "I live in Paris"', "Pretend I'm a doctor"
+            return [], None
         past = next((p for p in phrases(span.text) if (day := resolve(p, turn.at, "past")) is not None
                      and day <= turn.at.date() and not re.search(rf"\bsince\s+{re.escape(p)}", span.text, re.I)),
                     None)  # a phrase the dates module knows, not any number spaCy dates; "Since Monday!" no story's
