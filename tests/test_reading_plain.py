@@ -112,6 +112,7 @@ def values(records) -> set[tuple[str, str]]:
     ("I've got three older sisters and a little brother.", {("family", "sisters"), ("family", "brother")}),
     ("We have a black labrador called Juno.", {("pet", "labrador named Juno")}),
     ("We adopted two guinea pigs in May.", {("pet", "guinea pigs")}),
+    ("I've got a tabby cat and a very old terrier called Bruno.", {("pet", "cat"), ("pet", "terrier named Bruno")}),
     ("I'm 38, divorced, with two teenage boys.", {("age", "38"), ("relationship_status", "divorced")}),
     ("I'm a practising Catholic, so Fridays are fish.", {("religion", "Catholic")}),
     ("I'm colourblind, so please avoid red and green in the charts.", {("health", "colourblind")}),
@@ -175,6 +176,7 @@ def test_the_plain_cases(text, expected):
     ([("user", "Pretend I'm a barrister in Leeds and cross-examine me.")], "barrister"),
     ([("user", "Imagine I lived in Kyoto. What would my mornings look like?")], "Kyoto"),
     ([("user", "My neighbour has a golden retriever named Rufus.")], "Rufus"),
+    ([("user", "I have a hamster and my brother has two ferrets.")], "ferret"),
     ([("user", "My brother just bought a house in Leeds.")], "Leeds"),
     # what speaks to someone else, or a story, not a taste
     ([("user", "My brother says opera really speaks to him.")], "opera"),

@@ -214,6 +214,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             name = f"{both.group(1)} and {both.group(2)}"
         pet = text[m.start(1):m.end(1) + (text[m.end(1):m.end(1) + 1] == "s")].lower()  # "guinea pigs" as said
         add("pet", pet + (f" named {name}" if name else ""))
+        more = re.match(r"[^.;!?]*? and (?:an? |two |three |2 |3 )(?:[a-z]+ ){0,2}(" + PET_WORDS + r")(s?)\b"
+                        r"(?: (?:named|called) ([A-Z][a-z]+))?", text[m.end():], re.I)  # "… and two guinea pigs"
+        if more:
+            add("pet", (more.group(1) + more.group(2)).lower() + (f" named {more.group(3)}" if more.group(3) else ""))
 
     # diet, allergies and health
     m = re.search(r"\b(?:i|we) (?:'m |am |'ve been |have been |went |became |'re |are |'ve (?:recently |just )?gone |"
