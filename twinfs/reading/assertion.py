@@ -98,8 +98,7 @@ def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | Non
     offset = parsed.start_char if hasattr(parsed, "start_char") else 0
     starts = [start] if start is not None else [m.start() + offset for m in locate(value, text)]
     whole = parsed.doc.text if hasattr(parsed, "doc") else text
-    quoted = [q.span() for q in QUOTED.finditer(whole)]
-    if starts and all(any(a < at < b for a, b in quoted) for at in starts):
+    if starts and all(_quoted(whole, at, at) for at in starts):
         return Assertion("speaker", "", frozenset({"quoted"}))  # 'Translate: "I live in Paris"' 
     verdicts = []
     for at in starts:
@@ -120,12 +119,16 @@ def make_believe(tokens: list[Token]) -> bool:
     words = [t for t in tokens if t.is_alpha]
     if not words:
         return False
-    quotes = [q.span() for q in QUOTED.finditer(words[0].doc.text)]
-    if any(a < words[0].idx and words[-1].idx < b for a, b in quotes):
+    if _quoted(words[0].doc.text, words[0].idx, words[-1].idx):
         return True
     first = words[0]
     return (first.lower_ in PRETENDING or first.lemma_.lower() in PRETENDING) and first.i == first.sent.start + (
         first.sent[0].is_punct) and not any(c.dep_ in ("nsubj", "nsubjpass") for c in first.children)
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    """The characters `start` … `end` of `text` lie inside one pair of quotation marks."""
+    return any(a < start and end < b for a, b in (q.span() for q in QUOTED.finditer(text)))
 
 
 def locate(value: str, text: str) -> list[re.Match]:

@@ -69,6 +69,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     places = [e for e, label in named if label in ("GPE", "LOC", "FAC")]
     orgs = [e for e, label in named if label in ("ORG", "FAC", "GPE", "PERSON", "PRODUCT")]
 
+    def place_named(rest: str) -> str | None:
+        """The place `rest` starts with: a place spaCy named, else its capitalised words ("Headingley with …")."""
+        return next((p for p in places if rest.startswith(p)), None) or proper_name(rest)
+
     def add(attribute: str, value: str | None) -> None:
         said = value.split()[1:] if value and value.split()[0].lower() == "learning" else (value or "").split()
         if attribute == "hobby" and said and said[0].lower() in languages:
@@ -85,22 +89,22 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:an? (?:[\w-]+ )?"  # "with my parents in"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village) in )?([A-Z][\w .'-]+)",
                   text, re.I) or re.search(r"\bbased (?:in|out of) ([A-Z][\w .'-]+)", text)
-    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
+    if m and (place := place_named(m.group(1))):
         add("home_city", place)
     m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?bought (?:a|our first|my first) "
                   r"(?!holiday |vacation |second |summer |rental |beach |ski |investment )(?:[\w-]+ )?"
                   r"(?:flat|house|home|apartment|cottage|place|condo) in ([A-Z][\w .'-]+)", text, re.I) \
         or re.search(r"\bi used to live in [A-Z][\w'-]+(?: [A-Z][\w'-]+)*,? (?:but |and )?now "
                      r"(?:i 'm|i am|i live|we 're|we live|we are) in ([A-Z][\w .'-]+)", text, re.I)  # "…, now in Lyon"
-    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
+    if m and (place := place_named(m.group(1))):
         add("home_city", re.sub(r"'s?$", "", place))  # "a flat in Glasgow's West End"
     m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
                   r"([A-Z][\w .'-]+)", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
-    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
+    if m and (place := place_named(m.group(1))):
         add("home_city", place)
     m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|(?:grew up|raised)"
                   r"(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)", text)  # "on a farm in Iowa"
-    if m and (place := next((p for p in places if m.group(1).startswith(p)), None) or proper_name(m.group(1))):
+    if m and (place := place_named(m.group(1))):
         add("hometown", place)
     # "I'm a 29-year-old nurse from Cork living in Dublin": who one is, said in one breath
     intro = re.search(r"\b[Ii](?: 'm| am) an? (?:(\d{1,3})[- ]year[- ]old )?([\w -]{1,30}?)(?: from ([A-Z][\w'-]+))?"
@@ -166,11 +170,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             if name:
                 add("son" if m.group(2) in ("sons", "boys") else "daughter" if m.group(2) in ("daughters", "girls")
                     else "child", name)
+    counted = False  # "I have two older brothers and a younger sister": the sister is the speaker's after a count
     for m in re.finditer(r"\b(?:i|we) (?:have|'ve got|have got|got) (?:two|three|four|five|\d) (?:older |younger |big |"
                          r"little |twin )?(brothers|sisters|siblings)\b|(?<=\band) an? (?:older |younger |big |little |"
-                         r"twin )?(brother|sister)\b", low):  # "I have two older brothers and a younger sister"
-        if m.group(1) or re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (?:two|three|four|five|\d) (?:older |"
-                                   r"younger |big |little |twin )?(?:brothers|sisters|siblings)\b", low[:m.start()]):
+                         r"twin )?(brother|sister)\b", low):
+        counted = counted or m.group(1) is not None
+        if counted:
             add("family", m.group(1) or m.group(2))
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) an? (?:little |baby |older |younger |big )?(son|daughter|"
                   r"brother|sister|stepson|stepdaughter)\b(?:,? (?:named |called )?([A-Z][a-z]+)\b)?", text, re.I)

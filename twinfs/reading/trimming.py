@@ -63,10 +63,10 @@ def trimmed(span: Span) -> list[Token]:
             joint = (t.lower_,) + ((nxt.lower_,) if nxt.lower_ in ("that", ":", ",") else ())  # "Remember I'm vegan"
         if joint is None and comma and all(x.tag_ == "MD" or x.dep_ in ("aux", "neg") for x in tokens[:comma]):
             joint = tuple(x.lower_ for x in tokens[:comma + 1])  # "Can't, I've got my sister's kids": an answer
-        lead = next((i for i, x in enumerate(tokens[:6]) if x.text == ","), None)
-        if joint is None and lead and hollow(tokens[:lead]) and any(
-                x.dep_ in ("nsubj", "nsubjpass", "expl") for x in tokens[lead + 1:lead + 4]):
-            joint = tuple(x.lower_ for x in tokens[:lead + 1])  # "I could never, I get out of breath …"
+        early = next((i for i, x in enumerate(tokens[:6]) if x.text == ","), None)  # a comma among the first words
+        if joint is None and early and hollow(tokens[:early]) and any(
+                x.dep_ in ("nsubj", "nsubjpass", "expl") for x in tokens[early + 1:early + 4]):
+            joint = tuple(x.lower_ for x in tokens[:early + 1])  # "I could never, I get out of breath …"
         if joint is None and (t.is_punct or t.is_space or t.pos_ == "INTJ" or (
                 t.lower_ in OPENERS and not cleft and not degree) or vocative):
             tokens.pop(0)
@@ -117,7 +117,6 @@ def trimmed(span: Span) -> list[Token]:
                       or tokens[-1].lower_ in ("and", "but", "so", "because")):
         tokens.pop()
     return tokens
-
 
 
 def hollow(clause: list[Token]) -> bool:

@@ -57,7 +57,17 @@ def entities(tokens: Iterable[Token]) -> list[tuple[str, str]]:
             found.append(([t.text_with_ws], t.ent_type_))
         elif t.ent_iob_ == "I":
             found[-1][0].append(t.text_with_ws)
-    return [(re.sub(r"\s+'s\b", "'s", "".join(words).strip()), label) for words, label in found]
+    return [(rejoined("".join(words).strip()), label) for words, label in found]
+
+
+def rejoined(text: str) -> str:
+    """A possessive as written: the sentence's tokens joined by spaces read "King 's College" for "King's College"."""
+    return re.sub(r"\s+'s\b", "'s", text)
+
+
+def without_the(name: str) -> str:
+    """A name without its leading article: "the Royal Free Hospital" -> "Royal Free Hospital"."""
+    return re.sub(r"^the ", "", name, flags=re.I)
 
 
 def workplace(rest: str, orgs: list[str]) -> str | None:
@@ -65,7 +75,7 @@ def workplace(rest: str, orgs: list[str]) -> str | None:
     at = re.match(r"[\w -]*? (?:at|for|with) (?:the )?([A-Z][\w'&.-]*(?: (?:'s|[A-Z][\w'&.-]*))*)", rest)
     if at is None:
         return None
-    name = re.sub(r" 's\b", "'s", at.group(1))
+    name = rejoined(at.group(1))
     return next((o for o in orgs if name.startswith(o) or o.startswith(name)), None) or proper_name(name)
 
 
@@ -91,7 +101,7 @@ def cut_value(rest: str, words: int = 6) -> str | None:
     head = _CUT.split(" " + rest, maxsplit=1)[0].strip()
     head = _LEAD.sub("", head).strip(" '\"")
     head = re.sub(r"\s+(?:here|there|so much|a lot|right now)$", "", head)
-    head = re.sub(r"\s+'s\b", "'s", head)
+    head = rejoined(head)
     head = re.sub(r"\s+n't\b", "n't", head)
     tokens = head.split()
     if not tokens or len(tokens) > words:

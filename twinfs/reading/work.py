@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .lexicon import BUSINESS, FIELDS, JOBS, KIN
-from .values import AT_PLACE, as_spelled, cut_value, proper_name, workplace
+from .values import AT_PLACE, as_spelled, cut_value, proper_name, rejoined, without_the, workplace
 
 Pair = tuple[str, str]
 # places of work that name a kind of job by themselves: "I've worked in a library for twenty years"
@@ -42,10 +42,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         if m.group(1).lower() == "as" and is_job(value := cut_value(AT_PLACE.split(m.group(2))[0], 4)):
             add("job", value)  # "as a welder", not "as hard as a horse" nor "as a team"
             add("employer", workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
-        elif (org := next((o for o in orgs if re.sub(r" 's\b", "'s", m.group(2)).startswith(
-                re.sub(r"^the ", "", o, flags=re.I))), None)):
-            add("employer", re.sub(r"^the ", "", org, flags=re.I))  # "for Google"; not "for a fintech startup in
-            # Berlin"
+        elif (org := next((o for o in orgs if rejoined(m.group(2)).startswith(without_the(o))), None)):
+            add("employer", without_the(org))  # "for Google"; not "for a fintech startup in Berlin"
     m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full-time |part-time )?in (" + FIELDS
                   + r")\b", low)
     if m:
@@ -144,14 +142,14 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     lead = re.search(r"\bi\b(?!.*\bi\b)(.*)$", low[:m.start()]) if m else None  # from the last "I" to the verb
     mine = lead and not re.search(r"\b(?:his|her|their|your|" + "|".join(KIN) + r")\b", lead.group(1))
     # "I'm in my second year studying … at", not "I'm helping my son with his application to study … at"
-    said, place = (re.sub(r" 's\b", "'s", m.group(0)), re.sub(r" 's\b", "'s", m.group(1))) if m else ("", "")
+    said, place = (rejoined(m.group(0)), rejoined(m.group(1))) if m else ("", "")
     if m and mine and (  # "King 's College London" (the tokens joined) as said
             org := next((o for o, label in named if label in ("ORG", "FAC") and o in said), None) or (
                 proper_name(place) if re.match(r"did|doing|stud|graduated", said) else None)):
-        add("school", re.sub(r"^the ", "", org, flags=re.I))
+        add("school", without_the(org))
     m = re.search(r"\bi (?:'m |am |was )?stud(?:y|ying|ied) for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text,
                   re.I)  # "I'm studying for a master's in public health at Johns Hopkins"
     if m and (org := next((o for o, label in named if label in ("ORG", "FAC") and m.group(1).startswith(
-            re.sub(r"^the ", "", o, flags=re.I))), None) or proper_name(m.group(1))):
-        add("school", re.sub(r"^the ", "", org, flags=re.I))
+            without_the(o))), None) or proper_name(m.group(1))):
+        add("school", without_the(org))
     return found
