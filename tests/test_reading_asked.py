@@ -122,6 +122,8 @@ def test_an_assistants_question_for_a_fact_answered_in_a_few_words_gives_it(aske
     ("What kind of food do you like?", "Everything, really."),
     ("What are your hobbies?", "The usual stuff."),
     ("Any allergies?", "None that I know of."),
+    ("Are you married?", "Nah, not me."),
+    ("Any kids?", "Nah, none yet."),
     ("What music does your son like?", "Mostly drill."),  # asked of someone else
 ])
 def test_no_fact_from_an_answer_that_gives_none_or_is_someone_elses(asked, answer):

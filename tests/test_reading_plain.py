@@ -106,7 +106,7 @@ def values(records) -> set[tuple[str, str]]:
     ("We just bought a flat in Glasgow's West End.", {("home_city", "Glasgow")}),
     ("I used to live in Paris, now I'm in Lyon.", {("home_city", "Lyon")}),
     ("I'm on a keto diet at the moment.", {("diet", "keto")}),
-    ("I'm a stay-at-home dad of three.", {("job", "stay-at-home dad")}),
+    ("I'm a stay-at-home dad of three.", {("job", "stay-at-home dad"), ("children", "three children")}),
     ("I'm a lifelong fan of the Celtics even though I've never been to Boston.", {("likes", "Celtics")}),
     ("I'm studying law at King's College London.", {("school", "King's College London")}),
     ("I've got three older sisters and a little brother.", {("family", "sisters"), ("family", "brother")}),
@@ -122,6 +122,10 @@ def values(records) -> set[tuple[str, str]]:
     ("I work at the Western General Hospital as a porter.",
      {("job", "porter"), ("employer", "Western General Hospital")}),
     ("I love to listen to Nina Simone when I cook.", {("likes", "Nina Simone")}),
+    ("I'm studying for a degree in law at King's College London.", {("school", "King's College London")}),
+    ("I'm doing a master's at St Andrew's.", {("school", "St Andrew's")}),
+    ("I'm a proud mum of two.", {("children", "two children")}),
+    ("I'm a busy dad of three girls and I work nights.", {("children", "three girls")}),
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))

@@ -123,6 +123,10 @@ VAGUE = LEADS | {"nothing", "much", "anything", "everything", "something", "stuf
                  "sure", "idk", "dunno", "various", "bits", "pieces", "same", "as", "you"}
 
 
+# words of an answer that says no: "No, …", "None that I know of", "Nah, not yet"
+REFUSALS = {"no", "not", "none", "nope", "nah"}
+
+
 def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
     """The facts a verbless answer gives to a question asking for them: a place its first words name, an age, a
     job, pastimes or tastes as listed, a pet, children, being married."""
@@ -133,8 +137,8 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
         return _status(asked, sentence)
     words = list(dropwhile(lambda t: t.is_punct or t.pos_ == "INTJ" or t.lower_ in LEADS, sentence))
     words = [t for t in words if not (t.is_punct and t.i == sentence.end - 1)]
-    if attribute is None or not words or any(t.lower_ in ("no", "not", "none", "nope") for t in sentence) and not (
-            attribute == "diet" and sentence[0].lower_ not in ("no", "nope", "none", "not")):
+    if attribute is None or not words or any(t.lower_ in REFUSALS for t in sentence) and not (
+            attribute == "diet" and sentence[0].lower_ not in REFUSALS):
         return []  # "No, …", "None that I know of"; but "Vegetarian, and no mushrooms" names a diet
     first, text = words[0], sentence.doc[words[0].i:words[-1].i + 1].text
     if attribute == "age":
@@ -199,7 +203,7 @@ def _status(asked: Span, sentence: Span) -> list[tuple[str, str]]:
     """An answer to "Are you married?" (or single): "Yes, to Omar." -> married, partner Omar; "Engaged, actually!"
     -> engaged."""
     words = [t for t in sentence if not t.is_punct]
-    if not words or any(t.lower_ in ("no", "not", "nope", "nah") for t in words):
+    if not words or any(t.lower_ in REFUSALS for t in words):
         return []
     if words[0].lower_ in RELATIONSHIP:
         return [("relationship_status", words[0].lower_)]

@@ -170,6 +170,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             if name:
                 add("son" if m.group(2) in ("sons", "boys") else "daughter" if m.group(2) in ("daughters", "girls")
                     else "child", name)
+    m = re.search(r"\bi(?: 'm| am)? (?:a |the )?(?:[a-z-]+ )?(?:mum|mom|mother|dad|father|parent) of "
+                  r"(two|three|four|five|six|\d)(?: (kids|children|boys|girls|sons|daughters))?\b", low)
+    if m:
+        add("children", f"{m.group(1)} {m.group(2) or 'children'}")  # "I'm a proud mum of two"
     counted = False  # "I have two older brothers and a younger sister": the sister is the speaker's after a count
     for m in re.finditer(r"\b(?:i|we) (?:have|'ve got|have got|got) (?:two|three|four|five|\d) (?:older |younger |big |"
                          r"little |twin )?(brothers|sisters|siblings)\b|(?<=\band) an? (?:older |younger |big |little |"

@@ -28,6 +28,7 @@ MALE = {"husband", "boyfriend", "fiance", "fiancé", "son", "stepson", "dad", "f
         "grandfather", "uncle", "nephew", "man", "guy", "boy", "gentleman", "king"}
 FEMALE = {"wife", "girlfriend", "fiancee", "fiancée", "daughter", "stepdaughter", "mom", "mum", "mother", "sister",
           "grandma", "grandmother", "aunt", "niece", "woman", "girl", "lady", "queen"}
+PARENTS = {"mum", "mom", "mother", "dad", "father", "parent"}  # "a mum of two": of two children
 PEOPLE = MALE | FEMALE | {"friend", "partner", "kid", "child", "baby", "cousin", "teacher", "coach", "person",
                           "neighbor", "neighbour", "boss", "people", "folks", "colleague", "coworker", "teammate",
                           "mentor"}
@@ -236,7 +237,8 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 low == "more" and t.i + 1 < len(t.doc) and t.nbor().lower_ in ("about", "on", "than")):  # "some of"
             out.append((t, ""))
         elif t.pos_ == "NUM" and t.dep_ in ("dobj", "pobj", "attr", "nsubj") and t.ent_type_ in ("", "CARDINAL") \
-                and not any(c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children):
+                and not any(c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children) \
+                and not (t.dep_ == "pobj" and t.head.head.lemma_.lower() in PARENTS):  # "a proud mum of two"
             out.append((t, ""))  # "the tank is big enough for three": three what?
         elif low == "one" and t.dep_ in ("attr", "dobj", "nsubj", "pobj") and not any(
                 c.dep_ in _MODIFIERS + ("det", "poss") and not (c.dep_ == "prep" and c.lower_ != "of")

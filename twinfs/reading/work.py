@@ -149,7 +149,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("school", without_the(org))
     m = re.search(r"\bi (?:'m |am |was )?stud(?:y|ying|ied) for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text,
                   re.I)  # "I'm studying for a master's in public health at Johns Hopkins"
-    if m and (org := next((o for o, label in named if label in ("ORG", "FAC") and m.group(1).startswith(
-            without_the(o))), None) or proper_name(m.group(1))):
+    place = rejoined(m.group(1)) if m else ""
+    if m and (org := next((o for o, label in named if label in ("ORG", "FAC") and place.startswith(
+            without_the(o))), None) or proper_name(place)):
         add("school", without_the(org))
     return found
