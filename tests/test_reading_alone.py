@@ -65,6 +65,28 @@ def test_weekday_phrases_are_dated_from_the_day_said():
     assert lake.happened == "2023-05-01"
 
 
+def test_a_story_answering_a_question_about_a_named_day_is_that_days():
+    # said on Monday 8 May 2023
+    records = read_said(("Elise", "Morning! How was the gallery opening last night? I saw your story."),
+                        ("Tendai", "I sold four of my paintings and met a collector."),
+                        ("Elise", "Did you have fun at the wedding on Saturday?"),
+                        ("Tendai", "So much! I danced with my grandma."),
+                        ("Elise", "Did you watch the final yesterday?"),
+                        ("Tendai", "No, I was at work. I adopted a cat!"))
+    day = {next(w for w in ("sold", "danced", "adopted") if w in r.text): r.happened for r in records
+           if any(w in r.text for w in ("sold", "danced", "adopted"))}
+    assert day == {"sold": "2023-05-07", "danced": "2023-05-06", "adopted": "2023-05-08"}  # "No, …": its own
+
+
+def test_a_whole_weekend_spent_is_the_one_just_gone_and_a_start_from_a_month_is_a_plan():
+    records = read_said(("Marcus", "Meanwhile I spent my whole weekend building a shed, ha."),
+                        ("Elise", "I got promoted! I'm leading the analytics team from September."))
+    shed = next(r for r in records if "shed" in r.text)
+    assert shed.happened == "2023-05-06"
+    team = next(r for r in records if "analytics" in r.text)
+    assert (team.kind, team.happened) == ("plan", "2023-09-01")
+
+
 # what the sentence before names: resolved when it says which, else no record
 
 def test_a_bare_noun_named_before_reads_as_the_one_named():

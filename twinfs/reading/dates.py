@@ -15,14 +15,16 @@ Prefer = Literal["past", "future"]
 
 _NUMBERS = {"a couple of": "2", "a couple": "2", "couple of": "2", "a few": "3", "few": "3", "several": "3"}
 _NUMBER_RE = re.compile(r"\b(" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")\b", re.I)
-_FILLER_RE = re.compile(r"^(?:on|at|during|around|about|by|since|just|only|back|over|like|in(?!\s+(?:\d+|a|an)\s))\s+"
+_FILLER_RE = re.compile(r"^(?:on|at|during|around|about|by|since|just|only|back|over|like|from|starting"
+                        r"|in(?!\s+(?:\d+|a|an)\s))\s+"
                         r"|\s+(?:or so)$", re.I)
 _YEAR_RE = re.compile(r"^(?:the\s+year\s+)?((?:19|20)\d\d)$")
 _AMOUNT = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|some)\s+"
            r"(?:days?|nights?|weeks?|months?|years?|decades?|hours?|minutes?|seconds?)")
 _DURATION_RE = re.compile(rf"^(?:for\s+)?{_AMOUNT}(?:,?\s+and\s+{_AMOUNT})*$", re.I)  # "31 minutes and 15 seconds"
 _TODAY_RE = re.compile(r"^(?:today|tonight|this (?:morning|afternoon|evening)|earlier today|right now|now)$", re.I)
-_WEEKEND_RE = re.compile(r"^(this|last|next|the past|the)\s+weekend$|^weekend$", re.I)
+_WEEKEND_RE = re.compile(r"^(this|last|next|the past|the|(?:my|our|the) (?:whole|entire)|all)\s+weekend$|^weekend$",
+                         re.I)
 _SEASON_RE = re.compile(r"^(this|last|next|the|past)\s+(spring|summer|fall|autumn|winter)$", re.I)
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _OTHER_DAY_RE = re.compile(r"^the other (day|night)$", re.I)
@@ -50,11 +52,12 @@ _FIND_RE = re.compile(
     rf"|(?:last|next|this|past|coming|previous)\s+(?:{_UNIT}|{DAY}|spring|summer|fall|autumn|winter|{_MONTH})"
     rf"|in\s+{_NUM}\s+{_UNIT}"
     r"|yesterday|tomorrow|today|tonight|the other (?:day|night)|earlier today|this (?:morning|afternoon|evening)"
+    r"|(?:(?:my|our|the)\s+(?:whole|entire)|all)\s+weekend"
     rf"|(?:on\s+)?{DAY}"
     rf"|(?:last|next|this|past|coming|previous|on)\s+{_SHORT_DAY}(?!\w)"
     rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+(?:19|20)\d\d)?"
-    rf"|in\s+{_MONTH}(?:\s+(?:19|20)\d\d)?"
+    rf"|(?:in|from|starting)\s+{_MONTH}(?:\s+(?:19|20)\d\d)?(?!\s+(?:last|next|this)\s+year)"
     rf"|{_MONTH}\s+(?:19|20)\d\d"
     r"|(?:in|since|back in)\s+(?:19|20)\d\d"
     r")\b",
@@ -179,6 +182,7 @@ def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") 
         return day
     if m := _WEEKEND_RE.match(text):
         which = (m.group(1) or "this").lower()
+        which = "the" if which.endswith(("whole", "entire", "all")) else which  # "I spent my whole weekend …"
         weekend = _weekend(which, day)
         if prefer == "past" and which in ("this", "the") and weekend > day:
             weekend -= timedelta(days=7)  # "I built a shed this weekend", said on a Wednesday: the one just gone

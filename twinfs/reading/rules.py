@@ -25,7 +25,7 @@ from .pipeline import nlp
 from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said
 from .sentence import Sentence
-from .talk import asked_past, back_then, chatter, remembered
+from .talk import asked_past, asked_when, back_then, chatter, remembered
 from .third_person import MAX_CHARS, kin_named, named_kin
 from .trimming import ANNOUNCED
 from .windows import Window
@@ -136,7 +136,8 @@ class RulesReader:
                     before = [Said(span, turn.speaker or "assistant"), *before][:RECENT]  # "Where are you based?"
                 continue
             user = turn.speaker
-            told = None
+            # "How was the opening last night?" - "I sold four": that night's story
+            told = asked_when(before, turn.text, turn.speaker, turn.at)
             pet = None  # the pet the sentence before named, without its name
             for span in doc.sents:
                 if NEWS.match(span.text):

@@ -10,13 +10,17 @@ could be") make no record; the passages keep them searchable.
 """
 from __future__ import annotations
 
+import re
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from ..text import FIRST
+from .dates import phrases, resolve
 from .reference import PEOPLE, POINTS, TIME_NOUNS, Said
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from spacy.tokens import Span, Token
 
 # adjectives of a reaction to what the other person said: "Glad I could help", "I'm sorry about Max"
@@ -167,6 +171,23 @@ def asked_past(before: list[Said], speaker: str) -> bool:
                 for t in said.span) and any(t.tag_ == "VBD" for t in said.span)):
             return True
     return False
+
+
+def asked_when(before: list[Said], answer: str, speaker: str, at: datetime) -> str | None:
+    """The past day (YYYY-MM-DD) the listener's question just before names ("How was the gallery opening last
+    night?", "Did you have fun at the wedding on Saturday?"): a story the answer tells without a day of its own is
+    that day's; not when the answer says no ("No, I was at work")."""
+    lead = next((i for i, s in enumerate(before) if s.speaker != speaker), None)
+    if lead is None or re.match(r"\W*(?:no|nope|nah|not really|not yet|sadly not)\b", answer, re.I):
+        return None
+    for said in takewhile(lambda s: s.speaker == before[lead].speaker, before[lead:]):
+        text = said.span.text
+        if not text.rstrip().endswith("?") or not any(t.tag_ == "VBD" for t in said.span):
+            continue
+        for phrase in phrases(text):
+            if (day := resolve(phrase, at, "past")) is not None and day <= at.date():
+                return day.isoformat()  # the cited turn does not say it: the day, not the phrase
+    return None
 
 
 def remembered(span: Span, at: int) -> bool:
