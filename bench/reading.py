@@ -5,6 +5,7 @@
 
 Every backend measured also reads the second set (bench/reading_set2.json, written for #31 before tuning; scored
 by bench/reading_set2.py: gold values found, values set wrongly). `--set2-only`: that set alone (seconds).
+`--gold-set PATH`: another set of that shape instead (bench/reading_set6.json, written 5 Dec 2026 before any tuning).
 
 Each session is one thread (turn i at the session's time + 30 s * i, role "user", name = the speaker), cut by
 plan_windows (12 turns + 4 of context) and read by the backend. Measures:
@@ -38,7 +39,7 @@ from bench.reading_scores import (
     recall,
     relative_dates,
 )
-from bench.reading_set2 import load_set, print_scores, read_set, score_set
+from bench.reading_set2 import SET2, load_set, print_scores, read_set, score_set
 from twinfs.models import Record
 from twinfs.passages import Turn
 from twinfs.reading import Outcome, Reader, Window, make_reader, plan_windows
@@ -263,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--load", type=Path, action="append", default=[],
                         help="score a saved run instead of reading again (repeatable)")
     parser.add_argument("--set2-only", action="store_true", help="read and score the second set only")
+    parser.add_argument("--gold-set", type=Path, default=SET2,
+                        help="a set of the second set's shape to score instead (bench/reading_set6.json)")
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)
     command = "./run bench reading " + " ".join(sys.argv[1:] if argv is None else argv)
@@ -272,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.set2_only:
             print(f"no LoCoMo data at {DATA}: the second set only")
         for backend in (["rules"] if args.backend in ("all", "turns") else [args.backend]):
-            second_set(backend, args.verbose)
+            second_set(backend, args.verbose, args.gold_set)
         return 0
     sessions = load(args.limit_conversations)
     sample = sample_windows(sessions, args.windows, args.seed)
@@ -307,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
             save(run, args.save)
         report(run, judge, args, described, scope == "all")
     for backend in dict.fromkeys(b for b, _ in runs if b != "turns"):
-        second_set(backend, args.verbose)
+        second_set(backend, args.verbose, args.gold_set)
     return 0
 
 
@@ -321,17 +324,17 @@ def machine() -> str:
     return f"CPU: {cpu}, {os.cpu_count()} cores; load {load}"
 
 
-def second_set(backend: str, verbose: bool) -> None:
-    """The second set read by one backend, scored, with its reading speed."""
+def second_set(backend: str, verbose: bool, path: Path = SET2) -> None:
+    """The second set (or another of its shape) read by one backend, scored, with its reading speed."""
     try:
         reader = reader_for(backend)
-        conversations = load_set()
+        conversations = load_set(path)
         read_set(reader, conversations)  # the models and date parser loaded outside the timing
         records, seconds, tokens = read_set(reader, conversations)
     except Exception as e:  # a model that is not installed here
         print(f"\nsecond set, {backend}: not measured ({e})")
         return
-    print_scores({reader.name: score_set(records, conversations)}, verbose)
+    print_scores({reader.name: score_set(records, conversations)}, verbose, path)
     print(f"  ({tokens:,} words read in {seconds:.2f} s by {reader.name})")
 
 

@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.reading import machine
-from bench.reading_set2 import load_set, print_scores, read_set, score_set
+from bench.reading_set2 import SET2, load_set, print_scores, read_set, score_set
 from twinfs.models import Record
 from twinfs.reading import make_reader
 from twinfs.reading.checked import made
@@ -183,12 +183,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="each question in a prompt of its own, as the pass asked before reading/onepass.py "
                              "(the product's way is checkpass.ONEPASS: one running sequence a passage)")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--gold-set", type=Path, default=SET2,
+                        help="a set of the second set's shape to read instead (bench/reading_set6.json)")
     args = parser.parse_args(argv)
     from twinfs.reading.checkpass import ONEPASS
 
     args.onepass = ONEPASS and not args.separate
     print(f"  at the start: {machine()}; {'one sequence a passage' if args.onepass else 'a prompt a question'}")
-    conversations = load_set()[: args.conversations]
+    conversations = load_set(args.gold_set)[: args.conversations]
     rules, _, _ = read_set(make_reader(), conversations)
     replayed = Replayed(args.replay) if args.replay else None
     from twinfs.reading.onepass import CONTEXT
@@ -213,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  after {conv.id}: " + "; ".join(f"{k} found {v.found}/{v.total}, set wrongly {len(v.wrong)}"
                                                  for k, v in so_far.items()), flush=True)
     print_scores({"rules": score_set(rules, conversations), "rules + model": score_set(checked, conversations)},
-                 args.verbose)
+                 args.verbose, args.gold_set)
     print(f"  the model's verdicts: {dict(sorted(changes.items()))}")
     times = sorted(per_turn.values())
     if times and not replayed:

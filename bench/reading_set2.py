@@ -155,12 +155,13 @@ def score_set(records: dict[str, list[Record]], conversations: list[Conversation
     return score
 
 
-def print_scores(scores: dict[str, Score], verbose: bool = False) -> None:
+def print_scores(scores: dict[str, Score], verbose: bool = False, path: Path = SET2) -> None:
     """The set's figures, one column a pass (e.g. "rules", "rules + model")."""
     names = list(scores)
     width = max(14, *(len(n) + 2 for n in names))
     first = next(iter(scores.values()))
-    print(f"\nsecond set ({SET2.name}: {first.total} gold values, written before tuning)")
+    which = "second set" if path == SET2 else "gold set"
+    print(f"\n{which} ({path.name}: {first.total} gold values, written before tuning)")
     print("  " + " " * 26 + "".join(f"{n:>{width}}" for n in names))
     rows = [("gold values found", lambda s: f"{s.found}/{s.total} {s.share:.3f}"),
             ("values set wrongly", lambda s: str(len(s.wrong))),

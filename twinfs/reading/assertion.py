@@ -268,6 +268,13 @@ def _relevance(clause: Token, verb: Token) -> bool:
         for c in clause.children)
 
 
+def _all_day(verb: Token, auxes: list[str]) -> bool:
+    """ "I could eat bread all day", "I could listen to her forever": a taste said as a could, not a maybe."""
+    return auxes == ["could"] and verb.lemma_ in ("eat", "listen", "watch", "read", "drink") and any(
+        t.lower_ in ("day", "forever") and t.i > verb.i for t in verb.subtree) and not any(
+        t.lower_ == "if" for t in verb.subtree)
+
+
 def _reasons(path: list[Token], sentence: Any) -> set[str]:
     reasons: set[str] = set()
     if sentence.text.rstrip().endswith("?"):
@@ -287,7 +294,7 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
             reasons.add("conditional")
         if any(a in WOULD for a in auxes):
             reasons.add("plan" if lemma in ("love", "like") else "conditional")
-        if any(a in MODALS for a in auxes) and lemma not in ("stand",):
+        if any(a in MODALS for a in auxes) and lemma not in ("stand",) and not _all_day(verb, auxes):
             reasons.add("modal")
         if any(a in WILL for a in auxes) or (lemma == "go" and verb.tag_ == "VBG" and any(
                 c.dep_ == "xcomp" for c in children)) or lemma in PLAN_VERBS and any(

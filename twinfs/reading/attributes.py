@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, POLITICS, RELIGIONS
+from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .tastes import tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities, proper_name
 from .work import is_job, work
@@ -52,7 +52,10 @@ def alone(who: str, attribute: str, value: str) -> str | None:
         form = "{who}'s " + attribute.replace("_", " ") + " is {value}"  # "Tomás's brother is Diego"
     if form is None and attribute in ("child", "son", "daughter") and value[:1].isupper():
         form = "{who}'s " + attribute + " is {value}"
-    if form is None or (attribute in ("likes", "dislikes") and re.match(r"(?:\w+ing|all|more|most|much)\b", value)):
+    thing = re.fullmatch(r"\w+ing (?!(?:a|an|the|my|our|your|his|her|their|it|them|out|up|on|off|to|with)\b)\w+s",
+                         value)  # "swimming pools", "rolling hills": a thing, not a doing
+    if form is None or (attribute in ("likes", "dislikes") and not thing
+                        and re.match(r"(?:\w+ing|all|more|most|much)\b", value)):
         return None
     return form.format(who=who, value=value)
 
@@ -84,7 +87,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             found.append((attribute, value))
 
     # home and where one comes from
-    m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: just| recently| finally| now)?"
+    m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: just| recently| finally| now| still|"
+                  r" actually| currently)?"
                   r" (?:live|lived|living|moved|moving|relocated|relocating|based)"
                   r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:an? (?:[\w-]+ )?"  # "with my parents in"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village) in )?([A-Z][\w .'-]+)",
@@ -98,12 +102,23 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                      r"(?:i 'm|i am|i live|we 're|we live|we are) in ([A-Z][\w .'-]+)", text, re.I)  # "…, now in Lyon"
     if m and (place := place_named(m.group(1))):
         add("home_city", re.sub(r"'s?$", "", place))  # "a flat in Glasgow's West End"
+    m = re.search(r"\b(?:[Mm]y|[Oo]ur) (?:own |little |small |tiny |rented )?(?:house|flat|apartment|home|"
+                  r"apartment building|building) (?:here )?in ([A-Z][\w .'-]+)", text) \
+        or re.search(r"\b(?:i|we) (?:'m |am |are |'re )?(?:renting|rent|share|sharing) an? (?:[\w-]+ )?(?:flat|house|"
+                     r"apartment|room|place) in ([A-Z][\w .'-]+)", text, re.I) \
+        or re.search(r"\b(?:i|we) (?:'m |am |are |'re )(?:moving|relocating) from ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*) to "
+                     r"[A-Z]", text, re.I)  # "We're moving from Cardiff to Bristol": Cardiff until then
+    if m and (place := place_named(m.group(1))):
+        add("home_city", place)  # "my house in Guadalajara", "renting a flat in Manchester"
     m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
                   r"([A-Z][\w .'-]+)", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
     if m and (place := place_named(m.group(1))):
         add("home_city", place)
     m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|(?:grew up|raised)"
                   r"(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)", text)  # "on a farm in Iowa"
+    if m and (place := place_named(m.group(1))):
+        add("hometown", place)
+    m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in ([A-Z][\w .'-]+)", text)  # "We grew up in Soweto, …"
     if m and (place := place_named(m.group(1))):
         add("hometown", place)
     # "I'm a 29-year-old nurse from Cork living in Dublin": who one is, said in one breath
@@ -139,7 +154,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         add("relationship_status", m.group(1))
     m = re.search(r"\b[Ii](?: 'm| am| got| was| 've been| have been)? (?:now |finally |recently |happily )?married to "
-                  r"([A-Z][a-z]+)\b", text)
+                  r"(" + NAME + r")\b", text)
     if m and m.group(1) not in ("I", "My", "The"):
         add("partner", m.group(1))  # "I'm married to Priya"
     parted = re.search(r"\b(?:we|i) (?:broke up|split up|separated)\b|\b(?:broke up|split up) with\b"
@@ -164,8 +179,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r") (kids|children|sons|daughters|boys|girls)\b", low)
     if m:
         add("children", f"{m.group(1)} {m.group(2)}")
-        names = re.search(r"\b(?:kids|children|sons|daughters|twins|boys|girls)[,:]? (?:named |called )?([A-Z][a-z]+)"
-                          r"(?:,? and ([A-Z][a-z]+))?", text)
+        names = re.search(r"\b(?:kids|children|sons|daughters|twins|boys|girls)[,:]? (?:named |called )?(" + NAME + r")"
+                          r"(?:,? and (" + NAME + r"))?", text)
         for name in (names.groups() if names else ()):
             if name:
                 add("son" if m.group(2) in ("sons", "boys") else "daughter" if m.group(2) in ("daughters", "girls")
@@ -182,14 +197,14 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         if counted:
             add("family", m.group(1) or m.group(2))
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) an? (?:little |baby |older |younger |big )?(son|daughter|"
-                  r"brother|sister|stepson|stepdaughter)\b(?:,? (?:named |called )?([A-Z][a-z]+)\b)?", text, re.I)
+                  r"brother|sister|stepson|stepdaughter)\b(?:,? (?:named |called )?(" + NAME + r")\b)?", text, re.I)
     if m and m.group(2) and m.group(2).lower() not in ("and", "who", "i", "is", "but"):
         add(KIN[m.group(1).lower()], m.group(2))  # "I have a son, Leo, who is six"
     elif m:
         add("family" if KIN[m.group(1).lower()] not in ("son", "daughter") else "children", m.group(1).lower())
     for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely))* "
                          r"(best friend|" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b"
-                         r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?([A-Z][a-z]+)\b)?", text, re.I):
+                         r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?(" + NAME + r")\b)?", text, re.I):
         kin, name = m.group(1).lower(), m.group(2)
         relation = KIN[kin]
         if name and name[0].isupper() and name.lower() not in ("i", "and", "is", "was", "has", "who", "are"):
@@ -202,7 +217,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         else:
             add("family", kin)
     m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + PET_WORDS +
-                  r")(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?([A-Z][a-z]+))?", text, re.I)
+                  r")(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?((?-i:" + NAME + r"(?: " + NAME + r")?"
+                  r"(?:,? and " + NAME + r"(?: " + NAME + r")?)?)))?", text, re.I)  # "our two cats, Pixel and Tofu"
     if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" and t.head.pos_ != "PROPN"
                  for t in tokens):
         m = None  # "my horse painting": a painting, no horse ("my cat Miso": a cat, named)
@@ -217,14 +233,14 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"([A-Z]\w+))?", text, re.I)  # "a golden retriever named Max", "two guinea pigs"
     if m:
         name = m.group(2) or pet_named(text[m.end():])  # "We got a puppy last week, a spaniel called Biscuit"
-        both = re.match(r",? ([A-Z][a-z]+)(?:,| and) ([A-Z][a-z]+)\b", text[m.end():])  # "two cats, Mochi and Soba"
+        both = re.match(r",? (" + NAME + r")(?:,| and) (" + NAME + r")\b", text[m.end():])  # "two cats, Mochi and Soba"
         if name is None and both and m.group(1).lower().endswith("s") and "i" not in (both.group(1).lower(),
                                                                                       both.group(2).lower()):
             name = f"{both.group(1)} and {both.group(2)}"
         pet = text[m.start(1):m.end(1) + (text[m.end(1):m.end(1) + 1] == "s")].lower()  # "guinea pigs" as said
         add("pet", pet + (f" named {name}" if name else ""))
         more = re.match(r"[^.;!?]*? and (?:an? |two |three |2 |3 )(?:[a-z]+ ){0,2}(" + PET_WORDS + r")(s?)\b"
-                        r"(?: (?:named|called) ([A-Z][a-z]+))?", text[m.end():], re.I)  # "… and two guinea pigs"
+                        r"(?: (?:named|called) (" + NAME + r"))?", text[m.end():], re.I)  # "… and two guinea pigs"
         if more:
             add("pet", (more.group(1) + more.group(2)).lower() + (f" named {more.group(3)}" if more.group(3) else ""))
 
@@ -256,9 +272,15 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         add("health", as_spelled(m.group(1), text))  # "ADHD" as said
     m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely )?(colou?r-?blind|deaf|dyslexic|diabetic|"
+                  r"coeliac|celiac|anaemic|anemic|immunocompromised|"
                   r"epileptic|asthmatic|autistic|hard of hearing|partially sighted|blind in one eye)\b", low)
     if m:
         add("health", m.group(1))  # "I'm colorblind, so please avoid red-green charts"
+    m = re.search(r"\bmy ((?:left |right |lower |upper )?(?:knees?|back|hips?|shoulders?|ankles?|wrists?|neck|joints|"
+                  r"eyesight|hearing)) (?:is|are|gets|get|'s|'re|has always been|have always been) (?:really |pretty |"
+                  r"very |a bit |so |quite |always )?(bad|stiff|weak|dodgy|terrible|shot)\b", low)
+    if m:  # "my knees are bad", "my lower back gets really stiff"
+        add("health", f"{m.group(2)} {m.group(1)}")
 
     for pair in tastes(text, low):  # hobbies, sports, what one likes and does not
         add(*pair)
@@ -272,10 +294,22 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                      r"studying|applying|launching|building|writing|becoming|retiring)\b[\w '-]+)", low)
     if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
         add("plans", as_spelled(value, text))
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|booking|organi[sz]ing|saving for) "
+                  r"(an? [\w-]+(?: [\w-]+)? (?:trip|holiday|vacation|honeymoon|visit|move|reunion|road trip)"
+                  r"(?: to (?-i:[A-Z][\w'-]+(?: [A-Z][\w'-]+)*))?)", text, re.I)  # "planning a two-week trip to Japan"
+    if m:
+        add("plans", m.group(1))
+    m = re.search(r"\b(?:i|we|and i) (?:'re|are|'m|am) getting married\b", low)
+    if m:
+        add("plans", "get married")  # "Shirin and I are getting married next August"
+    m = re.search(r"\b(?:before|when|once) (?:i|we) (?:move|relocate) to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text)
+    if m:
+        add("plans", f"move to {m.group(1)}")  # "I want to learn Portuguese before we relocate to Lisbon"
 
     # languages and car
     some = r"(?:(?:fluent|some|basic|decent|good|conversational|a little|a bit of|a little bit of|broken) )?"
-    m = re.search(r"\b[Ii] (?:speak|'m fluent in|am fluent in|'m learning|am learning|'m picking up|am picking up|"
+    m = re.search(r"\b[Ii] (?:speak|do speak|also speak|'m fluent in|am fluent in|'m learning|"
+                  r"am learning|'m picking up|am picking up|"
                   r"'m studying|am studying|(?:'ve |have )?started learning|(?:'ve|have) been learning) " + some
                   + r"([A-Z][a-z]+(?:(?:,|,? and|,? or) " + some
                   + r"[A-Z][a-z]+)*)", text)
@@ -283,6 +317,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         for language in re.split(r"(?:,|,? and|,? or) " + some, m.group(1)):
             if language.lower() in languages:
                 add("language", language)
+    m = re.search(r"\b([A-Z][a-z]+) is my (?:first|native|mother|home|second) (?:language|tongue)\b", text)
+    if m and m.group(1).lower() in languages:
+        add("language", m.group(1))  # "Japanese is my first language"
     m = re.search(r"\b[Ii] (?:drive|bought|got|have|own) (?:an? |my |the )?(?:new |used |old )?((?:[A-Z][\w-]+ ?)+)"
                   r"(?: car| truck| SUV)?\b", text) if re.search(r"\b(?:car|drive|truck|suv)\b", low) else None
     if m and ents.get("ORG", ents.get("PRODUCT")):
@@ -298,5 +335,5 @@ def pet_named(text: str, leading: bool = False) -> str | None:
     its own right after the one that names it ("She's a little tabby called Pickle")."""
     lead = r"^(?:she|he|it)(?:'s| is) an? " if leading else r"^[^.!?]{0,30}?,\s*an? "
     kinds = PET_WORDS + "|tabby|moggy|mutt|pup|rescue|little one|boy|girl"
-    m = re.search(lead + r"(?:[\w-]+ ){0,2}?(?:" + kinds + r") (?:named|called) ([A-Z][a-z]+)\b", text.strip(), re.I)
+    m = re.search(lead + r"(?:[\w-]+ ){0,2}?(?:" + kinds + r") (?:named|called) (" + NAME + r")\b", text.strip(), re.I)
     return m.group(1) if m and m.group(1)[0].isupper() else None

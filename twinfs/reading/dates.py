@@ -19,7 +19,8 @@ _FILLER_RE = re.compile(r"^(?:on|at|during|around|about|by|since|just|only|back|
                         r"|in(?!\s+(?:\d+|a|an)\s))\s+"
                         r"|\s+(?:or so)$", re.I)
 _YEAR_RE = re.compile(r"^(?:the\s+year\s+)?((?:19|20)\d\d)$")
-_AMOUNT = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|some)\s+"
+_AMOUNT = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+           r"forty-five|fifty|sixty|ninety|many|some)\s+"
            r"(?:days?|nights?|weeks?|months?|years?|decades?|hours?|minutes?|seconds?)")
 _DURATION_RE = re.compile(rf"^(?:for\s+)?{_AMOUNT}(?:,?\s+and\s+{_AMOUNT})*$", re.I)  # "31 minutes and 15 seconds"
 _TODAY_RE = re.compile(r"^(?:today|tonight|this (?:morning|afternoon|evening)|earlier today|right now|now)$", re.I)

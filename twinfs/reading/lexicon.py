@@ -19,7 +19,9 @@ PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit
         "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
         "guinea pig", "puppies", "kittens", "greyhound", "labrador", "poodle", "beagle", "terrier", "spaniel",
         "collie", "retriever", "husky", "dachshund", "pug", "bulldog", "corgi", "chihuahua", "whippet", "lurcher",
-        "schnauzer", "budgie", "canary", "cockatiel", "chinchilla", "hedgehog", "goldfish", "axolotl"}
+        "schnauzer",
+        "shiba", "shih tzu", "cockapoo", "labradoodle", "budgie", "canary", "cockatiel", "chinchilla", "hedgehog",
+        "goldfish", "axolotl"}
 JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
         "lawyer", "chef", "cook", "writer", "designer", "developer", "programmer", "manager", "accountant",
         "scientist", "therapist", "painter", "musician", "photographer", "journalist", "pilot", "firefighter",
@@ -72,3 +74,5 @@ RELIGIONS = {"catholic", "christian", "muslim", "jewish", "hindu", "buddhist", "
              "protestant", "mormon", "orthodox", "quaker", "pagan", "anglican", "baptist", "methodist", "lutheran"}
 POLITICS = {"democrat", "republican", "liberal", "conservative", "socialist", "libertarian", "communist", "labour",
             "tory", "green"}
+# a name as written: a capital, then letters, accented ones too ("Inés", "Łukasz", "Émile")
+NAME = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]+"

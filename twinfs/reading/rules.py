@@ -64,7 +64,9 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     "used to", a refusal or a question. A value the rules wrote in their own words ("single") passes."""
     verdict = gate(span, value, concept=attribute)
     if attribute in RELATIONS and verdict.whose in ("speaker", "other"):  # "a gift from my grandma": "my" said it
-        return not verdict.reasons & {"conditional", "question", "modal"}
+        named = value[:1].isupper() and any(KIN.get(w.lower()) == attribute or attribute in ("pet", "family")
+                                            for w in re.findall(rf"\b(?i:my) (\w+),? {re.escape(value)}\b", span.text))
+        return named or not verdict.reasons & {"conditional", "question", "modal"}  # "My son Elias might join"
     if attribute == "relationship_status" and SINGLE_PARENT.search(span.text) \
             and not verdict.reasons - {"modal", "plan", "not_a_span"}:
         return True  # "It'll be tough as a single parent": the future is the parenting; single she is now
@@ -269,7 +271,7 @@ class RulesReader:
             at = sentence.span.text.lower().find(value.lower())
             rest = sentence.span.text[at + len(value):] if at >= 0 else ""
             listed = rest.startswith(",") and not re.match(  # "the energy, diversity, …", not "games, and I've …"
-                r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|who|whose)\b"
+                r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|our|who|whose)\b"
                 r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
                 r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "a postman, years ago": a time, no list
             defined = re.match(r"\s+(?:that|which|who|whom|whose)\b|\s+(?:it|they|he|she)\s+\w+", rest, re.I)

@@ -16,7 +16,7 @@ KINDS_OF_FAVORITE = {"author", "writer", "book", "novel", "band", "singer", "art
                      "painter"}
 # what one does for its own sake, said as a verb: "I swim every morning", "we usually hike"
 _SPORTS = ("swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|bake|draw|garden|row|box|fish|sail|"
-           "golf|jog|skateboard|crochet|sew")
+           "golf|jog|skateboard|crochet|sew|boulder|kayak|paddleboard")
 
 
 def tastes(text: str, low: str) -> list[Pair]:
@@ -38,13 +38,18 @@ def tastes(text: str, low: str) -> list[Pair]:
     if m and (value := activity(m.group(3))) and not re.match(r"(?:my|our)\b", m.group(3)) and not re.match(
             r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|(?:a )?new (?:job|role|"
             r"position|gig)|(?:an? )?(?:master|masters|bachelor|phd|doctorate|degree|mba|diploma|course|internship|"
-            r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b)\b", value) \
+            r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b|speak|know|"
+            r"have|like|love|want|need|think|feel|live|work|understand|miss|as)\b", value) \
             and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid:
         add("hobby", value)  # not "doing the mornings", "doing graphic design for other people's deadlines"
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
                   r"([\w -]+)", low)
     if m and (value := activity(m.group(1))):
         add("hobby", value)
+    m = re.search(r"\bi (?:also |still )?(?:run|organi[sz]e|host) (?:a|the|our local|a local) ((?:[\w-]+ ){1,2}club)\b",
+                  low)
+    if m:
+        add("hobby", m.group(1))  # "I run a chess club for kids on Saturdays"
     m = re.search(r"\bmy ([\w-]+(?: [\w-]+)?) collection\b", low)
     if m:
         add("hobby", f"{m.group(1)} collection")
@@ -130,6 +135,19 @@ def tastes(text: str, low: str) -> list[Pair]:
                      r"tedious|annoying|unbearable|awful|overrated|exhausting)\b", low)
     if m and not re.match(r"(?:to|it|that|this|how|when|what|you|the way|is|are|was|were|'s)\b", m.group(1)):
         add("dislikes", as_spelled(cut_value(m.group(1), 5), text))
+    m = re.match(r"([a-z][\w'-]*(?: [a-z][\w'-]*)?),? i (?:honestly |really |just |absolutely |simply )*"
+                 r"(?:ca n't|can't|cannot) stand\W*$", low) \
+        or re.search(r"\b(?:except|apart from|but not|other than) ([a-z][\w'-]*(?: [a-z][\w'-]*)?),? which i "
+                     r"(?:honestly |really |just |absolutely )*(?:ca n't stand|can't stand|hate|detest|loathe)\b", low)
+    if m and m.group(1) not in ("that", "this", "it", "which", "what", "them"):
+        add("dislikes", as_spelled(m.group(1), text))  # "Tofu I honestly can't stand", "except mushrooms, which I …"
+    m = re.search(r"\bi(?: 'm| am) (?:totally |completely |really |so )?hooked on ([\w' -]+?)(?: ones)?\W*$", low) \
+        or re.search(r"\bi could (?:happily |honestly |literally )?eat ([\w' -]+?) (?:all day|every day|forever|for "
+                     r"every meal)\b", low) \
+        or re.search(r"\bi (?:cook|eat|make|listen to|read|watch) (?:a lot of |lots of |loads of )?([\w' -]+?) "
+                     r"(?:—|-|,) it 's (?:my|our) (?:absolute |all-time )?favou?rite\b", low)
+    if m and not re.match(r"(?:it|that|this|them|you)\b", m.group(1)):
+        add("likes", as_spelled(cut_value(m.group(1), 4), text))  # "hooked on true crime", "could eat bread all day"
     m = re.search(r"\bwhat (?:i|we) (?:really |actually |truly |most )*(?:love|like|enjoy)(?: most| doing)? (?:is|are) "
                   r"([\w -]+)", low)
     if m and (value := activity(m.group(1))):

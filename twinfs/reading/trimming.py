@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..text import FIRST, SECOND
+from .lexicon import PETS
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -29,6 +30,8 @@ TAILS = {("ha",), ("haha",), ("hahaha",), ("lol",), ("lmao",), ("hehe",), ("but"
          ("do", "n't", "worry"), ("no", "joke"), ("honestly",), ("though",)}
 # what one bids the listener do after telling something: "…, take a look!", "… - come see!"
 TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
+# nouns a name after a comma is given to, not said to: "our shiba, Mochi" (a relative's may be the listener's)
+NAMED_ONES = PETS | {"tabby", "pup", "rescue"}
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
 # a clause that leaves out what it is about, said before: "I could never, …", "…, so maybe not", "…, so I'm trying"
 HOLLOW_WORDS = {"i", "we", "never", "not", "n't", "maybe", "probably", "definitely", "really", "too", "either",
@@ -80,7 +83,8 @@ def trimmed(span: Span) -> list[Token]:
         else:
             break
     while len(tokens) > 3 and tokens[-1].is_punct and tokens[-2].pos_ == "PROPN" and tokens[-3].text == "," \
-            and tokens[-2].ent_type_ not in ("GPE", "LOC", "FAC", "ORG", "NORP"):  # "my home country, Sweden"
+            and tokens[-2].ent_type_ not in ("GPE", "LOC", "FAC", "ORG", "NORP") \
+            and tokens[-4].lower_ not in NAMED_ONES:  # "my home country, Sweden", "our shiba, Mochi"
         del tokens[-3:]  # "I've had some tough times with my business, Jon." — the name is whom she tells
     while len(tokens) > 3 and [x.lower_ for x in tokens[-3:]] == ["by", "the", "way"] or \
             len(tokens) > 3 and [x.lower_ for x in tokens[-4:-1]] == ["by", "the", "way"] and tokens[-1].is_punct:

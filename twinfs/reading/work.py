@@ -89,6 +89,19 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("job", "teaches " + (cut_value(m.group(1), 3) or m.group(1)))
         if m.lastindex and m.lastindex >= 3:
             add("employer", m.group(3))
+    m = re.search(r"\b[Ii] (?:'m |am )?(?:also |still |now )?(teach|teaching|lecture|lecturing) (in )?"
+                  r"([a-z]+(?: [a-z]+)?) at (?:the )?([A-Z][\w .'&-]+)", text)  # "I teach biology at Escola Garrett"
+    if m and not NOT_TAUGHT.match(m.group(3)) and not re.match(r"(?:my|our|a|an|the|kids|children|people|classes)\b",
+                                                                  m.group(3)):
+        lectures = m.group(1).startswith("lectur")
+        add("job", ("lectures in " if lectures else "teaches ") + m.group(3))
+        org = next((o for o in orgs if rejoined(m.group(4)).startswith(without_the(o))), None)
+        add("employer", without_the(org) if org else proper_name(m.group(4)))
+    m = re.search(r"\b(?:i|we) (?:'ve |have |just |recently )*(?:started|starting|began|start) (?:work |out )?as "
+                  r"(?:an? |the )?([\w '-]+)", text, re.I)  # "I've just started as a junior developer at …"
+    if m and is_job(value := cut_value(AT_PLACE.split(m.group(1))[0], 4)) and not (value or "").endswith("volunteer"):
+        add("job", value)
+        add("employer", workplace(text[m.start(1):], orgs))
     m = re.search(r"\b(?:i|we) taught ((?:[a-z]+ )?[a-z]+) (?:to [\w -]+? )?for (?:[\w-]+ )?(?:years|decades)\b", low)
     if m and not NOT_TAUGHT.match(m.group(1)):
         add("former_job", "taught " + m.group(1))  # "I taught history for thirty-five years": a job that was
@@ -99,7 +112,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("job", f"works in {m.group(1)}{m.group(2)}")  # "I've worked in a library for twenty years"
     m = re.search(r"\b(?:firm|company|studio|agency|shop|practice|startup|business|restaurant|cafe|café|bakery|"
                   r"charity|clinic|lab|school) (?:called|named) ([A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*)", text)
-    if m and re.search(r"\b(?:i|we) (?:'m |am |now |still )?(?:work|working|worked)\b", text, re.I):
+    if m and re.search(r"\b(?:i|we) (?:'m |am |now |still |'ve |have |just )*(?:work|working|worked|started (?:work )?"
+                       r"as)\b", text, re.I):
         add("employer", m.group(1))
     m = re.search(r"\b(?:lost|quit|left) my (?:secure )?(?:job|position|9-5|gig) (as|at) (?:an? |the )?([\w '&-]+)",
                   text, re.I)
