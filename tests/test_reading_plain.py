@@ -158,6 +158,12 @@ def values(records) -> set[tuple[str, str]]:
     ("Lena and I are getting married in June!", {("plans", "get married")}),
     ("I need to sell the car before we move to Oslo in March.", {("plans", "move to Oslo")}),
     ("I spent all weekend painting the hallway.", set()),
+    ("We're flying out of Lima, which is where we live.", {("home_city", "Lima")}),
+    ("I can't eat peanuts - I'm allergic to them, sadly.", {("allergy", "peanuts")}),
+    ("I collect old maps, hundreds of them, so that's the heavy box.", {("hobby", "collecting old maps")}),
+    ("I hate crowded trains, the noise gets to me.", {("dislikes", "crowded trains")}),
+    ("We're moving from Lyon to Nice in May.", {("home_city", "Lyon"), ("plans", "move to Nice")}),
+    ("My nonna taught me to make pasta.", {("family", "nonna")}),
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))
@@ -218,6 +224,10 @@ def test_the_plain_cases(text, expected):
     ([("user", "My brother says opera really speaks to him.")], "opera"),
     ([("user", "Your story really speaks to me.")], "story"),
     ([("user", "I like to look at my old photos sometimes.")], "photos"),
+    # a home that was, and a relative said only as someone's
+    ([("user", "I kept chickens when I lived in Tamale.")], "Tamale"),
+    ([("user", "I lived in Rome for a year after school.")], "Rome"),
+    ([("user", "Fufu, mostly. My nan's recipe.")], "nan"),
 ])
 def test_nothing_from_others_or_unasserted_becomes_theirs(said, never):
     records = read(*said)

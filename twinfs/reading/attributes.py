@@ -46,6 +46,9 @@ def alone(who: str, attribute: str, value: str) -> str | None:
         form = "{who} has {value}"  # "two boys"
     if attribute == "partner" and not value[:1].isupper():
         form = "{who} has a {value}"  # "Marrying my partner …": "has a partner", not "'s partner is partner"
+    if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
+        form = "{who} enjoys {value}"  # "I collect vinyl, about 800 of them": "… enjoys collecting vinyl" (the
+        # rules' own words; a pastime read from "started playing basketball" may be a job)
     if form is None and attribute == "plans":
         form = "{who} plans to {value}" if not re.match(r"\w+ing\b", value) else "{who} is thinking about {value}"
     if form is None and attribute in KIN.values() and value[:1].isupper():
@@ -93,6 +96,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:an? (?:[\w-]+ )?"  # "with my parents in"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village) in )?([A-Z][\w .'-]+)",
                   text, re.I) or re.search(r"\bbased (?:in|out of) ([A-Z][\w .'-]+)", text)
+    if m and re.search(r"\blived\b", m.group(0)) and not re.search(r"(?:'ve|have|has)(?: \w+)? lived\b", m.group(0)):
+        m = None  # "when I lived in Monterrey", "I lived in Rome for a year": a home that was
     if m and (place := place_named(m.group(1))):
         add("home_city", place)
     m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?bought (?:a|our first|my first) "
@@ -108,6 +113,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                      r"apartment|room|place) in ([A-Z][\w .'-]+)", text, re.I) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re )(?:moving|relocating) from ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*) to "
                      r"[A-Z]", text, re.I)  # "We're moving from Cardiff to Bristol": Cardiff until then
+    m = m or re.search(r"\b([A-Z][\w'-]+(?: [A-Z][\w'-]+)*),? (?:which|that) (?:'s|is) where (?:i|we) "
+                       r"(?:live|'re based|are based)\b", text)  # "We're flying out of Madrid, which is where we live"
     if m and (place := place_named(m.group(1))):
         add("home_city", place)  # "my house in Guadalajara", "renting a flat in Manchester"
     m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
@@ -258,7 +265,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bi (?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|"
                   r"(?:do n't|don't) (?:eat|drink)) ([\w -]+)", low)  # "I can't have dairy", not "I don't have plans"
     if m and (value := cut_value(m.group(1), 3)) and not VERB_STOP.match(value):
-        add("diet", f"no {value}")
+        allergy = re.search(r"\ballergic to (?:them|it)\b", low[m.end():])  # "… tomatoes - I'm allergic to them"
+        add("allergy" if allergy else "diet", value if allergy else f"no {value}")
     m = re.search(r"\bi (?:'ve |have )?(?:started|stopped|quit|gave up) (eating|drinking) ([\w -]+)", low)
     if m and (value := cut_value(m.group(2), 3)):
         add("diet", ("no " if re.search(r"stopped|quit|gave up", m.group(0)) else "eats " if m.group(1) == "eating"
@@ -302,7 +310,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:i|we|and i) (?:'re|are|'m|am) getting married\b", low)
     if m:
         add("plans", "get married")  # "Shirin and I are getting married next August"
-    m = re.search(r"\b(?:before|when|once) (?:i|we) (?:move|relocate) to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text)
+    m = re.search(r"\b(?:before|when|once) (?:i|we) (?:move|relocate) to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text) \
+        or re.search(r"\b(?:[Ii] 'm|[Ii] am|[Ww]e 're|[Ww]e are) (?:moving|relocating) from "
+                     r"[A-Z][\w'-]+(?: [A-Z][\w'-]+)* to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text)
     if m:
         add("plans", f"move to {m.group(1)}")  # "I want to learn Portuguese before we relocate to Lisbon"
 

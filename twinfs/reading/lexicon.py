@@ -14,7 +14,12 @@ KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": 
        "uncle": "uncle", "cousin": "cousin", "niece": "niece", "nephew": "nephew", "stepson": "son",
        "stepdaughter": "daughter", "twins": "children", "bestie": "friend", "best friend": "friend",
        "granddaughter": "granddaughter", "grandson": "grandson", "grandkids": "grandchildren",
-       "grandchildren": "grandchildren"}
+       "grandchildren": "grandchildren", "granny": "grandmother", "nan": "grandmother", "nana": "grandmother",
+       "gran": "grandmother", "grandad": "grandfather", "granddad": "grandfather",
+       # the words for grandparents many English speakers keep from home
+       "abuela": "grandmother", "abuelita": "grandmother", "abuelo": "grandfather", "nonna": "grandmother",
+       "nonno": "grandfather", "oma": "grandmother", "opa": "grandfather", "babcia": "grandmother",
+       "lola": "grandmother", "lolo": "grandfather", "bubbe": "grandmother", "zayde": "grandfather"}
 PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
         "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
         "guinea pig", "puppies", "kittens", "greyhound", "labrador", "poodle", "beagle", "terrier", "spaniel",

@@ -73,6 +73,11 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     return "not_a_span" in verdict.reasons or verdict.holds(attribute)
 
 
+def _owned(t: Token) -> bool:
+    """ "'s" of "My gran's recipe": a possessive of someone's, not "is" ("Writing's a part of me")."""
+    return t.dep_ == "case" and t.i > 0 and any(c.dep_ == "poss" for c in t.nbor(-1).children)
+
+
 def _arranged(finite: Token | None, phrase: str) -> bool:
     """The present of an arrangement: a progressive ("we're getting married in August", "I'm seeing my brother on
     Tuesday"), or a weekday one has or is at ("We've got a gig on Saturday", "My exam is on Monday")."""
@@ -200,7 +205,7 @@ class RulesReader:
         if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
             return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
-        if not any(t.pos_ in ("VERB", "AUX") or t.lower_ == "'s" for t in sentence.tokens) \
+        if not any(t.pos_ in ("VERB", "AUX") or (t.lower_ == "'s" and not _owned(t)) for t in sentence.tokens) \
                 or (root is not None and sentence.fragment(root)):  # "Writing's a part", "Three, including my aunt"
             return self._alone(sentence, turn, pairs)  # "Oscar, my guinea pig.": no statement, but its value is one
         if chatter(sentence.tokens, span, bool(pairs)):
@@ -270,7 +275,10 @@ class RulesReader:
             text = alone(turn.speaker, attribute, value)
             at = sentence.span.text.lower().find(value.lower())
             rest = sentence.span.text[at + len(value):] if at >= 0 else ""
-            listed = rest.startswith(",") and not re.match(  # "the energy, diversity, …", not "games, and I've …"
+            end = sentence.span.start_char + at + len(value)  # a clause of its own after the comma is no list:
+            clause = at >= 0 and any(t.idx >= end and t.dep_ in ("nsubj", "nsubjpass") and t.head.i > t.i
+                                     for t in sentence.tokens)  # "swimming pools, the chlorine makes me sick"
+            listed = rest.startswith(",") and not clause and not re.match(  # "the energy, diversity, …"
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|our|who|whose)\b"
                 r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
                 r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "a postman, years ago": a time, no list

@@ -142,8 +142,8 @@ def tastes(text: str, low: str) -> list[Pair]:
     if m and m.group(1) not in ("that", "this", "it", "which", "what", "them"):
         add("dislikes", as_spelled(m.group(1), text))  # "Tofu I honestly can't stand", "except mushrooms, which I …"
     m = re.search(r"\bi(?: 'm| am) (?:totally |completely |really |so )?hooked on ([\w' -]+?)(?: ones)?\W*$", low) \
-        or re.search(r"\bi could (?:happily |honestly |literally )?eat ([\w' -]+?) (?:all day|every day|forever|for "
-                     r"every meal)\b", low) \
+        or re.search(r"\bi could (?:happily |honestly |literally )?eat ([\w' -]+?) (?:all day|every (?:single )?day|"
+                     r"forever|for every meal)\b", low) \
         or re.search(r"\bi (?:cook|eat|make|listen to|read|watch) (?:a lot of |lots of |loads of )?([\w' -]+?) "
                      r"(?:—|-|,) it 's (?:my|our) (?:absolute |all-time )?favou?rite\b", low)
     if m and not re.match(r"(?:it|that|this|them|you)\b", m.group(1)):
