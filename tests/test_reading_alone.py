@@ -221,3 +221,30 @@ def test_the_subject_of_a_relative_clause_is_not_the_noun_it_describes():
                    for r in records), [(r.text, r.value) for r in records]
     records = read_said(("Dana", "I started helping at a food drive for families who lost their homes."))
     assert [r.text for r in records] == ["Dana started helping at a food drive for families who lost their homes"]
+
+
+def test_time_words_that_name_no_day_date_nothing_and_a_month_ahead_is_a_plan():
+    # said on Monday 8 May 2023
+    records = read_said(("Tomasz", "I'm starting a one-year pastry course at the college."),
+                        ("Kavya", "I was eating a sad sandwich at my desk at 11pm."),
+                        ("Ruth", "I worked in a fish shop as a girl. Sixty years later and I still won't eat herring."),
+                        ("Chloé", "We're closing the guesthouse for the winter and going to Morocco in November!"),
+                        ("Nadia", "My defence is in July."),
+                        ("Aoife", "I'm up in October for a conference."),
+                        ("Nadia", "And I got a job offer at a museum in Hamburg, starting in September."))
+    day = {w: r.happened for r in records for w in ("pastry", "sandwich", "herring", "Morocco", "defence",
+                                                     "conference", "offer") if w in r.text}
+    assert day == {"pastry": "2023-05-08", "sandwich": "2023-05-08", "herring": "2023-05-08",
+                   "Morocco": "2023-11-01", "defence": "2023-07-01", "conference": "2023-10-01",
+                   "offer": "2023-05-08"}
+    assert {w: r.kind for r in records for w in ("defence", "conference") if w in r.text} == {
+        "defence": "plan", "conference": "plan"}
+
+
+def test_health_said_as_what_one_is_reads_as_such():
+    from twinfs.reading.attributes import alone
+
+    records = read_said(("Ruth", "Well, I'm hard of hearing in my left ear, so she and I will get on fine."))
+    assert any(r.attribute == "health" and r.value == "hard of hearing" for r in records)
+    assert alone("Ruth", "health", "hard of hearing") == "Ruth is hard of hearing"  # not "has hard of hearing"
+    assert alone("Ruth", "health", "asthma") == "Ruth has asthma"

@@ -228,6 +228,14 @@ def test_the_plain_cases(text, expected):
     ([("user", "I kept chickens when I lived in Tamale.")], "Tamale"),
     ([("user", "I lived in Rome for a year after school.")], "Rome"),
     ([("user", "Fufu, mostly. My nan's recipe.")], "nan"),
+    # a month, a someday, a city that names a firm, a workplace not named, work and studies that are no pastime
+    ([("assistant", "Since when are you in sales?"), ("user", "Moved in March. Better pay, worse hours.")], "March"),
+    ([("user", "Every day. But rent doesn't pay itself. Maybe when I'm 40, ha.")], "40"),
+    ([("user", "I'm consulting remotely for the Paris office until summer.")], "Paris"),
+    ([("user", "I teach Spanish at a college here, mostly evening classes.")], "college"),
+    ([("user", "Money's tight, so I'm doing night shifts at a petrol station.")], "shifts"),
+    ([("user", "My parents want me to study law but I'm doing astrophysics.")], "astrophysics"),
+    ([("user", "But I like my supervisor, she's very patient.")], "supervisor"),
 ])
 def test_nothing_from_others_or_unasserted_becomes_theirs(said, never):
     records = read(*said)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .dates import DAY, MONTH
 from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .tastes import tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities, proper_name
@@ -34,6 +35,11 @@ ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "d
          "diet": "{who}'s diet: {value}", "nationality": "{who} is {value}", "religion": "{who} is {value}"}
 
 
+# health said as what one is: "I'm hard of hearing", "I'm coeliac"
+ADJECTIVAL_HEALTH = (r"(?:colou?r-?blind|deaf|dyslexic|diabetic|coeliac|celiac|anaemic|anemic|immunocompromised|"
+                     r"epileptic|asthmatic|autistic|hard of hearing|partially sighted|blind in one eye)")
+
+
 def alone(who: str, attribute: str, value: str) -> str | None:
     """The value as a statement that reads alone, for the attributes one can state without the sentence; a like
     only when it names a thing ("fantasy"), not a doing or a part of one ("making an impact", "all the leaves")."""
@@ -44,6 +50,8 @@ def alone(who: str, attribute: str, value: str) -> str | None:
         form = "{who} has a {value}"  # "Yes, a daughter." to "Do you have kids?"; not "my kids" said in passing
     elif attribute == "children" and re.match(r"(?:\d+|" + "|".join(NUMBERS) + r") ", value):
         form = "{who} has {value}"  # "two boys"
+    if attribute == "health" and re.fullmatch(ADJECTIVAL_HEALTH, value.lower()):
+        form = "{who} is {value}"  # "hard of hearing", "coeliac": not "has hard of hearing"
     if attribute == "partner" and not value[:1].isupper():
         form = "{who} has a {value}"  # "Marrying my partner …": "has a partner", not "'s partner is partner"
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
@@ -77,7 +85,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
     def place_named(rest: str) -> str | None:
         """The place `rest` starts with: a place spaCy named, else its capitalised words ("Headingley with …")."""
-        return next((p for p in places if rest.startswith(p)), None) or proper_name(rest)
+        place = next((p for p in places if rest.startswith(p)), None) or proper_name(rest)
+        return None if place and re.fullmatch(rf"(?:{MONTH}|{DAY})", place.lower()) else place  # "Moved in January"
 
     def add(attribute: str, value: str | None) -> None:
         said = value.split()[1:] if value and value.split()[0].lower() == "learning" else (value or "").split()
@@ -171,12 +180,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b(?! ?(?:months?|weeks?|days?|"
                   r"hours?|minutes?|mins?|miles?|km|k|kg|kilos?|lbs?|pounds?|feet|ft|inches|percent|%|times|pm|am)\b)",
                   low)  # "I'm 5 months pregnant" tells no age
-    if m and 0 < int(m.group(1)) < 120 and "%" not in low:
+    if m and 0 < int(m.group(1)) < 120 and "%" not in low and not _someday(low[:m.start()]):
         add("age", m.group(1))
     m = re.search(r"\bi(?: 'm| am| just turned| turned) ((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
                   r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years? old)?"
                   r"(?: [.!,]|$| last| this| on| in| and)", low)
-    if m:
+    if m and not _someday(low[:m.start()]):
         add("age", m.group(1))  # "I turned forty last week": as said
     m = re.search(r"\bi(?: 'm| am)? [^,]+, at (\d{2}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
                   r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years old)?\W*$", low)
@@ -279,9 +288,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"chronic |mild |severe |bad )?(?:" + "|".join(sorted(HEALTH, key=len, reverse=True)) + r"))\b", low)
     if m:
         add("health", as_spelled(m.group(1), text))  # "ADHD" as said
-    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely )?(colou?r-?blind|deaf|dyslexic|diabetic|"
-                  r"coeliac|celiac|anaemic|anemic|immunocompromised|"
-                  r"epileptic|asthmatic|autistic|hard of hearing|partially sighted|blind in one eye)\b", low)
+    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely )?(" + ADJECTIVAL_HEALTH + r")\b", low)
     if m:
         add("health", m.group(1))  # "I'm colorblind, so please avoid red-green charts"
     m = re.search(r"\bmy ((?:left |right |lower |upper )?(?:knees?|back|hips?|shoulders?|ankles?|wrists?|neck|joints|"
@@ -338,6 +345,11 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         add("car", cut_value(m.group(1), 4))
     return [(a, v) for a, v in found if v and not (parted and a == "partner")]  # "My girlfriend and I split up"
+
+
+def _someday(before: str) -> bool:
+    """The words before an age say when, not how old: "maybe when I'm 35", "by the time I'm forty"."""
+    return re.search(r"\b(?:when|if|until|till|by the time|once|before)\s*$", before) is not None
 
 
 def pet_named(text: str, leading: bool = False) -> str | None:

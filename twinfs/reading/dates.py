@@ -43,23 +43,23 @@ _UNIT = r"(?:days?|nights?|weeks?|weekends?|months?|years?|decades?)"
 _NUM = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple(?: of)?|a few|few|several)"
 DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"  # a weekday's name
 _SHORT_DAY = r"(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)\.?"  # only after "last", "on" …: "sat" alone is a verb
-_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
           r"jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
 # "last May": dateparser reads no "last" before a month's name
-_NAMED_MONTH_RE = re.compile(rf"^(this|last|next|past|coming|previous)\s+({_MONTH})$", re.I)
+_NAMED_MONTH_RE = re.compile(rf"^(this|last|next|past|coming|previous)\s+({MONTH})$", re.I)
 _FIND_RE = re.compile(
     r"\b(?:"
     rf"{_NUM}\s+{_UNIT}\s+ago"
-    rf"|(?:last|next|this|past|coming|previous)\s+(?:{_UNIT}|{DAY}|spring|summer|fall|autumn|winter|{_MONTH})"
+    rf"|(?:last|next|this|past|coming|previous)\s+(?:{_UNIT}|{DAY}|spring|summer|fall|autumn|winter|{MONTH})"
     rf"|in\s+{_NUM}\s+{_UNIT}"
     r"|yesterday|tomorrow|today|tonight|the other (?:day|night)|earlier today|this (?:morning|afternoon|evening)"
     r"|(?:(?:my|our|the)\s+(?:whole|entire)|all)\s+weekend"
     rf"|(?:on\s+)?{DAY}"
     rf"|(?:last|next|this|past|coming|previous|on)\s+{_SHORT_DAY}(?!\w)"
-    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?"
-    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+(?:19|20)\d\d)?"
-    rf"|(?:in|from|starting)\s+{_MONTH}(?:\s+(?:19|20)\d\d)?(?!\s+(?:last|next|this)\s+year)"
-    rf"|{_MONTH}\s+(?:19|20)\d\d"
+    rf"|{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}(?:,?\s+(?:19|20)\d\d)?"
+    rf"|(?:in|from|starting)\s+{MONTH}(?:\s+(?:19|20)\d\d)?(?!\s+(?:last|next|this)\s+year)"
+    rf"|{MONTH}\s+(?:19|20)\d\d"
     r"|(?:in|since|back in)\s+(?:19|20)\d\d"
     r")\b",
     re.I,
@@ -257,7 +257,7 @@ class TimeSpan:
 
 _SPAN_DAYS = {"day": 1, "week": 3}  # either side of the day the phrase resolves to
 _date_data = None
-_MONTH_RE = re.compile(rf"\b{_MONTH}\b", re.I)
+_MONTH_RE = re.compile(rf"\b{MONTH}\b", re.I)
 
 
 def _period(text: str) -> str | None:

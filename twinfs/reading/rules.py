@@ -19,7 +19,7 @@ from ..text import FIRST
 from .asked import answered, last_question, with_question, worth_carrying
 from .assertion import gate, make_believe
 from .attributes import alone, pet_named
-from .dates import DAY, Prefer, phrases, resolve
+from .dates import DAY, MONTH, Prefer, phrases, resolve
 from .lexicon import KIN
 from .pipeline import nlp
 from .records import Draft, Outcome, finish
@@ -78,6 +78,9 @@ def _owned(t: Token) -> bool:
     return t.dep_ == "case" and t.i > 0 and any(c.dep_ == "poss" for c in t.nbor(-1).children)
 
 
+IN_MONTH = re.compile(rf"in {MONTH}", re.I)
+
+
 def _arranged(finite: Token | None, phrase: str) -> bool:
     """The present of an arrangement: a progressive ("we're getting married in August", "I'm seeing my brother on
     Tuesday"), or a weekday one has or is at ("We've got a gig on Saturday", "My exam is on Monday")."""
@@ -88,6 +91,8 @@ def _arranged(finite: Token | None, phrase: str) -> bool:
         return True
     if finite.tag_ in ("VBP", "VBZ") and finite.lemma_ in SCHEDULED:
         return True  # "I start on the first of March": what a timetable says
+    if finite.tag_ in ("VBP", "VBZ") and finite.lemma_ == "be" and IN_MONTH.fullmatch(phrase.strip()):
+        return True  # "My defence is in July", "I'm up in October": a month ahead, not the one gone
     if not WEEKDAY.fullmatch(phrase.strip()):
         return False
     day = next((t for t in finite.sent if re.fullmatch(DAY, t.text, re.I)), None)
@@ -217,6 +222,10 @@ class RulesReader:
         phrase, where = sentence.time_phrase(turn.at)
         if phrase is not None and resolve(phrase, turn.at, prefer) is None:
             phrase, where = None, None
+        ahead = kind == "event" and where is not None and re.search(r"\b(?:starting|beginning)\s+$",
+                                                                    span.text[:where[0]])
+        if ahead:  # "I got a job offer, … starting in September": the start's month, not the offer's
+            phrase, where = None, None
         finite = sentence._finite()
         if phrase is not None and kind in ("state", "relation") and _arranged(finite, phrase) \
                 and (day := resolve(phrase, turn.at, "future")) is not None and day > turn.at.date():
@@ -234,6 +243,7 @@ class RulesReader:
             return []  # a story's next events after "Last season, …": its time, no day, not the day said
         when = phrase or (told if story and told != UNDATED else None)  # "Last Friday I had a milestone. I was
         # able to jog": the same day
+        when = turn.at.date().isoformat() if ahead else when
         # a relative phrase ("yesterday") is only true where it was said: the day it names replaces it
         dropped = where if phrase is not None and not re.fullmatch(
             r"(?:in |since |back in )?(?:19|20)\d\d", phrase.lower()) else None

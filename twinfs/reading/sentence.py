@@ -43,6 +43,12 @@ PREFER_WORDS = {"love", "like", "enjoy", "prefer", "adore", "favorite", "favouri
 OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opinion", "find", "consider", "wonder"}
 
 
+# time words that name no day the sentence happened on: a length ("one-year", "two-week"), a clock time, a time
+# after something told ("sixty years later")
+NOT_WHEN = re.compile(r"\w-(?:year|month|week|day|night|hour)s?\b|^\d{1,2}(?::\d\d)?\s*(?:am|pm)$|^\d{1,2}:\d\d$"
+                      r"|\blater$", re.I)
+
+
 class Sentence:
     """One sentence of a turn rewritten in the third person, with what the rules read from it."""
 
@@ -187,6 +193,9 @@ class Sentence:
                 continue  # "I turned 41 last week": spaCy's date holds the age; the phrases below find the week
             if ent.root.dep_ in ("nsubj", "nsubjpass") and any(c.lower_ == "of" for c in ent.root.children):
                 continue  # "Eleven years of driving and …": what the sentence is about, not when
+            if NOT_WHEN.search(ent.text) or (re.search(r"\bfor\s+$", text[:ent.start_char - self.span.start_char])
+                                             and re.search(r"\b(?:winter|summer|spring|autumn|fall)$", ent.text, re.I)):
+                continue  # "a one-year course", "at 11pm", "sixty years later", "for the winter": no day of it
             if ent.label_ in ("DATE", "TIME") and resolve(ent.text, base) is not None:
                 return ent.text, (ent.start_char - self.span.start_char, ent.end_char - self.span.start_char)
         for phrase in phrases(text):

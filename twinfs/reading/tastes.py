@@ -19,6 +19,11 @@ _SPORTS = ("swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|
            "golf|jog|skateboard|crochet|sew|boulder|kayak|paddleboard")
 
 
+# people of one's life: "I like my manager" says something of her, no taste of the speaker's
+PEOPLE_OF = re.compile(r"(?:my|our|your|his|her|their) (?:new |old )?(?:manager|boss|teacher|colleagues?|coworkers?|"
+                       r"neighbou?rs?|team|students|supervisor|landlord|doctor)\b")
+
+
 def tastes(text: str, low: str) -> list[Pair]:
     """The (attribute, value) pairs of pastimes and tastes `text` states (a job done for others too: "graphic design
     for other people's deadlines")."""
@@ -39,7 +44,9 @@ def tastes(text: str, low: str) -> list[Pair]:
             r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|(?:a )?new (?:job|role|"
             r"position|gig)|(?:an? )?(?:master|masters|bachelor|phd|doctorate|degree|mba|diploma|course|internship|"
             r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b|speak|know|"
-            r"have|like|love|want|need|think|feel|live|work|understand|miss|as)\b", value) \
+            r"have|like|love|want|need|think|feel|live|work|understand|miss|as|(?:[\w-]+ )?shifts?|[\w ]*(?:ology|"
+            r"ics|law|medicine|engineering|architecture|nursing|history|chemistry|physics|economics|accounting))\b",
+            value) \
             and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid:
         add("hobby", value)  # not "doing the mornings", "doing graphic design for other people's deadlines"
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
@@ -87,7 +94,7 @@ def tastes(text: str, low: str) -> list[Pair]:
             for value in listed(low[m.start(2):]):
                 add("hobby", value)
         elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way|is|are|was|"
-                          r"were|'s)\b", rest):
+                          r"were|'s)\b", rest) and not PEOPLE_OF.match(rest):  # "I like my manager": no taste
             add("likes" if liking else "dislikes", as_spelled(cut_value(rest, 5), text))
     m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive |lifelong |die-hard |longtime |long-time |total )?fan "
                   r"of ([\w '-]+)", low) \

@@ -42,8 +42,10 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         if m.group(1).lower() == "as" and is_job(value := cut_value(AT_PLACE.split(m.group(2))[0], 4)):
             add("job", value)  # "as a welder", not "as hard as a horse" nor "as a team"
             add("employer", workplace(text[m.start(2):], orgs))  # "as a pharmacist at Boots"
-        elif (org := next((o for o in orgs if rejoined(m.group(2)).startswith(without_the(o))), None)):
-            add("employer", without_the(org))  # "for Google"; not "for a fintech startup in Berlin"
+        elif (org := next((o for o in orgs if rejoined(m.group(2)).startswith(without_the(o))), None)) and not re.match(
+                r" (?:firm|company|office|branch|team|agency|startup|studio|headquarters|site|plant)\b",
+                rejoined(m.group(2))[len(without_the(org)):]):
+            add("employer", without_the(org))  # "for Google"; not "for a fintech startup in Berlin", "the London firm"
     m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full-time |part-time )?in (" + FIELDS
                   + r")\b", low)
     if m:
@@ -87,8 +89,10 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         or re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching) ((?:[a-z]+ )?[a-z]+)$", text, re.I)
     if m:
         add("job", "teaches " + (cut_value(m.group(1), 3) or m.group(1)))
-        if m.lastindex and m.lastindex >= 3:
-            add("employer", m.group(3))
+        if m.lastindex and m.lastindex >= 3 and not text[m.end():].startswith(" of ") and not (
+                (m.group(2) or "").lower().startswith("a") and " in " not in m.group(3)):
+            # "a school in Leicester", "the University of Leeds" (the pattern below); not "a university here"
+            add("employer", m.group(3))  # "at the University of Leeds", not "at a university here"
     m = re.search(r"\b[Ii] (?:'m |am )?(?:also |still |now )?(teach|teaching|lecture|lecturing) (in )?"
                   r"([a-z]+(?: [a-z]+)?) at (?:the )?([A-Z][\w .'&-]+)", text)  # "I teach biology at Escola Garrett"
     if m and not NOT_TAUGHT.match(m.group(3)) and not re.match(r"(?:my|our|a|an|the|kids|children|people|classes)\b",
