@@ -114,7 +114,15 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("My dentist said my gums are a bit sore, so I'm flossing.", "job", "dentist"),  # the speaker's dentist
              ("I'm going back to college to train as a paramedic.", "job", "paramedic"),  # not one yet
              ("I'm thinking about it.", "plans", "thinking about it"),
-             ("I even baked bread for the team yesterday.", "hobby", "bread")]
+             ("I even baked bread for the team yesterday.", "hobby", "bread"),
+             # and the fifth set (chats between friends), its sentences changed here: a place is no home, a grade
+             # no age, a course no job unless the words for one are said with it
+             ("I'm writing from the station in Utrecht, my favourite place to wait.", "home", "Utrecht"),
+             ("I'm moving out of Hackney.", "home", "Hackney"),
+             ("Kyoto is too far this time, we only have a week.", "home", "Kyoto"),
+             ("I grew up ten minutes from Howth.", "home", "Howth"),
+             ("I'm in grade 10 now so everything is harder.", "age", "10"),
+             ("I applied for the midwifery course, the three-year one.", "job", "midwifery")]
     for turn, attribute, value in wrong:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert verdict.action == "none", (turn, verdict)
@@ -122,7 +130,10 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("I really love board games.", "likes", "board games"),
              ("I've been diagnosed with asthma.", "health", "asthma"),
              ("I teach chemistry at a school.", "job", "chemistry"),
-             ("We got a beagle, Biscuit, last week.", "pet", "Biscuit")]
+             ("We got a beagle, Biscuit, last week.", "pet", "Biscuit"),
+             ("My flat in Utrecht is tiny but mine.", "home", "Utrecht"),
+             ("I'm originally from Cork.", "hometown", "Cork"),
+             ("I turned forty last week.", "age", "forty")]
     for turn, attribute, value in right:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert (verdict.action, verdict.value) == ("add", value), (turn, verdict)

@@ -57,6 +57,8 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
         form = "{who} enjoys {value}"  # "I collect vinyl, about 800 of them": "… enjoys collecting vinyl" (the
         # rules' own words; a pastime read from "started playing basketball" may be a job)
+    if attribute == "plans":
+        value = re.sub(r"^to ", "", value)  # "I want to see everything": "plans to see everything"
     if form is None and attribute == "plans":
         form = "{who} plans to {value}" if not re.match(r"\w+ing\b", value) else "{who} is thinking about {value}"
     if form is None and attribute in KIN.values() and value[:1].isupper():

@@ -47,6 +47,19 @@ RELATIONS = {"family", "partner", "pet"}
 # reads (the judged sample of `bench reading_checked`, 4 Dec 2026 19:24: likes -> hometown); checked before the gate
 NAMED_PLACES = {"home", "hometown"}
 PARTNERS = {word for word, kind in KIN.items() if kind == "partner"}
+# the words a home, a hometown or an age is said with, right before it: the fifth set's chats between friends gave
+# the model's `home: Amsterdam` ("writing from the airport in Amsterdam"), `home: Rathmines` ("moving out of
+# Rathmines"), `home: Fès` ("Fès is too far"), `home: Salthill` ("grew up twenty minutes from Salthill"),
+# `age: 11` ("I'm in grade 11")
+CUES = {
+    "home": r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|settled|home|house|flat|apartment|renting)\b"
+            r"(?:\s+[\w'-]+){{0,4}}?\s+(?:in|to)\s+(?:the\s+)?{value}"
+            r"|\bhere\s+in\s+{value}\b.*\b(?:moved|live|living)\b",  # "I love it here in Dundee, I moved last May"
+    "hometown": r"\b(?:from|grew up in|born in|raised in|born and raised in|hometown(?: is|,)?|home town(?: is|,)?)\s+"
+                r"(?:the\s+)?{value}",
+    "age": r"\b(?:i'm|i am|i 'm|turned|turning|aged?|age of)\s+(?:just\s+|nearly\s+|almost\s+)?{value}\b"
+           r"(?!\s*(?:grade|years? of|th|st|nd|rd|%|percent|minutes|hours|days|weeks|months|km|miles))",
+}
 
 
 def _words(value: str) -> set[str]:
@@ -62,7 +75,12 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     words = _words(value)
     if re.fullmatch(r"(?:\w+ )*(?:it|this|that|them|one)", value.strip(), re.I):
         return f"{value!r} names nothing by itself"  # "plans: thinking about it"
+    if concept in CUES and not re.search(CUES[concept].format(value=re.escape(value)), sentence, re.I):
+        return f"{sentence!r} says no {concept} of {value!r}"  # "I'm writing from the airport in Amsterdam"
     if concept == "job":
+        if re.search(rf"{re.escape(value)}\s+(?:course|degree|programme|program|training|exam|class)\b", sentence,
+                     re.I):
+            return f"{value!r} is a course, not a job held"  # "I applied for the nurse practitioner course"
         if re.search(rf"\b(?:my|our|his|her|their|your)\s+(?:\w+\s+)?{re.escape(value)}\b", sentence, re.I):
             return f"{value!r} is someone the speaker has"  # "My doctor said …"
         if re.search(rf"\b(?:train(?:ed|ing)?|stud(?:y|ying|ied)|qualif(?:y|ying|ied)) (?:as|to be|to become)\s+"
@@ -87,7 +105,8 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "language":
         return None if words & LANGUAGES else f"{value!r} names no language"
     if concept == "age":
-        return None if re.search(r"\d", value) or words & NUMBERS else f"{value!r} names no age"
+        tens = re.search(r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)", value, re.I)
+        return None if re.search(r"\d", value) or words & NUMBERS or tens else f"{value!r} names no age"
     if concept == "diet":
         return None if words & DIETS or value.lower() in DIETS else f"{value!r} names no diet"
     if concept == "allergy":
