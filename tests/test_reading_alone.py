@@ -248,3 +248,13 @@ def test_health_said_as_what_one_is_reads_as_such():
     assert any(r.attribute == "health" and r.value == "hard of hearing" for r in records)
     assert alone("Ruth", "health", "hard of hearing") == "Ruth is hard of hearing"  # not "has hard of hearing"
     assert alone("Ruth", "health", "asthma") == "Ruth has asthma"
+
+
+def test_a_feeling_with_nothing_it_is_about_makes_no_record():
+    records = read_said(("Jamal", "It fell through. I was kind of crushed for a day."),
+                        ("Nadia", "I'm trying to be excited."),
+                        ("Joanna", "I was super nervous when I showed my novel to the writers group."),
+                        ("Priya", "I'm so excited to start the course in September."))
+    texts = [r.text for r in records]
+    assert not any("crushed" in t or "trying to be excited" in t for t in texts), texts
+    assert any("excited to start the course" in t for t in texts), texts

@@ -42,6 +42,9 @@ LIGHT_VERBS = {"be", "have", "get", "do", "make", "feel", "go", "come", "seem", 
                "appreciate", "believe", "remember", "forget", "stay", "become", "turn", "hear", "sound", "talk", "chat",
                "speak", "push", "ask", "wan", "gon", "wanna", "gonna", "gotta"}  # talking verbs: "since we last talked"
 WILL = {"will", "'ll", "shall"}
+# feelings that are about something: with nothing said of what, it is what was said before
+FELT_AT = {"jealous", "excited", "crushed", "nervous", "scared", "thrilled", "relieved", "gutted", "devastated",
+            "worried", "stressed", "upset", "emotional", "overwhelmed", "terrified", "anxious", "heartbroken"}
 # verbs of doing nothing in particular, unless something they are done to is named: "I'll keep plugging away"
 VAGUE_VERBS = {"work", "grind", "plug", "accomplish", "achieve", "reach", "focus", "handle", "succeed", "manage",
                "improve", "grow", "move", "pay", "deal", "cope", "overcome", "struggle", "explore", "learn",
@@ -69,7 +72,7 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
     if _cheer(tokens, span) or _seeing(tokens) or _stranded(tokens) or _each_other(tokens):
         return True
     if _depicting(tokens) or _both(tokens) or _only_ok(tokens) or _cut(tokens) or _upset_seeing(tokens) \
-            or _bid(tokens):
+            or _bid(tokens) or _bare_feeling(tokens):
         return True  # even with a value: "Thankfully, my son's ok" sets no family that reads right
     if any(t.lower_ == "here" and t.head.lemma_ == "be" for t in tokens):
         return True  # "Here's a peek at the space I designed", "I'm here to lend an ear": to the listener
@@ -229,6 +232,20 @@ def _cheer(tokens: list[Token], span: Span) -> bool:
         if verb is not None and any(c.dep_ == "aux" and c.lower_ in WILL for c in verb.children):
             return True
     return False
+
+
+def _bare_feeling(tokens: list[Token]) -> bool:
+    """ "I'm so jealous", "I was kind of crushed for a day", "I'm trying to be excited": a feeling at what was said
+    before, said in a clause of its own with nothing it is about (not "excited to meet them", "nervous about the
+    exam")."""
+    subjects = [t for t in tokens if t.dep_ in ("nsubj", "nsubjpass")]
+    if len(subjects) != 1 or subjects[0].lower_ not in ("i", "we") or len([t for t in tokens if not t.is_punct]) > 9 \
+            or any(t.dep_ in ("advcl", "conj", "ccomp", "relcl", "parataxis", "appos") for t in tokens):
+        return False  # a clause more says what it is about: "I was nervous when I shared my book"
+    feeling = next((t for t in tokens if t.lower_ in FELT_AT and t.dep_ in ("acomp", "ROOT")), None)
+    return feeling is not None and not any(
+        c.dep_ in ("xcomp", "ccomp", "advcl", "dobj") or (c.dep_ == "prep" and not (
+            c.lower_ == "for" and any(g.lemma_ in TIME_NOUNS for g in c.children))) for c in feeling.children)
 
 
 def _seeing(tokens: list[Token]) -> bool:
