@@ -250,6 +250,14 @@ def test_health_said_as_what_one_is_reads_as_such():
     assert alone("Ruth", "health", "asthma") == "Ruth has asthma"
 
 
+def test_a_word_the_listener_is_called_by_and_a_noted_are_no_part_of_a_record():
+    records = read_said(("Ruth", "How did the exam go?"), ("Kayla", "Grandma I passed with a distinction in maths!"),
+                        ("Ruth", "No nuts in the cake, please."), ("Kayla", "Noted, no nuts. I'll bake the lemon one."))
+    texts = [r.text for r in records]
+    assert not any("Grandma" in t or "noted" in t.lower() for t in texts), texts
+    assert any(t.startswith("Kayla passed with a distinction") for t in texts), texts
+
+
 def test_a_feeling_with_nothing_it_is_about_makes_no_record():
     records = read_said(("Jamal", "It fell through. I was kind of crushed for a day."),
                         ("Nadia", "I'm trying to be excited."),

@@ -42,7 +42,10 @@ OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh
            "okay", "sure",
            "totally", "absolutely", "definitely", "aww", "aw", "omg", "ugh", "um", "uh", "hmm", "gosh", "man", "dude",
            "honestly", "actually", "plus", "ah", "yay", "cool", "great", "awesome", "nice", "right", "true",
-           "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what", "meanwhile"}
+           "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what", "meanwhile", "noted"}
+# words one calls the listener by: "Grandma I got second!!", "Mum, I passed!"
+ADDRESS = {"grandma", "granny", "nan", "nana", "gran", "mum", "mom", "mama", "dad", "papa", "grandpa", "auntie",
+           "bro", "sis", "mate", "babe", "dear", "darling", "honey"}
 
 
 def trimmed(span: Span) -> list[Token]:
@@ -52,7 +55,8 @@ def trimmed(span: Span) -> list[Token]:
     while tokens:
         t = tokens[0]
         nxt = tokens[1] if len(tokens) > 1 else None
-        vocative = t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")
+        vocative = (t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".")) or (
+            t.lower_ in ADDRESS and nxt is not None and (nxt.text in (",", "!") or nxt.lower_ in ("i", "we")))
         cleft = t.lower_ == "what" and nxt is not None and nxt.lower_ in ("i", "we")  # "What I love is …"
         degree = t.lower_ == "so" and nxt is not None and nxt.lower_ == "far"  # "So far I've saved …", not "far I've …"
         joint: tuple[str, ...] | None = next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)),
