@@ -122,7 +122,8 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("Kyoto is too far this time, we only have a week.", "home", "Kyoto"),
              ("I grew up ten minutes from Howth.", "home", "Howth"),
              ("I'm in grade 10 now so everything is harder.", "age", "10"),
-             ("I applied for the midwifery course, the three-year one.", "job", "midwifery")]
+             ("I applied for the midwifery course, the three-year one.", "job", "midwifery"),
+             ("Rent doesn't pay itself. Maybe when I'm 40, ha.", "age", "40")]
     for turn, attribute, value in wrong:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert verdict.action == "none", (turn, verdict)

@@ -104,6 +104,9 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         return None if (words | _words(sentence)) & PETS else f"{value!r} names no pet"
     if concept == "language":
         return None if words & LANGUAGES else f"{value!r} names no language"
+    if concept == "age" and re.search(rf"\b(?:when|if|until|till|by the time|once|before)\s+(?:i'm|i am|i 'm|i turn|"
+                                      rf"i'll be)\s+{re.escape(value)}\b", sentence, re.I):
+        return f"{value!r} is an age someday, not now"  # "maybe when I'm 35 haha"
     if concept == "age":
         tens = re.search(r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)", value, re.I)
         return None if re.search(r"\d", value) or words & NUMBERS or tens else f"{value!r} names no age"
