@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .dates import DAY, MONTH
-from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
+from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS, SOMEDAY, TENS
 from .tastes import tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities, proper_name
 from .work import is_job, work
@@ -57,9 +57,8 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
         form = "{who} enjoys {value}"  # "I collect vinyl, about 800 of them": "… enjoys collecting vinyl" (the
         # rules' own words; a pastime read from "started playing basketball" may be a job)
-    if attribute == "plans":
-        value = re.sub(r"^to ", "", value)  # "I want to see everything": "plans to see everything"
     if form is None and attribute == "plans":
+        value = re.sub(r"^to ", "", value)  # "I want to see everything": "plans to see everything"
         form = "{who} plans to {value}" if not re.match(r"\w+ing\b", value) else "{who} is thinking about {value}"
     if form is None and attribute in KIN.values() and value[:1].isupper():
         form = "{who}'s " + attribute.replace("_", " ") + " is {value}"  # "Tomás's brother is Diego"
@@ -184,12 +183,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   low)  # "I'm 5 months pregnant" tells no age
     if m and 0 < int(m.group(1)) < 120 and "%" not in low and not _someday(low[:m.start()]):
         add("age", m.group(1))
-    m = re.search(r"\bi(?: 'm| am| just turned| turned) ((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    m = re.search(r"\bi(?: 'm| am| just turned| turned) (" + TENS + r""
                   r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years? old)?"
                   r"(?: [.!,]|$| last| this| on| in| and)", low)
     if m and not _someday(low[:m.start()]):
         add("age", m.group(1))  # "I turned forty last week": as said
-    m = re.search(r"\bi(?: 'm| am)? [^,]+, at (\d{2}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    m = re.search(r"\bi(?: 'm| am)? [^,]+, at (\d{2}|" + TENS + r""
                   r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years old)?\W*$", low)
     if m and (not m.group(1).isdigit() or 10 < int(m.group(1)) < 110):
         add("age", m.group(1))  # "I'm finally learning to drive, at forty-one": the speaker's age, said last
@@ -351,7 +350,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
 def _someday(before: str) -> bool:
     """The words before an age say when, not how old: "maybe when I'm 35", "by the time I'm forty"."""
-    return re.search(r"\b(?:when|if|until|till|by the time|once|before)\s*$", before) is not None
+    return re.search(SOMEDAY + "$", before + " ") is not None
 
 
 def pet_named(text: str, leading: bool = False) -> str | None:

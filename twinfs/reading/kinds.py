@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS
+from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SOMEDAY, TENS
 from .work import is_job
 
 LIKING = re.compile(r"\b(?:lov(?:e|es|ed|ing)|lik(?:e|es|ed)|enjoy\w*|adore\w*|obsessed|favou?rite|fan of|into|"
@@ -104,12 +104,11 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         return None if (words | _words(sentence)) & PETS else f"{value!r} names no pet"
     if concept == "language":
         return None if words & LANGUAGES else f"{value!r} names no language"
-    if concept == "age" and re.search(rf"\b(?:when|if|until|till|by the time|once|before)\s+(?:i'm|i am|i 'm|i turn|"
-                                      rf"i'll be)\s+{re.escape(value)}\b", sentence, re.I):
-        return f"{value!r} is an age someday, not now"  # "maybe when I'm 35 haha"
     if concept == "age":
-        tens = re.search(r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)", value, re.I)
-        return None if re.search(r"\d", value) or words & NUMBERS or tens else f"{value!r} names no age"
+        if re.search(SOMEDAY + rf"(?:i'm|i am|i 'm|i turn|i'll be)\s+{re.escape(value)}\b", sentence, re.I):
+            return f"{value!r} is an age someday, not now"  # "maybe when I'm 35 haha"
+        named = re.search(r"\d", value) or words & NUMBERS or re.search(TENS, value, re.I)
+        return None if named else f"{value!r} names no age"
     if concept == "diet":
         return None if words & DIETS or value.lower() in DIETS else f"{value!r} names no diet"
     if concept == "allergy":

@@ -24,9 +24,8 @@ PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit
         "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
         "guinea pig", "puppies", "kittens", "greyhound", "labrador", "poodle", "beagle", "terrier", "spaniel",
         "collie", "retriever", "husky", "dachshund", "pug", "bulldog", "corgi", "chihuahua", "whippet", "lurcher",
-        "schnauzer",
-        "shiba", "shih tzu", "cockapoo", "labradoodle", "budgie", "canary", "cockatiel", "chinchilla", "hedgehog",
-        "goldfish", "axolotl"}
+        "schnauzer", "shiba", "shih tzu", "cockapoo", "labradoodle", "budgie", "canary", "cockatiel", "chinchilla",
+        "hedgehog", "goldfish", "axolotl"}
 JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
         "lawyer", "chef", "cook", "writer", "designer", "developer", "programmer", "manager", "accountant",
         "scientist", "therapist", "painter", "musician", "photographer", "journalist", "pilot", "firefighter",
@@ -79,5 +78,9 @@ RELIGIONS = {"catholic", "christian", "muslim", "jewish", "hindu", "buddhist", "
              "protestant", "mormon", "orthodox", "quaker", "pagan", "anglican", "baptist", "methodist", "lutheran"}
 POLITICS = {"democrat", "republican", "liberal", "conservative", "socialist", "libertarian", "communist", "labour",
             "tory", "green"}
+# an age said in words, by its tens: "forty", "thirty-one"
+TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+# the words that make an age one of someday: "maybe when I'm 35", "by the time I'm forty"
+SOMEDAY = r"\b(?:when|if|until|till|by the time|once|before)\s+"
 # a name as written: a capital, then letters, accented ones too ("Inés", "Łukasz", "Émile")
 NAME = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]+"

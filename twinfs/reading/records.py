@@ -72,9 +72,9 @@ def _happened(draft: Draft, text: str, said_text: str, at: datetime, from_model:
     else (`from_model`: a model leaves `when` out) the turn's only time phrase."""
     prefer: Prefer = "future" if draft.kind == "plan" else "past"
     said_low = " ".join(said_text.lower().split())
-    if draft.when and not from_model and re.fullmatch(r"\d{4}-\d{2}-\d{2}", draft.when):
-        return date.fromisoformat(draft.when)  # the rules' own day: a question just before named it
-    if draft.when and " ".join(draft.when.lower().split()) in said_low \
+    own = not from_model and re.fullmatch(r"\d{4}-\d{2}-\d{2}", draft.when or "")  # the rules' own day: a
+    # question just before named it ("How was the opening last night?"), not said in the turn cited
+    if draft.when and (own or " ".join(draft.when.lower().split()) in said_low) \
             and (day := resolve(draft.when, at, prefer)) is not None:
         return day
     found = find(text, at, prefer)

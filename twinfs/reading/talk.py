@@ -156,16 +156,20 @@ def back_then(tokens: list[Token]) -> bool:
     return False
 
 
+def _asked(before: list[Said], speaker: str) -> list[Said]:
+    """The questions among the listener's sentences just before the speaker's turn (`before`: newest first)."""
+    lead = next((i for i, s in enumerate(before) if s.speaker != speaker), None)
+    if lead is None:
+        return []
+    told = takewhile(lambda s: s.speaker == before[lead].speaker, before[lead:])
+    return [s for s in told if s.span.text.rstrip().endswith("?")]
+
+
 def asked_past(before: list[Said], speaker: str) -> bool:
     """The turn before asks about a past of the listener's told before ("How was it?", "Did you try anything new
     on your vacation?", "What was your favorite part of it?"): a past the answer tells without a day of its own is
     that one's, not the day said."""
-    lead = next((i for i, s in enumerate(before) if s.speaker != speaker), None)
-    if lead is None:
-        return False
-    for said in takewhile(lambda s: s.speaker == before[lead].speaker, before[lead:]):
-        if not said.span.text.rstrip().endswith("?"):
-            continue
+    for said in _asked(before, speaker):
         if any(t.lower_ == "it" and t.dep_ == "nsubj" and t.head.tag_ == "VBD" for t in said.span) or (any(
                 t.lower_ == "it" and t.dep_ == "pobj" and t.head.lower_ in ("of", "about")
                 for t in said.span)  # "your favorite part of it"
@@ -180,14 +184,12 @@ def asked_when(before: list[Said], answer: str, speaker: str, at: datetime) -> s
     """The past day (YYYY-MM-DD) the listener's question just before names ("How was the gallery opening last
     night?", "Did you have fun at the wedding on Saturday?"): a story the answer tells without a day of its own is
     that day's; not when the answer says no ("No, I was at work")."""
-    lead = next((i for i, s in enumerate(before) if s.speaker != speaker), None)
-    if lead is None or re.match(r"\W*(?:no|nope|nah|not really|not yet|sadly not)\b", answer, re.I):
+    if re.match(r"\W*(?:no|nope|nah|not really|not yet|sadly not)\b", answer, re.I):
         return None
-    for said in takewhile(lambda s: s.speaker == before[lead].speaker, before[lead:]):
-        text = said.span.text
-        if not text.rstrip().endswith("?") or not any(t.tag_ == "VBD" for t in said.span):
+    for said in _asked(before, speaker):
+        if not any(t.tag_ == "VBD" for t in said.span):
             continue
-        for phrase in phrases(text):
+        for phrase in phrases(said.span.text):
             if (day := resolve(phrase, at, "past")) is not None and day <= at.date():
                 return day.isoformat()  # the cited turn does not say it: the day, not the phrase
     return None
