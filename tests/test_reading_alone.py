@@ -241,6 +241,18 @@ def test_time_words_that_name_no_day_date_nothing_and_a_month_ahead_is_a_plan():
         "defence": "plan", "conference": "plan"}
 
 
+def test_a_time_added_after_a_story_in_a_sentence_of_its_own_dates_it():
+    # said on Monday 8 May 2023
+    records = read_said(("Kavya", "I adopted a cat. From the shelter, two weeks ago. Her name is Laddu."),
+                        ("Tom", "We finally sold the van. Last Tuesday, actually."),
+                        ("Sam", "I ran my first half marathon. On Sunday!"),
+                        ("Jo", "I'm training for a triathlon. Since March."),
+                        ("Mo", "I moved to Leeds. Great city. Back in 2019."))
+    day = {w: r.happened for r in records for w in ("cat", "van", "marathon", "Leeds") if w in r.text}
+    assert day == {"cat": "2023-04-24", "van": "2023-05-02", "marathon": "2023-05-07",
+                   "Leeds": "2023-05-08"}  # a sentence between: the time may be of it
+
+
 def test_health_said_as_what_one_is_reads_as_such():
     from twinfs.reading.attributes import alone
 

@@ -111,6 +111,11 @@ def _undated_past(sentence: Sentence, valued: bool = False) -> bool:
                for e in sentence.span.ents) or (back_then(sentence.tokens) and not valued)
 
 
+def _afterthought(span: Span) -> bool:
+    """A sentence of no verb that only adds a time to the one before: "From the SPCA, two weeks ago.", "On Sunday!\""""
+    return not any(t.pos_ in ("VERB", "AUX") for t in span)
+
+
 class RulesReader:
     """Reads windows with spaCy and rules: fast, offline, deterministic."""
 
@@ -151,6 +156,7 @@ class RulesReader:
             # "How was the opening last night?" - "I sold four": that night's story
             told = asked_when(before, turn.text, turn.speaker, turn.at)
             pet = None  # the pet the sentence before named, without its name
+            last = len(drafts)  # where the sentence before's drafts start
             for span in doc.sents:
                 if NEWS.match(span.text):
                     told = None  # "… yesterday. Also, big news, I adopted a cat!": news of its own, not that day's
@@ -164,7 +170,11 @@ class RulesReader:
                     log.warning("rules reader: a sentence of turn %s left unread: %s", turn.id,
                                 "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()))
                     made, said = [], None
+                if said not in (None, UNDATED) and not made and _afterthought(span):
+                    drafts[last:] = [d.model_copy(update={"when": said}) if d.kind == "event" and d.when is None
+                                     else d for d in drafts[last:]]  # "I adopted a cat. Two weeks ago." that day's
                 told = said or told
+                last = len(drafts)
                 drafts.extend(made)
                 pet = next((d.value for d in made if d.attribute == "pet" and d.value and " named " not in d.value),
                            None)
