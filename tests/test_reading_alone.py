@@ -247,10 +247,24 @@ def test_a_time_added_after_a_story_in_a_sentence_of_its_own_dates_it():
                         ("Tom", "We finally sold the van. Last Tuesday, actually."),
                         ("Sam", "I ran my first half marathon. On Sunday!"),
                         ("Jo", "I'm training for a triathlon. Since March."),
-                        ("Mo", "I moved to Leeds. Great city. Back in 2019."))
-    day = {w: r.happened for r in records for w in ("cat", "van", "marathon", "Leeds") if w in r.text}
+                        ("Mo", "I moved to Leeds. Great city. Back in 2019."),
+                        ("Tom", "I've joined a walking group. Training for the Coast to Coast in May."))
+    day = {w: r.happened for r in records for w in ("cat", "van", "marathon", "Leeds", "walking") if w in r.text}
     assert day == {"cat": "2023-04-24", "van": "2023-05-02", "marathon": "2023-05-07",
-                   "Leeds": "2023-05-08"}  # a sentence between: the time may be of it
+                   "Leeds": "2023-05-08",  # a sentence between: the time may be of it
+                   "walking": "2023-05-08"}  # a sentence of its own that says more than a time
+
+
+def test_a_going_told_without_where_makes_no_record_and_one_with_where_does():
+    records = read_said(("Ama", "Are you going to the wedding? It's in Kumasi in June."),
+                        ("Kofi", "I'll probably go for two days."), ("Ama", "When did you change teams?"),
+                        ("Kofi", "Moved in January. Better people."), ("Ama", "We moved to Leeds in May."),
+                        ("Kofi", "I went for a run this morning and came home soaked."),
+                        ("Ama", "I'm moving out of Rathmines next month."))
+    texts = [r.text for r in records]
+    assert not any(t.startswith(("Kofi will probably go", "Kofi moved", "Kofi has moved")) for t in texts), texts
+    assert any("moved to Leeds" in t for t in texts) and any("went for a run" in t for t in texts), texts
+    assert any("moving out of Rathmines" in t for t in texts), texts
 
 
 def test_health_said_as_what_one_is_reads_as_such():

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 POINTING_WORDS = set(POINTS) | set(POINTING)
+AFTERTHOUGHT = 4  # words besides its time a sentence that only dates the one before may have ("From the SPCA,")
 UNDATED = "(a past without a day)"  # what a turn told so far when its time has no day
 SCHEDULED = {"start", "begin", "leave", "fly", "move", "finish", "arrive", "return", "graduate", "retire"}
 # a sentence that opens news of its own: what the turn told before does not date it
@@ -111,9 +112,12 @@ def _undated_past(sentence: Sentence, valued: bool = False) -> bool:
                for e in sentence.span.ents) or (back_then(sentence.tokens) and not valued)
 
 
-def _afterthought(span: Span) -> bool:
-    """A sentence of no verb that only adds a time to the one before: "From the SPCA, two weeks ago.", "On Sunday!\""""
-    return not any(t.pos_ in ("VERB", "AUX") for t in span)
+def _afterthought(span: Span, phrase: str) -> bool:
+    """A sentence of no verb that only adds a time to the one before: "From the SPCA, two weeks ago.", "On Sunday!"
+    (not "Training for the Coast to Coast in May.")."""
+    at = span.text.lower().find(phrase.lower())
+    rest = [t for t in span if not t.is_punct and not (0 <= at <= t.idx - span.start_char < at + len(phrase))]
+    return at >= 0 and len(rest) <= AFTERTHOUGHT and not any(t.pos_ in ("VERB", "AUX") for t in span)
 
 
 class RulesReader:
@@ -170,7 +174,7 @@ class RulesReader:
                     log.warning("rules reader: a sentence of turn %s left unread: %s", turn.id,
                                 "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()))
                     made, said = [], None
-                if said not in (None, UNDATED) and not made and _afterthought(span):
+                if said not in (None, UNDATED) and not made and _afterthought(span, said):
                     drafts[last:] = [d.model_copy(update={"when": said}) if d.kind == "event" and d.when is None
                                      else d for d in drafts[last:]]  # "I adopted a cat. Two weeks ago." that day's
                 told = said or told

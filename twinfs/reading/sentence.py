@@ -23,6 +23,11 @@ from .values import whole
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
+GOING = {"go", "come", "move", "fly", "head", "travel", "return"}
+GOAL_DEPS = {"dobj", "xcomp", "advcl", "ccomp", "prt", "acomp", "attr", "oprd", "dative", "conj"}
+PLACE_WORDS = {"home", "there", "here", "back", "away", "abroad", "out", "over", "up", "down", "in", "off", "along",
+               "overseas", "upstairs", "downstairs", "inside", "outside", "north", "south", "east", "west",
+               "somewhere", "anywhere", "everywhere", "together", "ahead", "through", "around"}
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 RECURRING = re.compile(r"\b(?:every|each|most|some|other)\s+$", re.I)  # the words before a habit's day
 RECURRING_AFTER = re.compile(r"\s*(?:mornings|afternoons|evenings|nights|nites|of (?:the|each|every) (?:week|month|"
@@ -47,6 +52,16 @@ OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opin
 # after something told ("sixty years later")
 NOT_WHEN = re.compile(r"\w-(?:year|month|week|day|night|hour)s?\b|^\d{1,2}(?::\d\d)?\s*(?:am|pm)$|^\d{1,2}:\d\d$"
                       r"|\blater$", re.I)
+
+
+def _goalless(root: Token) -> bool:
+    """A going told without where or what for, only said before: "I'll probably go for two days", "Moved in January",
+    "We're going tomorrow" (not "I went home", "we moved to Leeds", "went for a run", "went camping")."""
+    if root.lemma_ not in GOING or any(c.dep_ in GOAL_DEPS or (c.dep_ == "advmod" and c.lower_ in PLACE_WORDS)
+                                       for c in root.children):
+        return False
+    return not any(c.dep_ == "prep" and any(o.dep_ == "pobj" and o.ent_type_ not in ("DATE", "TIME")
+                                            for o in c.subtree) for c in root.children)  # "out of Rathmines"
 
 
 class Sentence:
@@ -135,7 +150,7 @@ class Sentence:
         root = next((t for t in self.tokens if t.dep_ == "ROOT"), None)
         if root is not None and root.tag_ == "VB" and root.i == self.tokens[0].i and root.lower_ not in PAST_FORMS:
             return False  # an imperative: "Check out my new studio"
-        if root is not None and self.fragment(root):
+        if root is not None and (self.fragment(root) or _goalless(root)):
             return False
         if self.implicit is None and root is not None and root.tag_ in ("VBD", "VBZ", "VBN") \
                 and root.i - self.tokens[0].i <= 2 \
