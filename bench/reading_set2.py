@@ -41,7 +41,8 @@ ACCEPT: dict[str, set[str]] = {
 }
 _EXTRA = {"plan": "plans", "plans": "plans", "children": "family", "family": "family", "relative": "family",
           "granddaughter": "family", "grandson": "family", "grandchild": "family", "grandchildren": "family",
-          "former_job": "job", "previous_job": "job", "former_employer": "employer", "hobbies": "hobby",
+          "former_job": "former_job", "previous_job": "former_job", "former_employer": "former_employer",
+          "hobbies": "hobby",
           "favorite": "likes", "dislike": "dislikes"}
 
 

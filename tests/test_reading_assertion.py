@@ -34,6 +34,9 @@ def test_what_the_speaker_says_of_themself_holds(text, value, concept):
     ("I might try kayaking this summer.", "kayaking", "hobby", "modal"),
     ("I'm not a smoker.", "smoker", "hobby", "negated"),
     ("I don't like jazz much.", "jazz", "likes", "negated_liking"),
+    # a value that holds its own verb: its mood is that verb's
+    ("If we ever moved back to Chile I'd open a little café.", "open a little café", "plans", "conditional"),
+    ("Maybe one day I could run a marathon.", "run a marathon", "plans", "modal"),
 ])
 def test_what_is_not_theirs_or_not_asserted_does_not_hold(text, value, concept, reason):
     verdict = gate(text, value, concept=concept)

@@ -23,7 +23,7 @@ from twinfs.worked import conflicts
 TWO_JOBS = [("m1", "user", "I work as a nurse at the hospital."), ("m2", "assistant", "Busy! Anything else?"),
             ("m3", "user", "I'm also a part-time barista.")]
 PLAN = [("m1", "user", "I live in Leeds with my wife."), ("m2", "assistant", "Nice! Any plans?"),
-        ("m3", "user", "We're moving to Berlin next year.")]
+        ("m3", "user", "Next year we live in Berlin.")]  # "moving to" reads as a plan of its own
 
 
 class Scripted:

@@ -164,6 +164,31 @@ def values(records) -> set[tuple[str, str]]:
     ("I hate crowded trains, the noise gets to me.", {("dislikes", "crowded trains")}),
     ("We're moving from Lyon to Nice in May.", {("home_city", "Lyon"), ("plans", "move to Nice")}),
     ("My nonna taught me to make pasta.", {("family", "nonna")}),
+    # a place's own clause says it: "…, where we live"; a sentence that leaves its "I" out
+    ("We'll fly out of Porto, where we live, on Friday.", {("home_city", "Porto")}),
+    ("The hills in Wellington where i live are steep.", {("home_city", "Wellington")}),
+    ("My uncle is a baker in Tamale, where we both grew up.", {("hometown", "Tamale")}),
+    ("Grew up in Kraków, we walked everywhere.", {("hometown", "Kraków")}),
+    ("I rent a two-bedroom in Hackney with a friend.", {("home_city", "Hackney")}),
+    ("Now we're relocating to Valencia in June, the flat is signed.", {("plans", "move to Valencia")}),  # no home yet
+    # what one has, eats, keeps and does, said without the usual words
+    ("I have an ulcer, so nothing spicy please.", {("health", "ulcer")}),
+    ("We eat kosher at home.", {("diet", "kosher")}),
+    ("I'm cutting down on sugar this month.", {("diet", "cutting down on sugar")}),
+    ("We also have a rescue tortoise called Shelly.", {("pet", "tortoise named Shelly")}),
+    ("It's me, my husband and our three hamsters, Nib and Pip.", {("pet", "hamsters named Nib and Pip")}),
+    ("I do a lot of birdwatching, it calms me.", {("hobby", "birdwatching")}),
+    ("I've been crocheting for years, mostly blankets.", {("hobby", "crocheting")}),
+    ("I'm 31, huge Celtic fan, and I can't cook.", {("likes", "Celtic")}),
+    # work and study said in passing
+    ("I make decent money as a welder at Harland.", {("job", "welder")}),
+    ("I drive a bus for the Stagecoach group, early shifts.", {("job", "drives a bus")}),
+    ("I'm doing a part-time PhD at the University of Bergen.", {("school", "University of Bergen")}),
+    ("I'm in second year law at the University of Ghana.", {("school", "University of Ghana")}),
+    # plans said as what one wants or starts
+    ("What I really want is to open a bakery by next summer.", {("plans", "open a bakery")}),
+    ("I'm planning a short break in the Lake District.", {("plans", "a short break in the Lake District")}),
+    ("After my exams I'm starting an apprenticeship in Bristol in August.", {("plans", "start an apprenticeship")}),
 ])
 def test_the_plain_cases(text, expected):
     got = values(read(("user", text)))
@@ -236,6 +261,9 @@ def test_the_plain_cases(text, expected):
     ([("user", "Money's tight, so I'm doing night shifts at a petrol station.")], "shifts"),
     ([("user", "My parents want me to study law but I'm doing astrophysics.")], "astrophysics"),
     ([("user", "But I like my supervisor, she's very patient.")], "supervisor"),
+    # a school that was, a restaurant one would open
+    ([("user", "I did study chemistry at Deusto, years ago, but no coding.")], "Deusto"),
+    ([("user", "If we ever moved back to Chile I'd open a little café, but not now.")], "café"),
 ])
 def test_nothing_from_others_or_unasserted_becomes_theirs(said, never):
     records = read(*said)
@@ -308,3 +336,8 @@ def test_words_given_to_translate_or_a_make_believe_make_no_record_and_the_rest_
                             'by the way.'), ("user", "Pretend I'm a pilot. I actually work as a courier."))
     assert [r.text for r in records] == ["Noor lives in Hull", "Noor actually works as a courier"], \
         [r.text for r in records]
+
+
+def test_a_move_ahead_is_a_plan_and_not_yet_a_home():
+    got = values(read(("user", "I used to live in Perth, and now we're moving to Melbourne in March.")))
+    assert ("plans", "move to Melbourne") in got and not any(a == "home_city" and v == "Melbourne" for a, v in got)

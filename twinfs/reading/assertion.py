@@ -165,6 +165,10 @@ def finite(t: Token) -> bool:
 
 
 def _clause(tokens: list[Token]) -> Assertion:
+    where = next((c for t in tokens for r in t.children if r.dep_ == "relcl" for c in r.children if c.lower_ == "where"
+                  and any(s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in r.children)), None)
+    if where is not None:  # "We'll drive up from Manchester, where we live": the place's own clause says it
+        tokens = [where]
     sent = tokens[0].sent
     if not any(finite(t) or t.lower_ in ("no", "not", "never", "none") for t in sent) \
             and not sent.text.rstrip().endswith("?"):
@@ -207,6 +211,8 @@ def _clause(tokens: list[Token]) -> Assertion:
             subject, inside, path = root, named, path[:-1]
     sentence = top.sent
     reasons = _reasons(path[:max(1, scope)], sentence)
+    if not path and _is_verb(top):  # a value that holds its own verb has its mood there: "If we ever moved back I'd
+        reasons |= _reasons([top], sentence) & {"conditional", "modal"}  # open a little restaurant"
     whose, holder = _whose(subject, inside, path, tokens)
     if whose == "other" and path and any(
             v.lemma_.lower() in ADVISING and any(c.lower_ in WE for c in v.children if c.dep_ in ("dobj", "dative"))

@@ -31,7 +31,7 @@ ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "d
          "partner": "{who}'s partner is {value}", "pet": "{who} has a {value}", "home_city": "{who} lives in {value}",
          "employer": "{who} works at {value}", "job": "{who}'s job: {value}", "health": "{who} has {value}",
          "former_job": "{who}'s former job: {value}", "former_employer": "{who} used to work at {value}",
-         "language": "{who} speaks {value}", "age": "{who} is {value}", "school": "{who} studied at {value}",
+         "language": "{who} speaks {value}", "age": "{who} is {value}", "school": "{who}'s school: {value}",
          "diet": "{who}'s diet: {value}", "nationality": "{who} is {value}", "religion": "{who} is {value}"}
 
 
@@ -109,7 +109,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m and re.search(r"\blived\b", m.group(0)) and not re.search(r"(?:'ve|have|has)(?: \w+)? lived\b", m.group(0)):
         m = None  # "when I lived in Monterrey", "I lived in Rome for a year": a home that was
     if m and (place := place_named(m.group(1))):
-        add("home_city", place)
+        if re.search(r"\b(?:moving|relocating)\b", m.group(0), re.I) and not re.search(r"\bfrom\b", m.group(0)):
+            add("plans", f"move to {place}")  # "now we're moving to Melbourne in March": not the home yet
+        else:
+            add("home_city", place)
     m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?bought (?:a|our first|my first) "
                   r"(?!holiday |vacation |second |summer |rental |beach |ski |investment )(?:[\w-]+ )?"
                   r"(?:flat|house|home|apartment|cottage|place|condo) in ([A-Z][\w .'-]+)", text, re.I) \
@@ -120,11 +123,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:[Mm]y|[Oo]ur) (?:own |little |small |tiny |rented )?(?:house|flat|apartment|home|"
                   r"apartment building|building) (?:here )?in ([A-Z][\w .'-]+)", text) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re )?(?:renting|rent|share|sharing) an? (?:[\w-]+ )?(?:flat|house|"
-                     r"apartment|room|place) in ([A-Z][\w .'-]+)", text, re.I) \
+                     r"apartment|room|place|studio|bedsit|[a-z]+-bed(?:room)?) in ([A-Z][\w .'-]+)", text, re.I) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re )(?:moving|relocating) from ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*) to "
                      r"[A-Z]", text, re.I)  # "We're moving from Cardiff to Bristol": Cardiff until then
-    m = m or re.search(r"\b([A-Z][\w'-]+(?: [A-Z][\w'-]+)*),? (?:which|that) (?:'s|is) where (?:i|we) "
-                       r"(?:live|'re based|are based)\b", text)  # "We're flying out of Madrid, which is where we live"
+    m = m or _where(text, r"(?:live|'re based|are based)")  # "out of Madrid, which is where we live"
     if m and (place := place_named(m.group(1))):
         add("home_city", place)  # "my house in Guadalajara", "renting a flat in Manchester"
     m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
@@ -135,7 +137,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)", text)  # "on a farm in Iowa"
     if m and (place := place_named(m.group(1))):
         add("hometown", place)
-    m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in ([A-Z][\w .'-]+)", text)  # "We grew up in Soweto, …"
+    m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in ([A-Z][\w .'-]+)", text) \
+        or re.match(r"(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up|[Bb]orn and raised|[Bb]orn) in (" + NAME + r"(?: " + NAME
+                    + r")*)", text) or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)")
+    # "We grew up in Soweto", "Grew up in Nukuʻalofa, we walked everywhere", "in Salvador, where I grew up"
     if m and (place := place_named(m.group(1))):
         add("hometown", place)
     # "I'm a 29-year-old nurse from Cork living in Dublin": who one is, said in one breath
@@ -234,17 +239,18 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         else:
             add("family", kin)
     m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + PET_WORDS +
-                  r")(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?((?-i:" + NAME + r"(?: " + NAME + r")?"
+                  r")s?(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?((?-i:" + NAME + r"(?: " + NAME + r")?"
                   r"(?:,? and " + NAME + r"(?: " + NAME + r")?)?)))?", text, re.I)  # "our two cats, Pixel and Tofu"
     if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" and t.head.pos_ != "PROPN"
                  for t in tokens):
         m = None  # "my horse painting": a painting, no horse ("my cat Miso": a cat, named)
     if m:
-        pet = m.group(1).lower()
+        pet = text[m.start(1):m.end(1) + (text[m.end(1):m.end(1) + 1] == "s")].lower()  # "our two budgies"
         name = m.group(2) if m.group(2) and m.group(2)[0].isupper() \
             and m.group(2).lower() not in ("is", "and", "has", "was", "i") else None
         add("pet", f"{pet} named {name}" if name else pet)
-    m = re.search(r"\b(?:i|we) (?:just |recently |finally )?(?:have|got|adopted|'ve got|rescued|'ve had|have had) "
+    m = re.search(r"\b(?:i|we) (?:just |recently |finally |already |also |still )?(?:have|got|adopted|'ve got|rescued|"
+                  r"'ve had|have had) "
                   r"(?:an? |two |three |2 |3 )(?:new |little |rescue |rescued |old |young |golden |black |white |"
                   r"ginger |grey |gray |tabby |baby |giant |pet )*(" + PET_WORDS + r")s?\b(?: (?:named|called) "
                   r"([A-Z]\w+))?", text, re.I)  # "a golden retriever named Max", "two guinea pigs"
@@ -281,14 +287,24 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m and (value := cut_value(m.group(2), 3)):
         add("diet", ("no " if re.search(r"stopped|quit|gave up", m.group(0)) else "eats " if m.group(1) == "eating"
                      else "drinks ") + value)
+    m = re.search(r"\b(?:i|we) (?:only |strictly |mostly |always )?(?:eat|keep) (" + "|".join(sorted(DIETS)) + r")\b",
+                  low)
+    if m:
+        add("diet", m.group(1))  # "We eat halal"
+    m = re.search(r"\bi(?: 'm| am) (?:trying to cut|cutting) (?:down|back) on (salt|sugar|red meat|meat|dairy|gluten|"
+                  r"alcohol|booze|caffeine|coffee|carbs|fried food|sweets)\b", low)
+    if m:
+        add("diet", f"cutting down on {m.group(1)}")  # "I am cutting down on salt now"
     m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic to ([\w ,'-]+)", low)
     if m and not re.match(r"(?:(?:my|the) )?(?:mornings?|evenings?|mondays?|work|job|boss|exams?|homework|people|life|"
                           r"effort|exercise|chores)\b", m.group(1)):
         add("allergy", cut_value(m.group(1), 5))  # not "allergic to mornings without coffee": a joke
-    m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) ((?:type [12] |"
-                  r"chronic |mild |severe |bad )?(?:" + "|".join(sorted(HEALTH, key=len, reverse=True)) + r"))\b", low)
-    if m:
-        add("health", as_spelled(m.group(1), text))  # "ADHD" as said
+    conditions = "|".join(sorted(HEALTH, key=len, reverse=True))
+    m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) (?:an? )?"
+                  r"((?:type [12] |chronic |mild |severe |bad )?(?:" + conditions + r"))\b", low) \
+        or re.search(r"\b(?:of|with|for|about) my ((?:type [12] |chronic )?(?:" + conditions + r"))\b", low)
+    if m and len(m.group(1)) > 3:
+        add("health", as_spelled(m.group(1), text))  # "ADHD" as said; "because of my high blood pressure"
     m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely )?(" + ADJECTIVAL_HEALTH + r")\b", low)
     if m:
         add("health", m.group(1))  # "I'm colorblind, so please avoid red-green charts"
@@ -311,10 +327,18 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
         add("plans", as_spelled(value, text))
     m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|booking|organi[sz]ing|saving for) "
-                  r"(an? [\w-]+(?: [\w-]+)? (?:trip|holiday|vacation|honeymoon|visit|move|reunion|road trip)"
-                  r"(?: to (?-i:[A-Z][\w'-]+(?: [A-Z][\w'-]+)*))?)", text, re.I)  # "planning a two-week trip to Japan"
+                  r"(an? [\w-]+(?: [\w-]+)? (?:trip|holiday|vacation|honeymoon|visit|move|reunion|road trip|weekend|"
+                  r"break|getaway)(?: (?:to|in) (?:the )?(?-i:[A-Z][\w'-]+(?: [A-Z][\w'-]+)*))?)", text, re.I)
     if m:
-        add("plans", m.group(1))
+        add("plans", m.group(1))  # "planning a two-week trip to Japan", "a long weekend in the Scottish Highlands"
+    m = re.search(r"\bwhat (?:i|we) (?:really |most )?want(?: to do)? is to ((?:visit|move|go|start|learn|travel|open|"
+                  r"buy|adopt|run|get|take|try|join|study|apply|launch|build|write|become|retire)\b[\w '-]+)", low)
+    if m:  # "What I really want is to buy a small car by December"
+        add("plans", cut_value(re.split(r" (?:for|with|because|before|in order|so) ", m.group(1))[0], 8))
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are) (?:starting|beginning) (an? (?:[\w'-]+ ){0,2}?(?:master ?'s|"
+                  r"masters|phd|mba|degree|apprenticeship|bachelor ?'s|course|diploma))\b", low)
+    if m:
+        add("plans", "start " + m.group(1).replace(" 's", "'s"))  # "I'm starting a master's here in September"
     m = re.search(r"\b(?:i|we|and i) (?:'re|are|'m|am) getting married\b", low)
     if m:
         add("plans", "get married")  # "Shirin and I are getting married next August"
@@ -351,6 +375,13 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 def _someday(before: str) -> bool:
     """The words before an age say when, not how old: "maybe when I'm 35", "by the time I'm forty"."""
     return re.search(SOMEDAY + "$", before + " ") is not None
+
+
+def _where(text: str, verbs: str) -> re.Match[str] | None:
+    """The place a relative clause says the speaker lives in or comes from: "Manchester, where we live", "in
+    Ōtāhuhu where i live", "Bradford, where we both grew up" (not a sentence's first word: "Anyway, where I live …")."""
+    return re.search(r"(?<=\S )(" + NAME + r"(?: " + NAME + r")*),? (?i:(?:which|that)?(?: 's| is)? ?where (?:i|we) "
+                     r"(?:both )?(?:still |now )?" + verbs + r")\b", text)
 
 
 def pet_named(text: str, leading: bool = False) -> str | None:

@@ -70,7 +70,9 @@ HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "a
           "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism",
           "coeliac disease", "celiac disease", "crohn's", "crohn's disease", "ibs", "lupus", "ms", "copd",
           "fibromyalgia", "hypertension", "chronic fatigue", "long covid", "dyslexia", "psoriasis", "tinnitus",
-          "high cholesterol", "heart disease", "endometriosis", "pcos", "bipolar disorder", "ocd"}
+          "high cholesterol", "heart disease", "endometriosis", "pcos", "bipolar disorder", "ocd", "stomach ulcer",
+          "ulcer", "gout", "sleep apnea", "sleep apnoea", "glaucoma", "osteoporosis", "heart condition",
+          "kidney disease", "anaemia", "anemia", "hypothyroidism", "vertigo", "scoliosis", "sciatica"}
 STATUS = {"single", "married", "divorced", "engaged", "widowed", "separated"}
 NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
 # what "I'm <NORP>" names besides a nationality: a faith, or a party (not kept: a view, not a fact of the person)

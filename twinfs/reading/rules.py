@@ -207,6 +207,9 @@ class RulesReader:
         said = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
         pairs = []
         for attribute, value in said:
+            if attribute == "school" and _undated_past(sentence, True) and any(t.lemma_ in ("study", "graduate") and (
+                    t.tag_ == "VBD" or any(c.lower_ == "did" for c in t.children)) for t in sentence.tokens):
+                continue  # "I did study business at EAFIT, years ago": a school that was
             if _asserted(span, attribute, value):
                 pairs.append((attribute, value))
             elif attribute in WORK and gate(span, value, concept=attribute).reasons == {"past_habit"}:

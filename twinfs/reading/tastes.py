@@ -36,7 +36,7 @@ def tastes(text: str, low: str) -> list[Pair]:
     m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"
                   r"| gon na| gonna)* (started|start|took up|picked up|learning|doing|practicing|practising|into|do|"
                   r"practice) "
-                  r"(?:some |a bit of |(the ))?([\w -]+)", low)
+                  r"(?:some |a bit of |a lot of |lots of |loads of |(the ))?([\w -]+)", low)
     paid = re.search(r"^([\w -]+?) for (?:other people|others|clients|customers|a living)\b", m.group(3)) if m else None
     if m and paid and not m.group(2) and not re.match(r"\w+ing\b", paid.group(1)):
         add("job", paid.group(1))  # "I've been doing graphic design for other people's deadlines for nine years"
@@ -49,6 +49,12 @@ def tastes(text: str, low: str) -> list[Pair]:
             value) \
             and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid:
         add("hobby", value)  # not "doing the mornings", "doing graphic design for other people's deadlines"
+    m = re.search(r"\bi(?: 've| have) been ([a-z]+ing) (?:for (?:years|ages|decades|(?:[a-z]+|\d+) years)|since "
+                  r"(?:i was|school|uni|college))\b", low)  # "I've been knitting for years", not "working for years"
+    if m and not re.match(r"(?:work|liv|study|teach|try|wait|think|look|plan|us|do|go|sav|deal|struggl|tak|gett|mak|"
+                          r"hav|pay|rent|see|feel|suffer|learn|nurs|driv|sleep|eat|drink|tell|say|ask|help)ing$",
+                          m.group(1)):
+        add("hobby", m.group(1))
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
                   r"([\w -]+)", low)
     if m and (value := activity(m.group(1))):
@@ -98,6 +104,8 @@ def tastes(text: str, low: str) -> list[Pair]:
             add("likes" if liking else "dislikes", as_spelled(cut_value(rest, 5), text))
     m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive |lifelong |die-hard |longtime |long-time |total )?fan "
                   r"of ([\w '-]+)", low) \
+        or re.search(r"\b[Ii](?: 'm| am) [^.;!?]{0,30}?, (?:an? )?(?:big |huge |massive |lifelong |die-hard )"
+                     r"((?:[A-Z][\w'-]+ ?)+) (?:fan|supporter)\b", text) \
         or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \
         or re.search(r"\b[Ii](?: 'm| am) (?:an? )(?:big |huge |massive |lifelong |die-hard )?((?:[A-Z][\w'-]+ ?)+) "
                      r"(?:fan|supporter)\b", text) \

@@ -56,9 +56,18 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("job", f"{m.group(1).replace(' ', '-')} {m.group(2)}")  # "I'm a stay-at-home dad of three"
     if re.search(r"\bi(?: 'm| am)(?: now| fully| happily| semi-?)? retired\b(?! from)", low):
         add("job", "retired")  # "I'm retired" (what one retired from is `former`: assertion.gate)
-    m = re.search(r"\bi (?:'m |am )?(?:work|working)\b[\w ']{0,40}? as an? ([\w -]+)", low)
-    if m and is_job(value := cut_value(AT_PLACE.split(m.group(1))[0], 3)):
-        add("job", value)  # "I work night shifts at the hospital as a nurse"
+    m = re.search(r"\bi (?:'m |am )?(?:work|working)\b[\w ']{0,40}? as an? ([\w -]+)", low) \
+        or re.search(r"\bi (?:'m |am )?(?:\w+ )?(?:earn|earning|make|making|get paid|am paid|'m paid)\b[^.;!?]{0,40}? "
+                     r"as an? ([\w -]+)", low)  # "I earn about ₦650,000 a month as a QA engineer at Brightwave"
+    if m and (value := cut_value(AT_PLACE.split(m.group(1))[0], 3)) and is_job(value):
+        add("job", as_spelled(value, text))  # "I work night shifts at the hospital as a nurse"
+        add("employer", workplace(text[m.start(1) + low[m.start(1):].find(value.lower()):], orgs))
+    m = re.search(r"\b[Ii] (?:'m |am )?(?:also |still |now )?(drive|deliver|ride|cook|clean|code|write|build|fix|"
+                  r"repair) ((?:an? |the )?[a-z]+(?: [a-z]+)?) for (?:the )?([A-Z][\w .'&-]+)", text)
+    org = next((o for o in orgs if m.group(3).startswith(without_the(o))), None) if m else None
+    if m and org:  # "I drive a streetcar for the TTC", "i deliver food for Kai Dash"
+        add("job", f"{m.group(1)}s {m.group(2)}")
+        add("employer", without_the(org))
     m = re.search(r"\b(?:started|starting|start|got|landed|took|accepted|began|begin|beginning) (?:a |my |the )?"
                   r"(?:new |first )?(?:job|position|role|gig|post) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m:
@@ -166,7 +175,12 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                 proper_name(place) if re.match(r"did|doing|stud|graduated", said) else None)):
         add("school", without_the(org))
     m = re.search(r"\bi (?:'m |am |was )?stud(?:y|ying|ied) for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text,
-                  re.I)  # "I'm studying for a master's in public health at Johns Hopkins"
+                  re.I) \
+        or re.search(r"\b(?i:i(?: 'm| am)\b[^.;!?]{0,20}? (?:doing|taking|in)\b[^.;!?]{0,50}?\b(?:mba|phd|degree|"
+                     r"bachelor|bachelor ?'s|master ?'s|diploma|course|year(?: [a-z]+){0,2})|i (?:already |also |"
+                     r"currently )?(?:take|attend) an? [\w -]{0,30}?course) at (?:the )?([A-Z][\w .'&-]+)", text)
+    # "I'm studying for a master's … at Johns Hopkins", "doing a part-time MBA at the University of Lagos", "in first
+    # year engineering at the University of Auckland", "I take an evening English course at the Colombo Americano"
     place = rejoined(m.group(1)) if m else ""
     if m and (org := next((o for o, label in named if label in ("ORG", "FAC") and place.startswith(
             without_the(o))), None) or proper_name(place)):
