@@ -267,6 +267,20 @@ def test_a_going_told_without_where_makes_no_record_and_one_with_where_does():
     assert any("moving out of Rathmines" in t for t in texts), texts
 
 
+def test_a_start_or_a_settled_date_is_ahead_and_a_models_year_is_no_day():
+    # said on Monday 8 May 2023
+    records = read_said(("Sam", "I've got a research offer in Tromsø, starting September, working on seals."),
+                        ("Ngozi", "I got the ward job. Starting November 4th, and no more nights."),
+                        ("Rosa", "My passport appointment in Lyon is confirmed, June 3rd."),
+                        ("Mateus", "I bought a car finally, a used Saab 900, 2009."),
+                        ("Jess", "Term starts on the 24th and I've got a placement at the clinic."))
+    got = {w: (r.kind, r.happened) for r in records for w in ("offer", "Ngozi is starting", "passport", "Saab",
+                                                               "placement") if w in r.text}
+    assert got == {"offer": ("state", "2023-05-08"), "Ngozi is starting": ("plan", "2023-11-04"),
+                   "passport": ("plan", "2023-06-03"), "Saab": ("event", "2023-05-08"),
+                   "placement": ("state", "2023-05-08")}, got
+
+
 def test_health_said_as_what_one_is_reads_as_such():
     from twinfs.reading.attributes import alone
 

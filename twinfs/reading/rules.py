@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 POINTING_WORDS = set(POINTS) | set(POINTING)
 AFTERTHOUGHT = 4  # words besides its time a sentence that only dates the one before may have ("From the SPCA,")
 UNDATED = "(a past without a day)"  # what a turn told so far when its time has no day
+SETTLED = {"approve", "confirm", "book", "schedule", "arrange", "fix", "set", "plan"}  # "is confirmed, March 3rd"
 SCHEDULED = {"start", "begin", "leave", "fly", "move", "finish", "arrive", "return", "graduate", "retire"}
 # a sentence that opens news of its own: what the turn told before does not date it
 NEWS = re.compile(rf"^\W*(?:(?:also|and|oh|actually|anyway|ok|okay)\W+)*(?:{ANNOUNCED.pattern}|by the way|"
@@ -92,6 +93,8 @@ def _arranged(finite: Token | None, phrase: str) -> bool:
         return True
     if finite.tag_ in ("VBP", "VBZ") and finite.lemma_ in SCHEDULED:
         return True  # "I start on the first of March": what a timetable says
+    if finite.tag_ in ("VBP", "VBZ") and finite.dep_ == "auxpass" and finite.head.lemma_ in SETTLED:
+        return True  # "My visa appointment is confirmed, March 3rd", "my leave is approved, 5th to 20th December"
     if finite.tag_ in ("VBP", "VBZ") and finite.lemma_ == "be" and IN_MONTH.fullmatch(phrase.strip()):
         return True  # "My defence is in July", "I'm up in October": a month ahead, not the one gone
     if not WEEKDAY.fullmatch(phrase.strip()):
@@ -239,8 +242,11 @@ class RulesReader:
         phrase, where = sentence.time_phrase(turn.at)
         if phrase is not None and resolve(phrase, turn.at, prefer) is None:
             phrase, where = None, None
-        ahead = kind == "event" and where is not None and re.search(r"\b(?:starting|beginning)\s+$",
-                                                                    span.text[:where[0]])
+        ahead = kind in ("event", "state") and where is not None and phrase is not None and bool(re.search(
+            r"\b(?:starting|beginning|starts(?: on)?|begins(?: on)?)\s+$", span.text[:where[0]], re.I)
+            or re.match(r"(?:starting|beginning)\b", phrase, re.I))  # spaCy's date may hold it: "starting September"
+        if ahead and root is not None and root.lower_ in ("starting", "beginning") and root.i == sentence.tokens[0].i:
+            kind, ahead = "plan", False  # "Starting November 4th, and no more nights": the speaker's start ahead
         if ahead:  # "I got a job offer, … starting in September": the start's month, not the offer's
             phrase, where = None, None
         finite = sentence._finite()

@@ -204,6 +204,9 @@ class Sentence:
             if re.fullmatch(r"(?:19|20)\d\d", ent.text) and ent.root.dep_ in ("nummod", "compound", "amod") \
                     and ent.root.head.pos_ in ("NOUN", "PROPN"):
                 continue  # "I drive a 2015 Honda Civic": the car's year, not when
+            if re.fullmatch(r"(?:19|20)\d\d", ent.text) and ent.start >= 2 and ent.doc[ent.start - 1].text == "," \
+                    and ent.doc[ent.start - 2].pos_ in ("NOUN", "PROPN") and not phrases(ent.doc[ent.start - 2].text):
+                continue  # "I bought a used Volvo V70, 2012": the model's year
             if re.match(r"\d+\s+(?:last|next|this)\b", ent.text, re.I):
                 continue  # "I turned 41 last week": spaCy's date holds the age; the phrases below find the week
             if ent.root.dep_ in ("nsubj", "nsubjpass") and any(c.lower_ == "of" for c in ent.root.children):
