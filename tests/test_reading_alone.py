@@ -265,6 +265,16 @@ def test_a_going_told_without_where_makes_no_record_and_one_with_where_does():
     assert not any(t.startswith(("Kofi will probably go", "Kofi moved", "Kofi has moved")) for t in texts), texts
     assert any("moved to Leeds" in t for t in texts) and any("went for a run" in t for t in texts), texts
     assert any("moving out of Rathmines" in t for t in texts), texts
+    # a knowing, hearing, learning or promising without what: only said before
+    records = read_said(("Ama", "Is Kofi coming to the wedding?"), ("Kofi", "We'll know in September."),
+                        ("Ama", "I applied for the nursing course. I'll hear in March."),
+                        ("Kofi", "Next trip, I promise."), ("Ama", "My gran was from Genoa. I always meant to learn."),
+                        ("Kofi", "I found out on Thursday."), ("Ama", "I learned to swim last year."),
+                        ("Kofi", "I start at the depot on the 10th."))
+    texts = [r.text for r in records]
+    ends = ("will know", "will hear", "promises", "meant to learn", "found out")
+    assert not any(t.endswith(ends) for t in texts), texts
+    assert any("learned to swim" in t for t in texts) and any("starts at the depot" in t for t in texts), texts
 
 
 def test_a_start_or_a_settled_date_is_ahead_and_a_models_year_is_no_day():

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Span, Token
 
 GOING = {"go", "come", "move", "fly", "head", "travel", "return"}
+NEEDING = {"know", "hear", "learn", "start", "begin", "promise", "decide", "watch", "tell", "find"}  # need a what
 GOAL_DEPS = {"dobj", "xcomp", "advcl", "ccomp", "prt", "acomp", "attr", "oprd", "dative", "conj"}
 PLACE_WORDS = {"home", "there", "here", "back", "away", "abroad", "out", "over", "up", "down", "in", "off", "along",
                "overseas", "upstairs", "downstairs", "inside", "outside", "north", "south", "east", "west",
@@ -55,11 +56,20 @@ NOT_WHEN = re.compile(r"\w-(?:year|month|week|day|night|hour)s?\b|^\d{1,2}(?::\d
 
 
 def _goalless(root: Token) -> bool:
-    """A going told without where or what for, only said before: "I'll probably go for two days", "Moved in January",
-    "We're going tomorrow" (not "I went home", "we moved to Leeds", "went for a run", "went camping")."""
-    if root.lemma_ not in GOING or any(c.dep_ in GOAL_DEPS or (c.dep_ == "advmod" and c.lower_ in PLACE_WORDS)
-                                       for c in root.children):
+    """A going told without where or what for, or a knowing, starting or telling without what, only said before:
+    "I'll probably go for two days", "Moved in January", "We'll know in September", "I'll hear in March", "I always
+    meant to learn" (not "I went home", "we moved to Leeds", "went for a run", "I start at St Bees")."""
+    verb = root
+    if root.lemma_ in ("mean", "want", "need", "hope", "plan", "try", "have") and not any(
+            c.dep_ in ("dobj", "ccomp") for c in root.children):  # "I always meant to learn": the learning's
+        verb = next((c for c in root.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), root)
+    going = verb.lemma_ in GOING
+    if not (going or verb.lemma_ in NEEDING) or any(
+            (c.dep_ in GOAL_DEPS and (going or c.dep_ != "prt")) or (going and c.dep_ == "advmod" and c.lower_ in
+                                                                     PLACE_WORDS)
+            for c in verb.children if c.i != root.i):  # "found out" says no what
         return False
+    root = verb
     return not any(c.dep_ == "prep" and any(o.dep_ == "pobj" and o.ent_type_ not in ("DATE", "TIME")
                                             for o in c.subtree) for c in root.children)  # "out of Rathmines"
 
