@@ -45,7 +45,9 @@ OPENERS = {"yeah", "yes", "yep", "no", "nope", "wow", "woah", "whoa", "oh", "ooh
            "exactly", "indeed", "same", "agreed", "then", "now", "guess", "what", "meanwhile", "noted"}
 # words one calls the listener by: "Grandma I got second!!", "Mum, I passed!"
 ADDRESS = {"grandma", "granny", "nan", "nana", "gran", "mum", "mom", "mama", "dad", "papa", "grandpa", "auntie",
-           "bro", "sis", "mate", "babe", "dear", "darling", "honey"}
+           "bro", "sis", "mate", "babe", "dear", "darling", "honey", "mummy", "daddy", "grandad", "granddad", "ma",
+           "mamie", "papi", "mami", "nonna", "nonno", "abuela", "abuelo", "oma", "opa", "babcia", "lola", "lolo",
+           "guys", "sweetie", "kiddo", "buddy"}
 
 
 def trimmed(span: Span) -> list[Token]:
