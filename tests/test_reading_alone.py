@@ -277,6 +277,13 @@ def test_a_going_told_without_where_makes_no_record_and_one_with_where_does():
     assert any("learned to swim" in t for t in texts) and any("starts at the depot" in t for t in texts), texts
 
 
+def test_a_value_said_after_a_story_without_a_day_still_holds():
+    records = read_said(("Sione", "nah i only started riding when we moved here from Tonga, i was 14. grew up in "
+                                  "Nukuʻalofa, we walked everywhere."))
+    assert [(r.attribute, r.value) for r in records if r.attribute] == [("hometown", "Nukuʻalofa")]
+    assert not any("walked" in r.text for r in records)  # the story's event has no day
+
+
 def test_a_start_or_a_settled_date_is_ahead_and_a_models_year_is_no_day():
     # said on Monday 8 May 2023
     records = read_said(("Sam", "I've got a research offer in Tromsø, starting September, working on seals."),

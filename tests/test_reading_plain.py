@@ -185,6 +185,13 @@ def values(records) -> set[tuple[str, str]]:
     ("I drive a bus for the Stagecoach group, early shifts.", {("job", "drives a bus")}),
     ("I'm doing a part-time PhD at the University of Bergen.", {("school", "University of Bergen")}),
     ("I'm in second year law at the University of Ghana.", {("school", "University of Ghana")}),
+    ("I'm a chemist at a paint supplier called Dulcolor, mostly lab work.", {("employer", "Dulcolor")}),
+    # a statement before a question; a relative named with a word before the kin; a language "we" speak
+    ("By the way, I'm 44; is that too old for a mortgage?", {("age", "44")}),
+    ("I'm allergic to wasp stings so I carry a pen — is that fine on a plane?", {("allergy", "wasp stings")}),
+    ("My twin brother Kofi did it in Accra — he's a vet there now.", {("brother", "Kofi")}),
+    ("We still speak Gujarati at home, which confuses my husband.", {("language", "Gujarati")}),
+    ("if i had the money i'd buy a van, the roads in Ōtāhuhu where i live are rough.", {("home_city", "Ōtāhuhu")}),
     # plans said as what one wants or starts
     ("What I really want is to open a bakery by next summer.", {("plans", "open a bakery")}),
     ("I'm planning a short break in the Lake District.", {("plans", "a short break in the Lake District")}),

@@ -165,7 +165,8 @@ def finite(t: Token) -> bool:
 
 
 def _clause(tokens: list[Token]) -> Assertion:
-    where = next((c for t in tokens for r in t.children if r.dep_ == "relcl" for c in r.children if c.lower_ == "where"
+    near = tokens + [t.head.head for t in tokens if t.dep_ == "pobj"]  # "the hills in Ōtāhuhu where i live"
+    where = next((c for t in near for r in t.children if r.dep_ == "relcl" for c in r.children if c.lower_ == "where"
                   and any(s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in r.children)), None)
     if where is not None:  # "We'll drive up from Manchester, where we live": the place's own clause says it
         tokens = [where]

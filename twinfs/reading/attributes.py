@@ -138,8 +138,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m and (place := place_named(m.group(1))):
         add("hometown", place)
     m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in ([A-Z][\w .'-]+)", text) \
-        or re.match(r"(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up|[Bb]orn and raised|[Bb]orn) in (" + NAME + r"(?: " + NAME
-                    + r")*)", text) or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)")
+        or re.search(r"(?:^|(?<=[.!?] ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up|[Bb]orn and raised|[Bb]orn) in (" + NAME
+                     + r"(?: " + NAME + r")*)", text) \
+        or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)")
     # "We grew up in Soweto", "Grew up in Nukuʻalofa, we walked everywhere", "in Salvador, where I grew up"
     if m and (place := place_named(m.group(1))):
         add("hometown", place)
@@ -224,7 +225,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add(KIN[m.group(1).lower()], m.group(2))  # "I have a son, Leo, who is six"
     elif m:
         add("family" if KIN[m.group(1).lower()] not in ("son", "daughter") else "children", m.group(1).lower())
-    for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely))* "
+    for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely|twin|"
+                         r"elder|step))* "
                          r"(best friend|" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b"
                          r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?(" + NAME + r")\b)?", text, re.I):
         kin, name = m.group(1).lower(), m.group(2)
@@ -350,7 +352,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
     # languages and car
     some = r"(?:(?:fluent|some|basic|decent|good|conversational|a little|a bit of|a little bit of|broken) )?"
-    m = re.search(r"\b[Ii] (?:speak|do speak|also speak|'m fluent in|am fluent in|'m learning|"
+    m = re.search(r"\b(?:[Ii]|[Ww]e) (?:still |also |both |only )?(?:speak|do speak|also speak|'m fluent in|"
+                  r"am fluent in|'m learning|"
                   r"am learning|'m picking up|am picking up|"
                   r"'m studying|am studying|(?:'ve |have )?started learning|(?:'ve|have) been learning) " + some
                   + r"([A-Z][a-z]+(?:(?:,|,? and|,? or) " + some

@@ -55,7 +55,13 @@ LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", 
              "persian", "farsi", "hindi", "urdu", "bengali", "punjabi", "tamil", "mandarin", "cantonese", "chinese",
              "japanese", "korean", "vietnamese", "thai", "indonesian", "malay", "tagalog", "swahili", "yoruba",
              "igbo", "hausa", "amharic", "zulu", "afrikaans", "irish", "welsh", "gaelic", "catalan", "basque",
-             "romanian", "hungarian", "serbian", "croatian", "bulgarian", "latin", "asl", "esperanto", "icelandic"}
+             "romanian", "hungarian", "serbian", "croatian", "bulgarian", "latin", "asl", "esperanto", "icelandic",
+             "tongan", "samoan", "maori", "fijian", "gujarati", "marathi", "telugu", "kannada", "malayalam", "nepali",
+             "sinhala", "khmer", "lao", "burmese", "somali", "tigrinya", "twi", "wolof", "lingala", "quechua",
+             "guarani", "kurdish", "pashto", "dari", "armenian", "georgian", "azerbaijani", "kazakh", "uzbek",
+             "estonian", "latvian", "lithuanian", "slovak", "slovenian", "albanian", "macedonian", "bosnian",
+             "maltese", "luxembourgish", "breton", "cornish", "scots", "yiddish", "creole", "patois", "hokkien",
+             "hakka", "taiwanese", "shanghainese", "bsl"}
 # fields one works in: "I work in marketing" is a job; "I work in Leeds" is not
 FIELDS = (r"(?:marketing|finance|sales|tech|it|hr|human resources|education|healthcare|health care|retail|construction|"
           r"hospitality|publishing|insurance|accounting|advertising|banking|law|real estate|engineering|research|"

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 POINTING_WORDS = set(POINTS) | set(POINTING)
 AFTERTHOUGHT = 4  # words besides its time a sentence that only dates the one before may have ("From the SPCA,")
 UNDATED = "(a past without a day)"  # what a turn told so far when its time has no day
+BREAKS = {";", "—", "–"}  # where a statement ends and a question after it begins: "I'm 27; is that too late?"
 SETTLED = {"approve", "confirm", "book", "schedule", "arrange", "fix", "set", "plan"}  # "is confirmed, March 3rd"
 SCHEDULED = {"start", "begin", "leave", "fly", "move", "finish", "arrive", "return", "graduate", "retire"}
 # a sentence that opens news of its own: what the turn told before does not date it
@@ -207,6 +208,10 @@ class RulesReader:
     def _drafts(self, sentence: Sentence, turn, before: list[Said], names: set[str],
                 told: str | None) -> list[Draft]:
         span = sentence.span
+        if span.text.rstrip().endswith("?") and (cut := next((t.i for t in reversed(span) if t.text in BREAKS and t.i
+                                                               > span.start + 2), None)) is not None:
+            stated = Sentence(nlp()(span.doc[span.start:cut].text)[:], turn.speaker)  # "I'm 27; is that too late?"
+            return self._alone(stated, turn, [(a, v) for a, v in stated.attributes() if _asserted(stated.span, a, v)])
         said = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
         pairs = []
         for attribute, value in said:
@@ -263,7 +268,8 @@ class RulesReader:
             return []  # "I was just remembering yesterday, spending the day …": the day is what is remembered
         story = kind == "event" or (kind == "state" and finite is not None and finite.tag_ == "VBD")
         if story and phrase is None and told == UNDATED and finite is not None and finite.tag_ == "VBD":
-            return []  # a story's next events after "Last season, …": its time, no day, not the day said
+            return self._alone(sentence, turn, pairs)  # a story's next events after "Last season, …": its time, no
+            # day, not the day said; a value it states holds ("… when we moved here. Grew up in Nukuʻalofa")
         when = phrase or (told if story and told != UNDATED else None)  # "Last Friday I had a milestone. I was
         # able to jog": the same day
         when = turn.at.date().isoformat() if ahead else when
