@@ -5,7 +5,8 @@
 
 Every backend measured also reads the second set (bench/reading_set2.json, written for #31 before tuning; scored
 by bench/reading_set2.py: gold values found, values set wrongly). `--set2-only`: that set alone (seconds).
-`--gold-set PATH`: another set of that shape instead (bench/reading_set6.json, written 5 Dec 2026 before any tuning).
+`--gold-set PATH`: another set of that shape instead (bench/reading_set6.json, _set8.json, _set9.json, each
+written before any tuning).
 
 Each session is one thread (turn i at the session's time + 30 s * i, role "user", name = the speaker), cut by
 plan_windows (12 turns + 4 of context) and read by the backend. Measures:
