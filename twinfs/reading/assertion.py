@@ -168,7 +168,11 @@ def _clause(tokens: list[Token]) -> Assertion:
     near = tokens + [t.head.head for t in tokens if t.dep_ == "pobj"]  # "the hills in Ōtāhuhu where i live"
     where = next((c for t in near for r in t.children if r.dep_ == "relcl" for c in r.children if c.lower_ == "where"
                   and any(s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in r.children)), None)
-    if where is not None:  # "We'll drive up from Manchester, where we live": the place's own clause says it
+    where = where or next((c for t in tokens if t.dep_ == "nsubj" and t.head.lemma_ == "be" for r in t.head.children
+                           if r.dep_ in ("advcl", "ccomp") for c in r.children if c.lower_ == "where"
+                           and any(s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in r.children)), None)
+    if where is not None:  # "We'll drive up from Manchester, where we live", "Leeds is where I grew up": the place's
+        # own clause says whose it is
         tokens = [where]
     sent = tokens[0].sent
     if not any(finite(t) or t.lower_ in ("no", "not", "never", "none") for t in sent) \
@@ -184,7 +188,7 @@ def _clause(tokens: list[Token]) -> Assertion:
     subject = None
     inside = False  # the value is (in) that subject: "My brother Diego is …"
     while True:
-        if _is_verb(node) and node.i not in span:
+        if _is_verb(node) and (node.i not in span or (node is top and len(span) > 1 and _subjects(node))):
             path.append(node)
             scope += not crossed
             crossed = crossed or node.dep_ in ("conj", "advcl", "parataxis")

@@ -11,10 +11,10 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .dates import DAY, MONTH
 from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS, SOMEDAY, TENS
+from .places import homes
 from .tastes import tastes
-from .values import VERB_STOP, as_spelled, cut_value, entities, proper_name
+from .values import VERB_STOP, as_spelled, cut_value, entities
 from .work import is_job, work
 
 if TYPE_CHECKING:
@@ -36,8 +36,9 @@ ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "d
 
 
 # health said as what one is: "I'm hard of hearing", "I'm coeliac"
-ADJECTIVAL_HEALTH = (r"(?:colou?r-?blind|deaf|dyslexic|diabetic|coeliac|celiac|anaemic|anemic|immunocompromised|"
-                     r"epileptic|asthmatic|autistic|hard of hearing|partially sighted|blind in one eye)")
+ADJECTIVAL_HEALTH = (r"(?:colou?r-?blind|deaf|dyslexic|(?:type [12] )?diabetic|coeliac|celiac|anaemic|anemic|"
+                     r"immunocompromised|epileptic|asthmatic|autistic|hard of hearing|partially sighted|"
+                     r"blind in one eye)")
 
 
 def alone(who: str, attribute: str, value: str) -> str | None:
@@ -72,8 +73,6 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     return form.format(who=who, value=value)
 
 
-
-
 def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pair]:
     """Every (attribute, value) a first-person sentence states."""
     found: list[Pair] = []
@@ -83,11 +82,6 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     named = entities(tokens)
     places = [e for e, label in named if label in ("GPE", "LOC", "FAC")]
     orgs = [e for e, label in named if label in ("ORG", "FAC", "GPE", "PERSON", "PRODUCT")]
-
-    def place_named(rest: str) -> str | None:
-        """The place `rest` starts with: a place spaCy named, else its capitalised words ("Headingley with …")."""
-        place = next((p for p in places if rest.startswith(p)), None) or proper_name(rest)
-        return None if place and re.fullmatch(rf"(?:{MONTH}|{DAY})", place.lower()) else place  # "Moved in January"
 
     def add(attribute: str, value: str | None) -> None:
         said = value.split()[1:] if value and value.split()[0].lower() == "learning" else (value or "").split()
@@ -99,51 +93,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:
             found.append((attribute, value))
 
-    # home and where one comes from
-    m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: just| recently| finally| now| still|"
-                  r" actually| currently)?"
-                  r" (?:live|lived|living|moved|moving|relocated|relocating|based)"
-                  r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:an? (?:[\w-]+ )?"  # "with my parents in"
-                  r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village) in )?([A-Z][\w .'-]+)",
-                  text, re.I) or re.search(r"\bbased (?:in|out of) ([A-Z][\w .'-]+)", text)
-    if m and re.search(r"\blived\b", m.group(0)) and not re.search(r"(?:'ve|have|has)(?: \w+)? lived\b", m.group(0)):
-        m = None  # "when I lived in Monterrey", "I lived in Rome for a year": a home that was
-    if m and (place := place_named(m.group(1))):
-        if re.search(r"\b(?:moving|relocating)\b", m.group(0), re.I) and not re.search(r"\bfrom\b", m.group(0)):
-            add("plans", f"move to {place}")  # "now we're moving to Melbourne in March": not the home yet
-        else:
-            add("home_city", place)
-    m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?bought (?:a|our first|my first) "
-                  r"(?!holiday |vacation |second |summer |rental |beach |ski |investment )(?:[\w-]+ )?"
-                  r"(?:flat|house|home|apartment|cottage|place|condo) in ([A-Z][\w .'-]+)", text, re.I) \
-        or re.search(r"\bi used to live in [A-Z][\w'-]+(?: [A-Z][\w'-]+)*,? (?:but |and )?now "
-                     r"(?:i 'm|i am|i live|we 're|we live|we are) in ([A-Z][\w .'-]+)", text, re.I)  # "…, now in Lyon"
-    if m and (place := place_named(m.group(1))):
-        add("home_city", re.sub(r"'s?$", "", place))  # "a flat in Glasgow's West End"
-    m = re.search(r"\b(?:[Mm]y|[Oo]ur) (?:own |little |small |tiny |rented )?(?:house|flat|apartment|home|"
-                  r"apartment building|building) (?:here )?in ([A-Z][\w .'-]+)", text) \
-        or re.search(r"\b(?:i|we) (?:'m |am |are |'re )?(?:renting|rent|share|sharing) an? (?:[\w-]+ )?(?:flat|house|"
-                     r"apartment|room|place|studio|bedsit|[a-z]+-bed(?:room)?) in ([A-Z][\w .'-]+)", text, re.I) \
-        or re.search(r"\b(?:i|we) (?:'m |am |are |'re )(?:moving|relocating) from ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*) to "
-                     r"[A-Z]", text, re.I)  # "We're moving from Cardiff to Bristol": Cardiff until then
-    m = m or _where(text, r"(?:live|'re based|are based)")  # "out of Madrid, which is where we live"
-    if m and (place := place_named(m.group(1))):
-        add("home_city", place)  # "my house in Guadalajara", "renting a flat in Manchester"
-    m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
-                  r"([A-Z][\w .'-]+)", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
-    if m and (place := place_named(m.group(1))):
-        add("home_city", place)
-    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:originally |born and raised )?(?:from|born in|(?:grew up|raised)"
-                  r"(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)", text)  # "on a farm in Iowa"
-    if m and (place := place_named(m.group(1))):
-        add("hometown", place)
-    m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in ([A-Z][\w .'-]+)", text) \
-        or re.search(r"(?:^|(?<=[.!?] ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up|[Bb]orn and raised|[Bb]orn) in (" + NAME
-                     + r"(?: " + NAME + r")*)", text) \
-        or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)")
-    # "We grew up in Soweto", "Grew up in Nukuʻalofa, we walked everywhere", "in Salvador, where I grew up"
-    if m and (place := place_named(m.group(1))):
-        add("hometown", place)
+    for pair in homes(text, places):
+        add(*pair)
+
     # "I'm a 29-year-old nurse from Cork living in Dublin": who one is, said in one breath
     intro = re.search(r"\b[Ii](?: 'm| am) an? (?:(\d{1,3})[- ]year[- ]old )?([\w -]{1,30}?)(?: from ([A-Z][\w'-]+))?"
                       r"(?:,? (?:living|based) in ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*))?\b", text)
@@ -160,10 +112,6 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   "|".join(sorted(RELIGIONS)) + r")\b", text, re.I)
     if m:
         add("religion", m.group(1))  # "I'm a Muslim so I don't eat pork"
-    m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
-    if m:
-        add("hometown", m.group(1))
-
     for pair in work(text, low, named, orgs, ents):
         add(*pair)
 
@@ -252,7 +200,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             and m.group(2).lower() not in ("is", "and", "has", "was", "i") else None
         add("pet", f"{pet} named {name}" if name else pet)
     m = re.search(r"\b(?:i|we) (?:just |recently |finally |already |also |still )?(?:have|got|adopted|'ve got|rescued|"
-                  r"'ve had|have had) "
+                  r"'ve had|have had|do have) "
                   r"(?:an? |two |three |2 |3 )(?:new |little |rescue |rescued |old |young |golden |black |white |"
                   r"ginger |grey |gray |tabby |baby |giant |pet )*(" + PET_WORDS + r")s?\b(?: (?:named|called) "
                   r"([A-Z]\w+))?", text, re.I)  # "a golden retriever named Max", "two guinea pigs"
@@ -378,13 +326,6 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 def _someday(before: str) -> bool:
     """The words before an age say when, not how old: "maybe when I'm 35", "by the time I'm forty"."""
     return re.search(SOMEDAY + "$", before + " ") is not None
-
-
-def _where(text: str, verbs: str) -> re.Match[str] | None:
-    """The place a relative clause says the speaker lives in or comes from: "Manchester, where we live", "in
-    Ōtāhuhu where i live", "Bradford, where we both grew up" (not a sentence's first word: "Anyway, where I live …")."""
-    return re.search(r"(?<=\S )(" + NAME + r"(?: " + NAME + r")*),? (?i:(?:which|that)?(?: 's| is)? ?where (?:i|we) "
-                     r"(?:both )?(?:still |now )?" + verbs + r")\b", text)
 
 
 def pet_named(text: str, leading: bool = False) -> str | None:

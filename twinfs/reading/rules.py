@@ -300,9 +300,16 @@ class RulesReader:
             return []
         if not pairs:  # "I miss the students" after "You miss teaching?": the record says what it answers
             text = with_question(text, span, worth_carrying(asked))
-        values: list[tuple[str | None, str | None]] = [(a, sentence.resolved(v)) for a, v in pairs] or [(None, None)]
-        return [Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute and attribute[:40],
-                      value=value and value[:80], when=when, turns=[turn.id]) for attribute, value in values]
+        planned = None
+        if phrase is not None and all(a != "plans" for a, _ in pairs) and (planned := sentence.planned(where)) \
+                and (day := resolve(phrase, turn.at, "future")) is not None \
+                and (day >= turn.at.date() or phrase.lower().startswith("this ")) and _asserted(span, "plans", planned):
+            pairs = [*pairs, ("plans", planned)]  # "I'll submit the application on Friday": a plan, with its day
+        values: list[tuple[str | None, str | None, str]] = [
+            (a, sentence.resolved(v), "plan" if (a, v) == ("plans", planned) else kind) for a, v in pairs] or [
+            (None, None, kind)]
+        return [Draft(kind=of_kind, text=text, subject=turn.speaker, attribute=attribute and attribute[:40],
+                      value=value and value[:80], when=when, turns=[turn.id]) for attribute, value, of_kind in values]
 
     @staticmethod
     def _alone(sentence: Sentence, turn, pairs: list[tuple[str, str]]) -> list[Draft]:

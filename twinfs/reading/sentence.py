@@ -29,6 +29,13 @@ GOAL_DEPS = {"dobj", "xcomp", "advcl", "ccomp", "prt", "acomp", "attr", "oprd", 
 PLACE_WORDS = {"home", "there", "here", "back", "away", "abroad", "out", "over", "up", "down", "in", "off", "along",
                "overseas", "upstairs", "downstairs", "inside", "outside", "north", "south", "east", "west",
                "somewhere", "anywhere", "everywhere", "together", "ahead", "through", "around"}
+# verbs of a plan the patterns read (attributes.py) or that tell no deed: "I want to", "I can't wait", "I'll be there"
+WISHES = {"want", "hope", "plan", "think", "love", "like", "wait", "look", "need", "wish", "be", "have", "try",
+          "intend", "aim", "feel", "miss", "let", "keep", "see", "get"}
+POINTING = {"it", "that", "this", "them", "those", "these", "there", "one", "some", "more", "so"}
+TIMES = {"weekend", "week", "month", "year", "day", "today", "tonight", "tomorrow", "morning", "evening", "afternoon",
+         "night"}  # left of a time phrase only partly taken out
+CHATTER = {"btw", "lol", "haha", "tho", "though", "too", "anyway", "then", "now", "soon"}
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 RECURRING = re.compile(r"\b(?:every|each|most|some|other)\s+$", re.I)  # the words before a habit's day
 RECURRING_AFTER = re.compile(r"\s*(?:mornings|afternoons|evenings|nights|nites|of (?:the|each|every) (?:week|month|"
@@ -295,6 +302,43 @@ class Sentence:
             if child.dep_ == "auxpass" and child.tag_ == "VBG":  # "Mateo and I are getting married": on "getting"
                 return next((a for a in child.children if a.dep_ == "aux" and a.tag_ in ("VBP", "VBZ")), root)
         return root
+
+    def planned(self, drop: tuple[int, int] | None) -> str | None:
+        """What a dated plan says the speaker will do (said as ahead: "I'll", "I'm …ing", "going to"), in their
+        words without its time phrase (`drop`, offsets in the sentence): the verb of "I"/"we" and what follows it in
+        its clause ("I'll submit the application on Friday, before the deadline" -> "submit the application";
+        "going to paint the fence" -> "paint the fence"). None for a wish or a feeling (the patterns read those), a
+        being somewhere, a negation, or a thing only said before ("I'll draft it tonight")."""
+        subject = next((t for t in self.tokens if t.lower_ in ("i", "we") and t.dep_ == "nsubj"), None)
+        verb = subject.head if subject is not None else None
+        led = None  # "going to paint", "decided to study": the verb the plan is of
+        if verb is not None and verb.tag_ != "VBD" and (verb.lemma_ == "decide" or (
+                verb.lemma_ == "go" and verb.i + 2 < len(verb.doc) and verb.nbor().lower_ == "to")):
+            led = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"
+                        and (verb.lemma_ == "decide" or c.i == verb.i + 2)), None)
+        verb = led or verb
+        if verb is None or verb.pos_ != "VERB" or verb.lemma_ in WISHES or any(
+                c.dep_ == "neg" for c in (*verb.children, *verb.head.children)):
+            return None
+        helpers = {c.lower_ for c in (*verb.children, *verb.head.children) if c.dep_ == "aux"}
+        if not (led is not None or helpers & {"will", "'ll", "shall"}
+                or (verb.tag_ == "VBG" and helpers & {"'m", "am", "'re", "are"})):
+            return None  # not said as ahead: "we drive up every September", "I went fishing"
+        start = self.span.start_char
+        cut = {x.i for c in verb.children if c.dep_ in ("nsubj", "aux", "advcl", "parataxis", "ccomp", "mark")
+               or (c.dep_ == "conj" and any(x.dep_ == "nsubj" for x in c.children)) for x in c.subtree}
+        words: list[Token] = []
+        for t in verb.doc[verb.i:verb.right_edge.i + 1]:
+            joined = t.text == "-" and not t.whitespace_ and not t.nbor(-1).whitespace_  # "part-time"
+            if t.i in cut or (words and t.is_punct and not joined) or t.i >= self.span.end:
+                break
+            if drop is None or not drop[0] <= t.idx - start < drop[1]:
+                words.append(t)
+        while words and (words[-1].pos_ in ("ADP", "CCONJ", "DET", "PART", "INTJ") or words[-1].lower_ in CHATTER):
+            words.pop()  # "submit the application on": the time phrase was what it led; "changing jobs btw"
+        if len(words) < 2 or any(t.lower_ in POINTING or t.lower_ in TIMES for t in words[1:]):
+            return None  # "draft it", "come the weekend" (of "the weekend of the 14th"): no deed said whole
+        return "".join(t.text_with_ws for t in words).strip()
 
     def attributes(self) -> list[tuple[str, str]]:
         """The lasting facts the sentence states, as (attribute, value) pairs."""

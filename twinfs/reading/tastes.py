@@ -49,11 +49,19 @@ def tastes(text: str, low: str) -> list[Pair]:
             value) \
             and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid:
         add("hobby", value)  # not "doing the mornings", "doing graphic design for other people's deadlines"
-    m = re.search(r"\bi(?: 've| have) been ([a-z]+ing) (?:for (?:years|ages|decades|(?:[a-z]+|\d+) years)|since "
+    m = re.search(r"\bi(?: 've| have) been ([a-z]+ing) (?:for (?:years|ages|decades|months|a while|(?:about |over |"
+                  r"nearly |almost )?(?:[a-z]+|\d+) (?:years|months))|since "
                   r"(?:i was|school|uni|college))\b", low)  # "I've been knitting for years", not "working for years"
     if m and not re.match(r"(?:work|liv|study|teach|try|wait|think|look|plan|us|do|go|sav|deal|struggl|tak|gett|mak|"
                           r"hav|pay|rent|see|feel|suffer|learn|nurs|driv|sleep|eat|drink|tell|say|ask|help)ing$",
                           m.group(1)):
+        add("hobby", m.group(1))
+    m = re.search(r"\b(?:i|we) ((?:make|knit|bake|paint|draw|write|build|brew|sew|grow|collect|shoot|film|carve|fix|"
+                  r"restore|play|do|run|sing|compose|design|code|edit)s? [\w '-]{3,40}?) (?:as|for) (?:a|my) (?:hobby|"
+                  r"side thing|pastime)\b", low) \
+        or re.search(r"\bi(?: 'm| am) (?:more of )?an? ([a-z]+ing) (?:guy|person|girl|gal|man|woman|type|nut|"
+                     r"fanatic)\b", low)  # "I make short travel videos as a hobby", "I'm more of a fishing guy"
+    if m:
         add("hobby", m.group(1))
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
                   r"([\w -]+)", low)
@@ -110,7 +118,9 @@ def tastes(text: str, low: str) -> list[Pair]:
         or re.search(r"\b[Ii](?: 'm| am) (?:an? )(?:big |huge |massive |lifelong |die-hard )?((?:[A-Z][\w'-]+ ?)+) "
                      r"(?:fan|supporter)\b", text) \
         or re.search(r"\bi(?: 'm| am) (?:really |so |super )?(?:passionate about|obsessed with|drawn to) "
-                     r"([\w '-]+)", low)
+                     r"([\w '-]+)", low) \
+        or re.search(r"\b(?:i|we)(?: 'm| am| 're| are) (?:both |all |absolutely |totally |just )?(?:mad|crazy|nuts|"
+                     r"bonkers) (?:about|for) ([\w '-]+)", low)  # "We're both mad about football"
     if m:
         add("likes", cut_value(m.group(1), 5))
     m = re.search(r"\bi (?:really |just |also )?(?:like|love|enjoy) to (?:just |sit and |go and )*"

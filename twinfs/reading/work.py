@@ -115,6 +115,10 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     if m and is_job(value := cut_value(AT_PLACE.split(m.group(1))[0], 4)) and not (value or "").endswith("volunteer"):
         add("job", value)
         add("employer", workplace(text[m.start(1):], orgs))
+    m = re.search(r"\bi (?:also |still |now |privately )?(?:tutor|coach) ((?:[a-z]+ ){0,2}(?:students|kids|children|"
+                  r"pupils|teenagers|adults|people))\b", low)
+    if m:
+        add("job", "tutor" if "tutor" in m.group(0) else "coach")  # "I also tutor high school students in maths"
     m = re.search(r"\b(?:i|we) taught ((?:[a-z]+ )?[a-z]+) (?:to [\w -]+? )?for (?:[\w-]+ )?(?:years|decades)\b", low)
     if m and not NOT_TAUGHT.match(m.group(1)):
         add("former_job", "taught " + m.group(1))  # "I taught history for thirty-five years": a job that was
@@ -152,7 +156,9 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                 job = " ".join(words[:hits[0] + n])
                 add("former_job" if past else "job", job)
                 at = re.search(re.escape(job), text, re.I)  # "a nurse at St Mary's Hospital"
-                add("former_employer" if past else "employer", workplace(text[at.start():], orgs) if at else None)
+                studies = words[hits[0] + n - 1] in ("student", "pupil", "undergrad", "undergraduate", "postgrad")
+                add(("former_school" if past else "school") if studies else ("former_employer" if past else "employer"),
+                    workplace(text[at.start():], orgs) if at else None)  # "a student at UBC": a school, no employer
                 break
     m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )"
                   rf"((?:[\w-]+ )?{BUSINESS})\b", low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)

@@ -1,0 +1,47 @@
+"""A plan said with its day is a value of the speaker's plans, in their words without the day; a wish, a maybe, a
+negation, another's plan or a habit is not (conversations written for these tests)."""
+from __future__ import annotations
+
+import pytest
+from test_reading_plain import read, values
+
+
+@pytest.mark.parametrize(("text", "plan"), [
+    ("This is great. I'll submit the application on Friday, before the deadline.", "submit the application"),
+    ("ok decided, i'm planting scent leaf and ugu next saturday.", "planting scent leaf and ugu"),
+    ("We're selling the flat and buying a house in Lund this spring — the contract is already signed.",
+     "selling the flat and buying a house in Lund"),
+    ("Me and my wife Sherry live in San Antonio and we're driving up to Yellowstone in September — it's booked.",
+     "driving up to Yellowstone"),
+    ("I'm going to repaint the kitchen next weekend.", "repaint the kitchen"),
+    ("We're flying to Reykjavik on Tuesday!", "flying to Reykjavik"),
+    ("I'm putting together a quilt show next month and I'm gonna show my own quilts.", "putting together a quilt show"),
+    ("I'm going back to the garage part-time from January.", "going back to the garage part-time"),
+    ("I'm going to Porto with my son in April, to meet his in-laws.", "going to Porto with my son"),
+])
+def test_a_plan_said_with_its_day_is_a_plan_of_the_speakers(text, plan):
+    records = read(("user", text))
+    assert ("plans", plan) in values(records), values(records)
+    planned = next(r for r in records if r.attribute == "plans")
+    assert planned.kind == "plan" and planned.happened is not None  # the day the plan names, kept as the record's
+
+
+@pytest.mark.parametrize("text", [
+    "Great, I'll draft it tonight.",  # only said before: what "it" is
+    "I might learn Japanese next year.",
+    "If I finish under two hours I'd go for a full marathon next year.",
+    "I'm not going to the party on Friday.",
+    "My sister is moving to Leeds next month.",
+    "We drive up to the lake every September.",
+    "I can't wait to see the fireworks next week.",
+    "I'll be at my desk on Monday.",
+    "I went fishing at the reservoir last Saturday.",
+    "Lukas will come the weekend of the 14th.",
+])
+def test_a_wish_a_maybe_a_no_anothers_plan_or_a_habit_is_no_plan(text):
+    assert not any(a == "plans" for a, _ in values(read(("user", text)))), values(read(("user", text)))
+
+
+def test_the_day_said_is_not_part_of_the_value_and_a_plan_the_patterns_read_is_not_read_twice():
+    got = values(read(("user", "I'm planning to visit Lisbon next spring.")))
+    assert [v for a, v in got if a == "plans"] == ["visit Lisbon"], got

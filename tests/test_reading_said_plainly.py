@@ -1,0 +1,43 @@
+"""More plain statements the rules read (each phrasing met on a chat never tuned on, written anew for these tests)."""
+from __future__ import annotations
+
+import pytest
+from test_reading_plain import read, values
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I've been living in Cork for six years now.", {("home_city", "Cork")}),
+    ("We're both crazy about rugby, we never miss a match.", {("likes", "rugby")}),
+    ("Leeds is where I grew up, so I know the area.", {("hometown", "Leeds")}),
+    ("I'm more of a cycling person, to be honest.", {("hobby", "cycling")}),
+    ("I'm type 1 diabetic, so snacks matter.", {("health", "type 1 diabetic")}),
+    ("We do have a dog named Pepper.", {("pet", "dog named Pepper")}),
+    ("I'm Kenyan, from Mombasa, but I live in Leeds.", {("hometown", "Mombasa"), ("home_city", "Leeds")}),
+    ("I've been swimming for about six months.", {("hobby", "swimming")}),
+    ("I bake sourdough as a hobby.", {("hobby", "bake sourdough")}),
+    ("I tutor primary school kids on Saturdays.", {("job", "tutor")}),
+    ("I live in the student halls in Bristol.", {("home_city", "Bristol")}),
+])
+def test_plain_statements(text, expected):
+    got = values(read(("user", text)))
+    assert expected <= got, got
+
+
+@pytest.mark.parametrize(("text", "school"), [
+    ("I'm a student at McGill, first year.", "McGill"),
+    ("I'm a 20-year-old nursing student at Ashesi University.", "Ashesi University"),
+])
+def test_a_students_place_is_a_school_and_no_employer(text, school):
+    got = values(read(("user", text)))
+    assert ("school", school) in got and not any(a == "employer" for a, _ in got), got
+
+
+@pytest.mark.parametrize("text", [
+    "My brother is crazy about rugby.",
+    "Leeds is where my wife grew up.",
+    "I used to be more of a cycling person.",
+    "I've been working for six months.",
+])
+def test_the_same_words_of_someone_else_or_of_before_are_not_the_speakers(text):
+    got = values(read(("user", text)))
+    assert not {a for a, _ in got} & {"likes", "hometown", "hobby"}, got

@@ -1,0 +1,86 @@
+"""Where a first-person sentence says the speaker lives and comes from, for the rules reader: `home_city`,
+`hometown`, and a move said as a plan ("we're moving to Melbourne in March": not the home yet). Places are the
+speaker's words: a place spaCy named, else the capitalised words the phrase starts with."""
+from __future__ import annotations
+
+import re
+
+from .dates import DAY, MONTH
+from .lexicon import NAME
+from .values import proper_name
+
+Pair = tuple[str, str]
+
+
+def homes(text: str, places: list[str]) -> list[Pair]:
+    """The (attribute, value) pairs of home and hometown `text` states (`places`: the places spaCy named in it)."""
+    found: list[Pair] = []
+
+    def add(attribute: str, value: str) -> None:
+        found.append((attribute, value))
+
+    m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: been)?(?: just| recently| finally| now|"
+                  r" still| actually| currently)?"
+                  r" (?:live|lived|living|moved|moving|relocated|relocating|based)"
+                  r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:(?:an?|the) (?:[\w-]+ ){0,2}"
+                  r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence) "
+                  r"in )?([A-Z][\w .'-]+)",
+                  text, re.I) or re.search(r"\bbased (?:in|out of) ([A-Z][\w .'-]+)", text)
+    if m and re.search(r"\blived\b", m.group(0)) and not re.search(r"(?:'ve|have|has)(?: \w+)? lived\b", m.group(0)):
+        m = None  # "when I lived in Monterrey", "I lived in Rome for a year": a home that was
+    if m and (place := _place_named(places, m.group(1))):
+        if re.search(r"\b(?:moving|relocating)\b", m.group(0), re.I) and not re.search(r"\bfrom\b", m.group(0)):
+            add("plans", f"move to {place}")  # "now we're moving to Melbourne in March": not the home yet
+        else:
+            add("home_city", place)
+    m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?bought (?:a|our first|my first) "
+                  r"(?!holiday |vacation |second |summer |rental |beach |ski |investment )(?:[\w-]+ )?"
+                  r"(?:flat|house|home|apartment|cottage|place|condo) in ([A-Z][\w .'-]+)", text, re.I) \
+        or re.search(r"\bi used to live in [A-Z][\w'-]+(?: [A-Z][\w'-]+)*,? (?:but |and )?now "
+                     r"(?:i 'm|i am|i live|we 're|we live|we are) in ([A-Z][\w .'-]+)", text, re.I)  # "…, now in Lyon"
+    if m and (place := _place_named(places, m.group(1))):
+        add("home_city", re.sub(r"'s?$", "", place))  # "a flat in Glasgow's West End"
+    m = re.search(r"\b(?:[Mm]y|[Oo]ur) (?:own |little |small |tiny |rented )?(?:house|flat|apartment|home|"
+                  r"apartment building|building) (?:here )?in ([A-Z][\w .'-]+)", text) \
+        or re.search(r"\b(?:i|we) (?:'m |am |are |'re )?(?:renting|rent|share|sharing) an? (?:[\w-]+ )?(?:flat|house|"
+                     r"apartment|room|place|studio|bedsit|[a-z]+-bed(?:room)?) in ([A-Z][\w .'-]+)", text, re.I) \
+        or re.search(r"\b(?:i|we) (?:'m |am |are |'re )(?:moving|relocating) from ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*) to "
+                     r"[A-Z]", text, re.I)  # "We're moving from Cardiff to Bristol": Cardiff until then
+    m = m or _where(text, r"(?:live|'re based|are based)")  # "out of Madrid, which is where we live"
+    if m and (place := _place_named(places, m.group(1))):
+        add("home_city", place)  # "my house in Guadalajara", "renting a flat in Manchester"
+    m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
+                  r"([A-Z][\w .'-]+)", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
+    if m and (place := _place_named(places, m.group(1))):
+        add("home_city", place)
+    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:[A-Z][a-z]+, )?(?:originally |born and raised )?(?:from|born in|"
+                  r"(?:grew up|raised)(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)",
+                  text)  # "on a farm in Iowa", "I'm Egyptian, from Alexandria"
+    if m and (place := _place_named(places, m.group(1))):
+        add("hometown", place)
+    m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in ([A-Z][\w .'-]+)", text) \
+        or re.search(r"(?:^|(?<=[.!?] ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up|[Bb]orn and raised|[Bb]orn) in (" + NAME
+                     + r"(?: " + NAME + r")*)", text) \
+        or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)") \
+        or re.match(r"(" + NAME + r"(?: " + NAME + r")*)(?: 's| is) where (?i:(?:i|we) (?:both )?(?:grew up|was born|"
+                    r"were born|'m from|am from|come from))\b", text)  # "Tulsa's where I grew up"
+    # "We grew up in Soweto", "Grew up in Nukuʻalofa, we walked everywhere", "in Salvador, where I grew up"
+    if m and (place := _place_named(places, m.group(1))):
+        add("hometown", place)
+    m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
+    if m:
+        add("hometown", m.group(1))
+    return found
+
+
+def _place_named(places: list[str], rest: str) -> str | None:
+    """The place `rest` starts with: a place spaCy named, else its capitalised words ("Headingley with …")."""
+    place = next((p for p in places if rest.startswith(p)), None) or proper_name(rest)
+    return None if place and re.fullmatch(rf"(?:{MONTH}|{DAY})", place.lower()) else place  # "Moved in January"
+
+
+def _where(text: str, verbs: str) -> re.Match[str] | None:
+    """The place a relative clause says the speaker lives in or comes from: "Manchester, where we live", "in
+    Ōtāhuhu where i live", "Bradford, where we both grew up" (not a sentence's first word: "Anyway, where I live …")."""
+    return re.search(r"(?<=\S )(" + NAME + r"(?: " + NAME + r")*),? (?i:(?:which|that)?(?: 's| is)? ?where (?:i|we) "
+                     r"(?:both )?(?:still |now )?" + verbs + r")\b", text)
