@@ -15,23 +15,39 @@ prompts: the kept prefix would be lost).
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import io
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .assertion import gate
+from .clauses import left_alone, spans
 from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, misfit
 
 CONCEPTS = ("home", "hometown", "job", "employer", "school", "diet", "allergy", "health", "family", "partner", "pet",
             "hobby", "likes", "dislikes", "language", "age", "plans", "other")
 VALUE_CHARS = 60
 # the kind first (what a small model labels well), then the words, then whether the person says it of themself
-SCHEMA = {"type": "object", "additionalProperties": False, "required": ["attribute", "value", "keep"],
-          "properties": {"attribute": {"type": "string", "enum": list(CONCEPTS)}, "value": {"type": "string"},
-                         "keep": {"type": "boolean"}}}
+SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["attribute", "value", "keep"],
+    "properties": {"attribute": {"type": "string", "enum": list(CONCEPTS)}, "value": {"type": "string"},
+                   "keep": {"type": "boolean"}}}
+def schema_of(question: Question) -> dict:
+    """The answer's schema: a clause question's value one of the sentence's `spans`; a record's as SCHEMA (free:
+    the rules' words are what is checked)."""
+    if not question.clause or question.note is not None:
+        return SCHEMA
+    said = spans(question.clause)
+    if not said:
+        return SCHEMA
+    held = copy.deepcopy(SCHEMA)
+    held["properties"]["value"] = {"type": "string", "enum": said}
+    return held
+
+
 # ChatML, which both shipped models (SmolLM2, Qwen2.5) use: the system part and the user's opening never change.
 # The rules' label is never shown: a small model echoes a label it is given, so it names the kind of fact itself.
 INSTRUCTIONS = (
@@ -163,6 +179,8 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
     rules = concept(question.attribute)
     if rules in RELATIONS:  # "my partner Jo wanted …", "My mum will cry": the relation holds whatever the mood
         return CheckVerdict("keep", why=f"a {rules} the rules read from the speaker's own words stands")
+    if (question.attribute or "").startswith("former_"):  # "I used to work as a lab technician": read as what was
+        return CheckVerdict("keep", why=f"a {question.attribute} the rules read from 'used to' stands")
     if not answer.keep and had and answer.attribute != rules:
         # "no fact" about a fact of another kind than the rules read ("crowds" as a hobby): not a reading of it
         return CheckVerdict("keep", why=f"the model read {answer.attribute}, not {rules}, and no fact of it")
@@ -179,6 +197,10 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
         return CheckVerdict("keep" if had else "none", why=f"{said!r} names no place for a {answer.attribute}")
     same = had and rules == answer.attribute  # then the rules' words are what is checked, not the model's
     verdict = gate(question.turn, (question.value or said) if same else said, concept=answer.attribute)
+    if same and verdict.reasons == {"question"} and verdict.whose == "speaker" and re.search(
+            rf"{re.escape(question.value or said)}[^?]*?[;—–][^?]*\?", question.turn, re.I):
+        verdict = replace(verdict, reasons=frozenset())  # "I'm 27; is that too late?": the rules read the statement
+        # before the question (rules.BREAKS), which the gate reads as the question's sentence
     if not verdict.holds(answer.attribute):
         ruled = gate(question.turn, question.value or said, concept=rules) if had and not same else None
         if ruled is not None and ruled.holds(rules):
@@ -278,6 +300,8 @@ class Checker:
         if (most, least) != (VALUE_CHARS, 0):
             key = f"{least}-{most}:{key}"
         if key not in self.grammars:
+            if len(self.grammars) > 64:  # a clause question's spans make a grammar of their own: not kept all
+                self.grammars = dict(list(self.grammars.items())[:8])
             self.grammars[key] = grammar(schema, most=most, least=least)
         return self.grammars[key]
 
@@ -286,7 +310,7 @@ class Checker:
         self.questions += 1
         if question.note is not None:
             return parse_model_answer(self.complete(NOTE_PREFIX, question.prompt(), NOTE_SCHEMA), note=True)
-        return parse_model_answer(self.complete(PREFIX, question.prompt(), SCHEMA))
+        return parse_model_answer(self.complete(PREFIX, question.prompt(), schema_of(question)))
 
     def check(self, questions: list[Question]) -> list[tuple[Question, ModelAnswer | None, CheckVerdict]]:
         """One window's questions, the questions about words first and then the notes (one switch of prefix)."""
@@ -374,24 +398,3 @@ def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes:
             for k, sentence in enumerate(left_alone(turn.text, covered.get(turn.id, []))):
                 asked.append((n, k + 1, Question(turn.text, before, clause=sentence, turn_id=turn.id)))
     return [q for _, _, q in sorted(asked, key=lambda x: (x[0], x[1]))]
-
-
-def left_alone(text: str, values: list[str]) -> list[str]:
-    """The sentences of a user's turn worth a question: a statement (not a question) of four words or more whose
-    clause has the speaker as its subject ("I", "we", "my …" but not "my brother"), where none of `values` (the
-    first pass's) is said."""
-    from .assertion import PEOPLE, SUBJECTS, WE, locate
-    from .pipeline import nlp
-
-    found = []
-    for sentence in nlp()(text).sents:
-        said = sentence.text.strip()
-        if said.endswith("?") or sum(t.is_alpha for t in sentence) < 4:
-            continue
-        if not any(t.dep_ in SUBJECTS and (t.lower_ in WE or t.lemma_.lower() not in PEOPLE and any(
-                x.lower_ in ("my", "our") and x.dep_ == "poss" for x in t.subtree)) for t in sentence):
-            continue
-        if any(v and locate(v, said) for v in values):
-            continue
-        found.append(said)
-    return found

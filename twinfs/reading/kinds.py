@@ -51,6 +51,9 @@ PARTNERS = {word for word, kind in KIN.items() if kind == "partner"}
 # the model's `home: Amsterdam` ("writing from the airport in Amsterdam"), `home: Rathmines` ("moving out of
 # Rathmines"), `home: Fès` ("Fès is too far"), `home: Salthill` ("grew up twenty minutes from Salthill"),
 # `age: 11` ("I'm in grade 11")
+STUDYING = re.compile(r"\b(?:stud(?:y|ies|ying|ied|ent|ents)|school|college|uni|university|academy|institute|course|"
+                      r"degree|class(?:es)?|year|phd|master'?s|bachelor'?s|mba|diploma|enrolled|attend(?:ing)?|"
+                      r"lectures?|semester|term|graduat\w*)\b", re.I)
 CUES = {
     "home": r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|settled|home|house|flat|apartment|renting)\b"
             r"(?:\s+[\w'-]+){{0,4}}?\s+(?:in|to)\s+(?:the\s+)?{value}"
@@ -77,6 +80,14 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         return f"{value!r} names nothing by itself"  # "plans: thinking about it"
     if concept in CUES and not re.search(CUES[concept].format(value=re.escape(value)), sentence, re.I):
         return f"{sentence!r} says no {concept} of {value!r}"  # "I'm writing from the airport in Amsterdam"
+    denied = re.match(r"(?:no|not|never|none)\b", value, re.I) or re.search(
+        rf"\b(?:no|not|never)\s+(?:[\w-]+\s+)?{re.escape(value)}", sentence, re.I)
+    if denied and concept not in ("diet", "allergy", "dislikes"):
+        return f"{value!r} says what is not"  # "i'm 23 and broke so no private trainer": no job of a trainer
+    if concept in ("job", "employer") and re.search(
+            r"\b(?:apply(?:ing)?|applied|applications?|interview(?:ing|ed)?|looking|search(?:ing)?|hunting|hoping)\s+"
+            rf"(?:for|at|to|with)\s+(?:a |an |the )?(?:[\w-]+ ){{0,3}}?{re.escape(value)}", sentence, re.I):
+        return f"{value!r} is sought, not held"  # "I'm applying for a junior UX designer position at …"
     if concept == "job":
         if re.search(rf"{re.escape(value)}\s+(?:course|degree|programme|program|training|exam|class)\b", sentence,
                      re.I):
@@ -90,10 +101,16 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
             return f"{value!r} is a role that was"  # "I was the banker" (at Monopoly)
         taught = re.search(rf"\bteach(?:es|ing)?\s+{re.escape(value)}\b", sentence, re.I)
         return None if is_job(value) or taught else f"{value!r} names no job"
+    if concept == "school" and not STUDYING.search(sentence):
+        return f"{sentence!r} says no study"  # "we're right on the coast in Salthill": a place, no school
     if concept in ("employer", "school"):
-        if _named(value) or (concept == "school" and SCHOOLS.search(value)):
-            return None
+        if _named(value) or (concept == "school" and SCHOOLS.search(value)) or re.fullmatch(r"[A-Z]{2,6}", value):
+            return None  # "Arup", "University College", "UBC"
         return f"{value!r} names no {concept}"
+    if concept in ("family", "partner", "pet") and re.match(r"(?!(?:my|our)\b)[\w-]+'s\b", value, re.I):
+        return f"{value!r} is someone else's"  # "Miguel's mum": not the speaker's family
+    if concept == "plans" and len(value.split()) < 2:
+        return f"{value!r} says no deed"  # "so i kinda need it working by tomorrow": plans "working"
     # a name is a relative's, a partner's or a pet's when the sentence says which: "We're stuck between Layla and
     # Maya" names babies-to-be, no one of the family
     if concept == "family":
@@ -103,6 +120,9 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "pet":
         return None if (words | _words(sentence)) & PETS else f"{value!r} names no pet"
     if concept == "language":
+        if re.search(rf"\b(?:studied|learned|learnt|took|did|had)\s+(?:some\s+|a\s+bit\s+of\s+)?{re.escape(value)}\b",
+                     sentence, re.I) or re.search(r"\bforg[eo]t(?:ten)?\b", sentence, re.I):
+            return f"{value!r} is a language studied once or forgotten"  # "I studied French at university, but …"
         return None if words & LANGUAGES else f"{value!r} names no language"
     if concept == "age":
         if re.search(SOMEDAY + rf"(?:i'm|i am|i 'm|i turn|i'll be)\s+{re.escape(value)}\b", sentence, re.I):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .checking import CONCEPTS, SCHEMA, CheckVerdict, Question, parse_model_answer, verdict_of
+from .checking import CONCEPTS, CheckVerdict, Question, parse_model_answer, schema_of, verdict_of
 from .keys import CHARS, MAX_TOKENS, NAMES, QUESTIONS, lines_of, parse_answer
 from .keys import SCHEMA as KEYS_SCHEMA
 
@@ -94,7 +94,7 @@ class PassageRun:
                     tokens = self._tokens(SYSTEM, first=True)
                     prompt = self._tokens(before + line + "\n" + q.focus() + ASK)
                 tokens += prompt
-                text = self.checker.answer_to(tokens, SCHEMA, 60, 0, self.checker.max_tokens)
+                text = self.checker.answer_to(tokens, schema_of(q), 60, 0, self.checker.max_tokens)
                 tokens += self._tokens(text + AFTER)
                 pending = ""
                 answer = parse_model_answer(text)

@@ -1,0 +1,96 @@
+"""The model pass's clause questions answer with words of the sentence (the grammar holds the value to its spans),
+and code refuses values that say what is not or what is only sought (sentences written for these tests)."""
+from __future__ import annotations
+
+import pytest
+
+from twinfs.reading.checking import SCHEMA, Checker, ModelAnswer, Question, decide, load, schema_of
+from twinfs.reading.clauses import spans
+from twinfs.reading.kinds import misfit
+from twinfs.reading.shipped import model_path
+
+
+def test_a_clauses_values_are_runs_of_its_words_that_name_something():
+    said = spans("During term I live in the university dorms in Istanbul, near the sea.")
+    assert {"the university dorms in Istanbul", "Istanbul", "university dorms"} <= set(said)
+    assert all(s in "During term I live in the university dorms in Istanbul, near the sea." for s in said)
+    assert "Istanbul, near the sea" not in said  # no run crosses a comma
+    assert not {"in", "the", "I live in", "in the"} & set(said)  # none starts with a pronoun or ends on a preposition
+    assert "both" not in spans("We're both mad about football.")  # a word that names nothing
+    assert not any(s.startswith("no ") for s in spans("I'm broke so no private trainer please."))
+
+
+def test_only_a_clause_question_is_held_to_its_spans():
+    clause = Question("I sell fabric at Dugbe market.", clause="I sell fabric at Dugbe market.")
+    held = schema_of(clause)["properties"]["value"]
+    assert "Dugbe market" in held["enum"] and "fabric" in held["enum"]
+    record = Question("I sell fabric at Dugbe market.", "", "job", "sell fabric", "th#r1")
+    assert schema_of(record) is SCHEMA  # a record's words are the rules', checked as they are
+    assert SCHEMA["properties"]["value"] == {"type": "string"}  # and the shared schema is left as it was
+
+
+@pytest.mark.parametrize(("concept", "value", "sentence"), [
+    ("job", "private trainer", "also i'm 23 and broke so no private trainer pls"),
+    ("job", "no private trainer", "also i'm 23 and broke so no private trainer pls"),
+    ("hobby", "not a gamer", "I am not a gamer at all."),
+    ("job", "junior UX designer", "I'm applying for a junior UX designer position at a fintech company."),
+    ("job", "nurse", "I've got an interview for a nurse job at St Mary's on Monday."),
+    ("employer", "Google", "I'm interviewing at Google next week, wish me luck."),
+])
+def test_what_is_not_or_is_only_sought_is_no_value(concept, value, sentence):
+    assert misfit(concept, value, sentence) is not None
+    assert decide(Question(sentence, clause=sentence), ModelAnswer(True, concept, value)).action == "none"
+
+
+@pytest.mark.parametrize(("concept", "value", "sentence"), [
+    ("job", "nurse", "I work as a nurse, not a doctor."),
+    ("hobby", "climbing", "I'm not a runner but I go climbing every week."),
+    ("job", "designer", "I'm a designer at a fintech company."),
+])
+def test_what_is_said_plainly_still_fits(concept, value, sentence):
+    assert misfit(concept, value, sentence) is None
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    return Checker(load(str(model_path("smollm2")), n_threads=2), max_tokens=40)
+
+
+def test_a_real_models_answer_to_a_clause_is_words_of_that_clause(smollm2):
+    """SmolLM2-135M copies and paraphrases freely when it may: held to the spans, every value it gives is said."""
+    turn = "We're both mad about football. These days my hobby is bouldering, which my brother finds hilarious."
+    asked = [Question(turn, "What do you two like?", clause="We're both mad about football."),
+             Question(turn, "What do you two like?", clause="These days my hobby is bouldering, which my brother "
+                                                             "finds hilarious.")]
+    for q in asked:
+        answer = smollm2.ask(q)
+        assert answer is not None and answer.value in spans(q.clause or ""), answer
+
+
+@pytest.mark.parametrize(("concept", "value", "sentence"), [
+    ("school", "Claddagh", "We're right on the seafront in Claddagh, so it gets windy."),  # a place, no study
+    ("family", "Tomas's dad", "Tomas's dad is diabetic, which is awkward for dinner."),  # another's relative
+    ("plans", "working", "so i kinda need it working by tomorrow lol"),  # no deed
+    ("language", "German", "I took German at school, but I've forgotten almost all of it."),  # a language that was
+])
+def test_a_value_of_the_wrong_kind_is_no_value(concept, value, sentence):
+    assert misfit(concept, value, sentence) is not None
+
+
+def test_a_students_school_said_short_fits():
+    assert misfit("school", "UCL", "I'm a student at UCL.") is None
+
+
+def test_a_value_the_rules_read_before_a_question_stands_when_the_model_agrees():
+    turn = "By the way, I'm 31; is that too old to start?"
+    verdict = decide(Question(turn, "", "age", "31", "th#r1"), ModelAnswer(True, "age", "31"))
+    assert verdict.action == "keep", verdict
+    asked = decide(Question("Am I too old at 31?", "", "age", "31", "th#r2"), ModelAnswer(True, "age", "31"))
+    assert asked.action == "drop", asked  # a question only: nothing stated
+
+
+def test_a_job_that_was_stays_when_the_model_reads_it_as_a_job():
+    turn = "I used to work as a lab technician, now I write about science."
+    verdict = decide(Question(turn, "", "former_job", "lab technician", "th#r1"),
+                     ModelAnswer(True, "job", "lab technician"))
+    assert verdict.action == "keep", verdict
