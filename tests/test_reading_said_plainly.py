@@ -17,6 +17,19 @@ from test_reading_plain import read, values
     ("I bake sourdough as a hobby.", {("hobby", "bake sourdough")}),
     ("I tutor primary school kids on Saturdays.", {("job", "tutor")}),
     ("I live in the student halls in Bristol.", {("home_city", "Bristol")}),
+    ("my boyfriend and I speak portuguese at home.", {("language", "portuguese")}),
+    ("sorry for typos, finnish is my native language", {("language", "finnish")}),
+    ("I'm in Winnipeg, Osborne Village, small flat above a bakery.", {("home_city", "Winnipeg")}),
+    ("we're just outside Keswick, lots of rain.", {("home_city", "Keswick")}),
+    ("I have a sesame allergy, so check labels please.", {("allergy", "sesame")}),
+    ("I'm a keen hiker, mostly day walks.", {("hobby", "hiker")}),
+    ("i was born on Rarotonga and moved when i was six.", {("hometown", "Rarotonga")}),
+    ("my commute is across Porto (where I live, very hilly) every day.", {("home_city", "Porto")}),
+    ("I'm vegetarian so if there's a meat-free option that'd be great.", {("diet", "vegetarian")}),
+    ("i'm a line-cook at a diner, long shifts.", {("job", "line-cook")}),
+    ("I'm doing a part-time MSc at Concordia U, evenings.", {("school", "Concordia U")}),
+    ("I've just started the level 3 plumbing course at Leeds College of Building.",
+     {("school", "Leeds College of Building")}),
 ])
 def test_plain_statements(text, expected):
     got = values(read(("user", text)))
@@ -37,7 +50,14 @@ def test_a_students_place_is_a_school_and_no_employer(text, school):
     "Leeds is where my wife grew up.",
     "I used to be more of a cycling person.",
     "I've been working for six months.",
+    "I'm in Lisbon for work this week.",
+    "I'm in Madrid until Sunday, then home.",
 ])
 def test_the_same_words_of_someone_else_or_of_before_are_not_the_speakers(text):
     got = values(read(("user", text)))
-    assert not {a for a, _ in got} & {"likes", "hometown", "hobby"}, got
+    assert not {a for a, _ in got} & {"likes", "hometown", "hobby", "home_city"}, got
+
+
+def test_a_degree_done_part_time_is_no_pastime():
+    got = values(read(("user", "I'm doing a part-time MFA at Emily Carr, evenings.")))
+    assert not any(a == "hobby" for a, _ in got), got

@@ -194,7 +194,8 @@ def _clause(tokens: list[Token]) -> Assertion:
             crossed = crossed or node.dep_ in ("conj", "advcl", "parataxis")
             subjects = _subjects(node)
             if subjects:  # two subjects when spaCy splits "My granddaughter Ella": the one holding the value
-                found = next((s for s in subjects if any(t.i in span for t in s.subtree)), subjects[0])
+                found = next((s for s in subjects if any(t.i in span for t in s.subtree)), None) or next(
+                    (s for s in subjects if s.lower_ in ("i", "we")), subjects[0])  # "my boyfriend and I speak …"
                 held = any(t.i in span for t in found.subtree)
                 if held and len(subjects) > 1:
                     found = subjects[0]
@@ -301,7 +302,9 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
             g.lower_ for c in children if c.dep_ == "auxpass" for g in c.children if g.dep_ == "aux"]
         if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in children) or any(
                 c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("if", "unless") for m in c.children)
-                and not _relevance(c, verb) for c in children):
+                and not _relevance(c, verb) and not any(  # "I'm vegan so if there's a plant-based one, …": the
+                    k.dep_ == "cc" and k.lower_ in ("so", "and", "but") and k.i < c.left_edge.i  # condition is
+                    for k in children) for c in children):  # of what follows "so", not of what came before it
             reasons.add("conditional")
         if any(a in WOULD for a in auxes):
             reasons.add("plan" if lemma in ("love", "like") else "conditional")

@@ -142,6 +142,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"(?: [.!,]|$| last| this| on| in| and)", low)
     if m and not _someday(low[:m.start()]):
         add("age", m.group(1))  # "I turned forty last week": as said
+    m = re.search(r"^(?:and |but |so )?at (\d{2}),? i(?: 'm| am)\b", low)
+    if m and 10 < int(m.group(1)) < 110:
+        add("age", m.group(1))  # "at 37 I'm too old for this"
     m = re.search(r"\bi(?: 'm| am)? [^,]+, at (\d{2}|" + TENS + r""
                   r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years old)?\W*$", low)
     if m and (not m.group(1).isdigit() or 10 < int(m.group(1)) < 110):
@@ -245,6 +248,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"alcohol|booze|caffeine|coffee|carbs|fried food|sweets)\b", low)
     if m:
         add("diet", f"cutting down on {m.group(1)}")  # "I am cutting down on salt now"
+    m = re.search(r"\bi (?:have|'ve got|have got) (?:an? |a bad |a severe |a mild )?([a-z]+(?: [a-z]+)?) allergy\b",
+                  low)
+    if m and not re.match(r"(?:bad|severe|mild|food|an|the|my)$", m.group(1)):
+        add("allergy", m.group(1))  # "I have a shellfish allergy"
     m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic to ([\w ,'-]+)", low)
     if m and not re.match(r"(?:(?:my|the) )?(?:mornings?|evenings?|mondays?|work|job|boss|exams?|homework|people|life|"
                           r"effort|exercise|chores)\b", m.group(1)):
@@ -304,15 +311,18 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"am fluent in|'m learning|"
                   r"am learning|'m picking up|am picking up|"
                   r"'m studying|am studying|(?:'ve |have )?started learning|(?:'ve|have) been learning) " + some
-                  + r"([A-Z][a-z]+(?:(?:,|,? and|,? or) " + some
-                  + r"[A-Z][a-z]+)*)", text)
-    if m:  # "I speak fluent Spanish and a bit of Arabic"
+                  + r"((?i:[a-z]+)(?:(?:,|,? and|,? or) " + some
+                  + r"(?i:[a-z]+))*)", text)
+    if m:  # "I speak fluent Spanish and a bit of Arabic", "we speak irish at home"
         for language in re.split(r"(?:,|,? and|,? or) " + some, m.group(1)):
             if language.lower() in languages:
                 add("language", language)
-    m = re.search(r"\b([A-Z][a-z]+) is my (?:first|native|mother|home|second) (?:language|tongue)\b", text)
-    if m and m.group(1).lower() in languages:
-        add("language", m.group(1))  # "Japanese is my first language"
+    m = re.search(r"\b((?i:[a-z]+)) is my (?:first|native|mother|home|second|third|other) (?:language|tongue)"
+                  r"(?: after ((?i:[a-z]+))(?: and ((?i:[a-z]+)))?)?", text)
+    for language in (m.groups() if m else ()):
+        if language and language.lower() in languages:
+            add("language", language)  # "Japanese is my first language", "english is my third language after
+            # arabic and french"
     m = re.search(r"\b[Ii] (?:drive|bought|got|have|own) (?:an? |my |the )?(?:new |used |old )?((?:[A-Z][\w-]+ ?)+)"
                   r"(?: car| truck| SUV)?\b", text) if re.search(r"\b(?:car|drive|truck|suv)\b", low) else None
     if m and ents.get("ORG", ents.get("PRODUCT")):

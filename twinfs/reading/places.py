@@ -46,14 +46,15 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                      r"apartment|room|place|studio|bedsit|[a-z]+-bed(?:room)?) in ([A-Z][\w .'-]+)", text, re.I) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re )(?:moving|relocating) from ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*) to "
                      r"[A-Z]", text, re.I)  # "We're moving from Cardiff to Bristol": Cardiff until then
-    m = m or _where(text, r"(?:live|'re based|are based)")  # "out of Madrid, which is where we live"
+    m = m or _where(text, r"(?:live|'re based|are based)") or _staying(text)  # "out of Madrid, which is where we
+    # live", "I'm in Toronto, Leslieville", "we're just outside Harrogate"
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", place)  # "my house in Guadalajara", "renting a flat in Manchester"
     m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
                   r"([A-Z][\w .'-]+)", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", place)
-    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:[A-Z][a-z]+, )?(?:originally |born and raised )?(?:from|born in|"
+    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:[A-Z][a-z]+, )?(?:originally |born and raised )?(?:from|born (?:in|on)|"
                   r"(?:grew up|raised)(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)",
                   text)  # "on a farm in Iowa", "I'm Egyptian, from Alexandria"
     if m and (place := _place_named(places, m.group(1))):
@@ -82,5 +83,15 @@ def _place_named(places: list[str], rest: str) -> str | None:
 def _where(text: str, verbs: str) -> re.Match[str] | None:
     """The place a relative clause says the speaker lives in or comes from: "Manchester, where we live", "in
     Ōtāhuhu where i live", "Bradford, where we both grew up" (not a sentence's first word: "Anyway, where I live …")."""
-    return re.search(r"(?<=\S )(" + NAME + r"(?: " + NAME + r")*),? (?i:(?:which|that)?(?: 's| is)? ?where (?:i|we) "
+    return re.search(r"(?<=\S )(" + NAME + r"(?: " + NAME + r")*),? \(?(?i:(?:which|that)?(?: 's| is)? ?where (?:i|we) "
                      r"(?:both )?(?:still |now )?" + verbs + r")\b", text)
+
+
+def _staying(text: str) -> re.Match[str] | None:
+    """The place the speaker says they are in, said as where they are now and not as a stay ("I'm in Toronto,
+    Leslieville"; not "I'm in Paris for work", "in Rome until Sunday", "in Lisbon this week")."""
+    m = re.search(r"\b(?:(?:[Ii] 'm|[Ii] am|[Ww]e 're|[Ww]e are) (?:just |right |out \w+ |based )?(?:in|outside|near)|"
+                  r"[Ww]e 're out \w+ in) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text)
+    stay = m and re.match(r",?\s*(?:for|on|this|next|until|till|visiting|at the moment|right now|today|tonight|again|"
+                          r"now for|over|during)\b", text[m.end():], re.I)
+    return None if stay else m

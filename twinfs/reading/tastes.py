@@ -42,7 +42,9 @@ def tastes(text: str, low: str) -> list[Pair]:
         add("job", paid.group(1))  # "I've been doing graphic design for other people's deadlines for nine years"
     if m and (value := activity(m.group(3))) and not re.match(r"(?:my|our)\b", m.group(3)) and not re.match(
             r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|(?:a )?new (?:job|role|"
-            r"position|gig)|(?:an? )?(?:master|masters|bachelor|phd|doctorate|degree|mba|diploma|course|internship|"
+            r"position|gig)|(?:an? )?(?:(?:part|full)-time )?(?:master|masters|bachelor|phd|doctorate|degree|mba|"
+            r"mfa|msc|"
+            r"diploma|course|internship|"
             r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b|speak|know|"
             r"have|like|love|want|need|think|feel|live|work|understand|miss|as|(?:[\w-]+ )?shifts?|[\w ]*(?:ology|"
             r"ics|law|medicine|engineering|architecture|nursing|history|chemistry|physics|economics|accounting))\b",
@@ -60,7 +62,12 @@ def tastes(text: str, low: str) -> list[Pair]:
                   r"restore|play|do|run|sing|compose|design|code|edit)s? [\w '-]{3,40}?) (?:as|for) (?:a|my) (?:hobby|"
                   r"side thing|pastime)\b", low) \
         or re.search(r"\bi(?: 'm| am) (?:more of )?an? ([a-z]+ing) (?:guy|person|girl|gal|man|woman|type|nut|"
-                     r"fanatic)\b", low)  # "I make short travel videos as a hobby", "I'm more of a fishing guy"
+                     r"fanatic)\b", low) \
+        or re.search(r"\bi(?: 'm| am) (?:also )?an? (?:keen |avid |big |casual |serious |amateur |lifelong |mad |"
+                     r"obsessive )?(runner|tramper|hiker|climber|cyclist|swimmer|reader|gamer|surfer|"
+                     r"skier|golfer|birder|birdwatcher|knitter|angler|walker|rambler|skater)"
+                     r"(?: too| as well)?\b(?! (?:at|for|with)\b)", low)
+    # "I make short travel videos as a hobby", "I'm more of a fishing guy", "I'm a keen tramper", "i'm a runner too"
     if m:
         add("hobby", m.group(1))
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"

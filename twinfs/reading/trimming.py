@@ -101,8 +101,9 @@ def trimmed(span: Span) -> list[Token]:
         del tokens[comma:]  # "I spent the weekend building a shed, ha": a laugh, no part of the fact; "…, so maybe
         # not": of what was said before
     # "I started kickboxing, you should try it": keep what the speaker says of themself
-    listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU or t.lower_ == "please" or (  # "…, so let's
-        t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))), None)  # make it happen",
+    listener = next((i for i, t in enumerate(tokens) if (t.lower_ in YOU and not _named_u(t)) or t.lower_ == "please"
+                     or (t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))),
+                    None)  # "…, so let's make it happen",
     # "…, so please avoid red-green charts": what the listener is asked
     lead = next((i for i, t in enumerate(tokens) if listener is not None and i > listener and t.text in (":", ";")
                  and any(x.lower_ in FIRST for x in tokens[i + 1:i + 3])), None)
@@ -136,3 +137,8 @@ def hollow(clause: list[Token]) -> bool:
     return bool(words) and len(verbs) <= 1 and all(
         t.lower_ in HOLLOW_WORDS or t.tag_ == "MD" or t.dep_ in ("aux", "neg") or t in verbs for t in words) \
         and any(t.lower_ in ("not", "n't", "never") or t.tag_ == "MD" or t in verbs for t in words)
+
+
+def _named_u(t: Token) -> bool:
+    """A capital "U" that ends a name ("OCAD U", "Concordia U"): no chat spelling of "you"."""
+    return t.text == "U" and t.i > 0 and t.nbor(-1).text[:1].isupper() and t.nbor(-1).pos_ == "PROPN"

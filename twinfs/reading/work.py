@@ -37,7 +37,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
 
     # work
     m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working)(?: part-time| full-time| "
-                  r"part time| full time| freelance| remotely| now)? (as|at|for) (?:an? |the )?([\w '&-]+)", text, re.I)
+                  r"part time| full time| freelance| remotely| now| weekends| evenings| nights| shifts)? (as|at|for) "
+                  r"(?:an? |the )?([\w '&-]+)", text, re.I)
     if m:
         if m.group(1).lower() == "as" and is_job(value := cut_value(AT_PLACE.split(m.group(2))[0], 4)):
             add("job", value)  # "as a welder", not "as hard as a horse" nor "as a team"
@@ -151,7 +152,7 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         words = re.sub(r"^\d{1,3}[- ]year[- ]old ", "", m.group(2)).split()  # "a 29-year-old nurse": the age apart
         for n in (2, 1):
             hits = [i for i in range(min(3, len(words) - n + 1)) if " ".join(words[i:i + n]) in JOBS
-                    or words[i + n - 1] in JOBS]
+                    or words[i + n - 1].split("-")[-1] in JOBS]  # "a sous-chef"
             if hits:
                 job = " ".join(words[:hits[0] + n])
                 add("former_job" if past else "job", job)
@@ -185,8 +186,9 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     m = re.search(r"\bi (?:'m |am |was )?stud(?:y|ying|ied) for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text,
                   re.I) \
         or re.search(r"\b(?i:i(?: 'm| am)\b[^.;!?]{0,20}? (?:doing|taking|in)\b[^.;!?]{0,50}?\b(?:mba|phd|degree|"
-                     r"bachelor|bachelor ?'s|master ?'s|diploma|course|year(?: [a-z]+){0,2})|i (?:already |also |"
-                     r"currently )?(?:take|attend) an? [\w -]{0,30}?course) at (?:the )?([A-Z][\w .'&-]+)", text)
+                     r"bachelor|bachelor ?'s|master ?'s|diploma|course|mfa|msc|ma|ba|bsc|llm|year(?: [a-z]+){0,2})|i "
+                     r"(?:already |also |currently |'ve |have |just )*(?:take|attend|started|begun|began|taking|doing) "
+                     r"(?:an?|the) [\w -]{0,30}?course) at (?:the )?([A-Z][\w .'&-]+)", text)
     # "I'm studying for a master's … at Johns Hopkins", "doing a part-time MBA at the University of Lagos", "in first
     # year engineering at the University of Auckland", "I take an evening English course at the Colombo Americano"
     place = rejoined(m.group(1)) if m else ""
