@@ -94,3 +94,20 @@ def test_a_job_that_was_stays_when_the_model_reads_it_as_a_job():
     verdict = decide(Question(turn, "", "former_job", "lab technician", "th#r1"),
                      ModelAnswer(True, "job", "lab technician"))
     assert verdict.action == "keep", verdict
+
+
+def test_a_pastimes_doer_stays_a_pastime_and_a_when_clause_is_none():
+    turn = "I'm a keen fell runner, mostly weekends in the Lakes."
+    kept = decide(Question(turn, "", "hobby", "fell runner", "th#r1"), ModelAnswer(True, "job", "fell runner"))
+    assert kept.action == "keep" and kept.attribute is None, kept  # no job said
+    moved = decide(Question("I started a new job as a nurse last week.", "", "hobby", "new job as a nurse", "th#r2"),
+                   ModelAnswer(True, "job", "a nurse"))
+    assert (moved.action, moved.attribute) == ("replace", "job")  # a job said as one still moves
+    when = "my brakes squeal when i ride downhill."
+    assert decide(Question(when, clause=when), ModelAnswer(True, "hobby", "ride")).action == "none"
+
+
+def test_an_age_said_before_the_speaker_is_found():
+    turn = "at 41 I'm too old for all-nighters."
+    found = decide(Question(turn, clause=turn), ModelAnswer(True, "age", "41"))
+    assert (found.action, found.value) == ("add", "41"), found

@@ -25,7 +25,7 @@ from typing import Any
 
 from .assertion import gate
 from .clauses import left_alone, spans
-from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, misfit
+from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, WORK_SAID, misfit
 
 CONCEPTS = ("home", "hometown", "job", "employer", "school", "diet", "allergy", "health", "family", "partner", "pet",
             "hobby", "likes", "dislikes", "language", "age", "plans", "other")
@@ -213,6 +213,9 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
         return CheckVerdict("keep", answer.attribute, question.value, why=why)  # the rules' whole phrase
     if had and (rules not in RELABELLED or {rules, answer.attribute} <= SIBLINGS):
         return CheckVerdict("keep", why=f"the rules' {question.attribute} stands (the model: {answer.attribute})")
+    if had and rules == "hobby" and answer.attribute in ("job", "employer") and not WORK_SAID.search(
+            question.clause or question.turn):  # "I'm a keen tramper": a pastime's doer, no job said
+        return CheckVerdict("keep", why=f"the rules' hobby stands, no work said (the model: {answer.attribute})")
     if had and not _overlaps(said, question.value):
         return CheckVerdict("keep", why=f"the model named other words ({said!r}) as {answer.attribute}")
     if wrong := misfit(answer.attribute, said, question.clause or question.turn):

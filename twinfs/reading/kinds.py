@@ -34,6 +34,9 @@ ALLERGY = re.compile(r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|epipen)\b", re.I)
 SCHOOLS = re.compile(r"\b(?:university|college|school|academy|institute|uni|polytechnic)\b", re.I)
 # the rules' catch-all labels, which the model may change ("hobby: new job as a nurse" -> job: "a nurse"); a label
 # made by a pattern of its own (employer, school, diet…) stands: the model mistakes "a school in Leicester" for one
+# words that say a turn is about paid work, for a pastime the model would call a job ("a new job as a nurse" is one)
+WORK_SAID = re.compile(r"\b(?:job|work(?:s|ing|ed)?|career|employ\w*|hired|shifts?|boss|salary|paid|profession|"
+                       r"position|role|as an?)\b", re.I)
 RELABELLED = {"hobby", "likes", "other"}
 # ...but not to each other: what a person likes and does for fun are one reading apart, and the model's swap is
 # the wrong one as often as not (the judged sample of `bench reading_checked`: "likes: the ocean" -> hobby, a
@@ -60,7 +63,8 @@ CUES = {
             r"|\bhere\s+in\s+{value}\b.*\b(?:moved|live|living)\b",  # "I love it here in Dundee, I moved last May"
     "hometown": r"\b(?:from|grew up in|born in|raised in|born and raised in|hometown(?: is|,)?|home town(?: is|,)?)\s+"
                 r"(?:the\s+)?{value}",
-    "age": r"\b(?:i'm|i am|i 'm|turned|turning|aged?|age of)\s+(?:just\s+|nearly\s+|almost\s+)?{value}\b"
+    "age": r"(?:^|[.!?,]\s*|\band\s+)at\s+{value},?\s+i(?:'m| am| 'm)\b"  # "at 37 I'm too old for this"
+           r"|\b(?:i'm|i am|i 'm|turned|turning|aged?|age of)\s+(?:just\s+|nearly\s+|almost\s+)?{value}\b"
            r"(?!\s*(?:grade|years? of|th|st|nd|rd|%|percent|minutes|hours|days|weeks|months|km|miles))",
 }
 
@@ -142,6 +146,9 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "dislikes":
         return None if DISLIKING.search(sentence) else f"{sentence!r} says no dislike"
     if concept == "hobby":
+        if re.search(rf"\b(?:when|while|whenever|if|because|as|once) (?:i|we) (?:\w+ )?{re.escape(value)}\b", sentence,
+                     re.I):
+            return f"{value!r} says when something happens, not a pastime"  # "my gears keep skipping when i climb"
         if _named(value) and not HABIT.search(value):
             return f"{value!r} is a name, not a pastime"
         return None if HABIT.search(sentence) else f"{sentence!r} says nothing done again"
