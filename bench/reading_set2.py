@@ -121,8 +121,9 @@ def read_set(reader: Reader, conversations: list[Conversation],
 
 
 def _holds(value: str | None, words: list[str]) -> bool:
+    """`value` holds one of `words`; a number only as a whole number ("3", Rory's age, is not in "37")."""
     low = (value or "").lower()
-    return any(w in low for w in words)
+    return any(re.search(rf"(?<!\d){re.escape(w)}(?!\d)", low) if w.isdigit() else w in low for w in words)
 
 
 def score_set(records: dict[str, list[Record]], conversations: list[Conversation] | None = None) -> Score:
