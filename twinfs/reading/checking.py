@@ -15,7 +15,6 @@ prompts: the kept prefix would be lost).
 from __future__ import annotations
 
 import contextlib
-import copy
 import hashlib
 import io
 import json
@@ -24,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .assertion import gate
-from .clauses import left_alone, spans
+from .clauses import held_to, left_alone
 from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, WORK_SAID, misfit
 
 CONCEPTS = ("home", "hometown", "job", "employer", "school", "diet", "allergy", "health", "family", "partner", "pet",
@@ -35,17 +34,12 @@ SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["attribute", "value", "keep"],
     "properties": {"attribute": {"type": "string", "enum": list(CONCEPTS)}, "value": {"type": "string"},
                    "keep": {"type": "boolean"}}}
+
+
 def schema_of(question: Question) -> dict:
     """The answer's schema: a clause question's value one of the sentence's `spans`; a record's as SCHEMA (free:
     the rules' words are what is checked)."""
-    if not question.clause or question.note is not None:
-        return SCHEMA
-    said = spans(question.clause)
-    if not said:
-        return SCHEMA
-    held = copy.deepcopy(SCHEMA)
-    held["properties"]["value"] = {"type": "string", "enum": said}
-    return held
+    return held_to(SCHEMA, question.clause) if question.clause and question.note is None else SCHEMA
 
 
 # ChatML, which both shipped models (SmolLM2, Qwen2.5) use: the system part and the user's opening never change.

@@ -3,6 +3,7 @@ statement about the speaker where no value of the first pass is said), and the r
 be (a clause question's answer is held to them by its grammar)."""
 from __future__ import annotations
 
+import copy
 import re
 
 SPAN_WORDS = 6  # the longest value a clause question may answer, in words
@@ -34,6 +35,16 @@ def spans(sentence: str, most: int = SPAN_WORDS) -> list[str]:
             if said not in found and not re.search(r'["\\\n]', said):
                 found.append(said)
     return found
+
+
+def held_to(schema: dict, sentence: str) -> dict:
+    """`schema` with its `value` one of `sentence`'s spans (as it is when the sentence has none)."""
+    said = spans(sentence)
+    if not said:
+        return schema
+    held = copy.deepcopy(schema)
+    held["properties"]["value"] = {"type": "string", "enum": said}
+    return held
 
 
 def left_alone(text: str, values: list[str]) -> list[str]:
