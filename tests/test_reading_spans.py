@@ -111,3 +111,9 @@ def test_an_age_said_before_the_speaker_is_found():
     turn = "at 41 I'm too old for all-nighters."
     found = decide(Question(turn, clause=turn), ModelAnswer(True, "age", "41"))
     assert (found.action, found.value) == ("add", "41"), found
+
+
+def test_a_state_that_was_is_no_value_and_a_birthplace_still_is():
+    assert misfit("diet", "vegan", "I was fully vegan for two years in my twenties but it didn't stick.")
+    assert misfit("hometown", "Ribe", "I was born in Ribe, a tiny town.") is None
+    assert misfit("job", "tile cutter", "I'm fine with costing stuff, but I'm useless with a tile cutter.")

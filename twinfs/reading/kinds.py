@@ -84,6 +84,9 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         return f"{value!r} names nothing by itself"  # "plans: thinking about it"
     if concept in CUES and not re.search(CUES[concept].format(value=re.escape(value)), sentence, re.I):
         return f"{sentence!r} says no {concept} of {value!r}"  # "I'm writing from the airport in Amsterdam"
+    if concept not in ("hometown", "family", "partner", "age") and re.search(
+            rf"\b(?:i|we)\s+(?:was|were)\s+(?:\w+\s+){{0,2}}?{re.escape(value)}\b", sentence, re.I):
+        return f"{value!r} is a state that was"  # "I was fully vegan for two years in my twenties but it didn't stick"
     denied = re.match(r"(?:no|not|never|none)\b", value, re.I) or re.search(
         rf"\b(?:no|not|never)\s+(?:[\w-]+\s+)?{re.escape(value)}", sentence, re.I)
     if denied and concept not in ("diet", "allergy", "dislikes"):
@@ -96,6 +99,8 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         if re.search(rf"{re.escape(value)}\s+(?:course|degree|programme|program|training|exam|class)\b", sentence,
                      re.I):
             return f"{value!r} is a course, not a job held"  # "I applied for the nurse practitioner course"
+        if re.search(rf"\b(?:with|using|use|bought|own|got)\s+(?:a|an|the)\s+{re.escape(value)}\b", sentence, re.I):
+            return f"{value!r} is a thing used, not a job"  # "I'm useless with a tile cutter"
         if re.search(rf"\b(?:my|our|his|her|their|your)\s+(?:\w+\s+)?{re.escape(value)}\b", sentence, re.I):
             return f"{value!r} is someone the speaker has"  # "My doctor said …"
         if re.search(rf"\b(?:train(?:ed|ing)?|stud(?:y|ying|ied)|qualif(?:y|ying|ied)) (?:as|to be|to become)\s+"
