@@ -16,9 +16,9 @@ ENDING = {"NOUN", "PROPN", "VERB", "ADJ", "NUM", "X"}  # a value ends on what na
 def spans(sentence: str, most: int = SPAN_WORDS) -> list[str]:
     """The words of `sentence` a value may be: each run of up to `most` words within a clause (no comma, dash or
     bracket inside) that starts with a content word (or "the", "a") and ends with a noun, verb, adjective or number,
-    as said. A clause question's
-    answer is held to them by its grammar: the model cannot name words the sentence does not say (a paraphrase,
-    "teaching chemistry" for "teach chemistry") or copy an earlier answer ("bouldering" of a turn about football)."""
+    as said. A clause question's answer is held to them by its grammar: the model cannot name words the sentence does
+    not say (a paraphrase, "teaching chemistry" for "teach chemistry") or copy an earlier answer ("bouldering" of a
+    turn about football)."""
     from .pipeline import nlp
 
     found: list[str] = []

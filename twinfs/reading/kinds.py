@@ -32,11 +32,15 @@ INJURY = re.compile(r"\b(?:diagnos\w*|injur\w*|broke|broken|sprain\w*|surgery|op
                     r"condition|disorder|disease|syndrome|chronic|recover\w*|illness|sick)\b", re.I)
 ALLERGY = re.compile(r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|epipen)\b", re.I)
 SCHOOLS = re.compile(r"\b(?:university|college|school|academy|institute|uni|polytechnic)\b", re.I)
-# the rules' catch-all labels, which the model may change ("hobby: new job as a nurse" -> job: "a nurse"); a label
-# made by a pattern of its own (employer, school, diet…) stands: the model mistakes "a school in Leicester" for one
 # words that say a turn is about paid work, for a pastime the model would call a job ("a new job as a nurse" is one)
 WORK_SAID = re.compile(r"\b(?:job|work(?:s|ing|ed)?|career|employ\w*|hired|shifts?|boss|salary|paid|profession|"
                        r"position|role|as an?)\b", re.I)
+# words that say a sentence is about study, for a school the model reads ("on the coast in Salthill" is none)
+STUDYING = re.compile(r"\b(?:stud(?:y|ies|ying|ied|ent|ents)|school|college|uni|university|academy|institute|course|"
+                      r"degree|class(?:es)?|year|phd|master'?s|bachelor'?s|mba|diploma|enrolled|attend(?:ing)?|"
+                      r"lectures?|semester|term|graduat\w*)\b", re.I)
+# the rules' catch-all labels, which the model may change ("hobby: new job as a nurse" -> job: "a nurse"); a label
+# made by a pattern of its own (employer, school, diet…) stands: the model mistakes "a school in Leicester" for one
 RELABELLED = {"hobby", "likes", "other"}
 # ...but not to each other: what a person likes and does for fun are one reading apart, and the model's swap is
 # the wrong one as often as not (the judged sample of `bench reading_checked`: "likes: the ocean" -> hobby, a
@@ -54,9 +58,6 @@ PARTNERS = {word for word, kind in KIN.items() if kind == "partner"}
 # the model's `home: Amsterdam` ("writing from the airport in Amsterdam"), `home: Rathmines` ("moving out of
 # Rathmines"), `home: Fès` ("Fès is too far"), `home: Salthill` ("grew up twenty minutes from Salthill"),
 # `age: 11` ("I'm in grade 11")
-STUDYING = re.compile(r"\b(?:stud(?:y|ies|ying|ied|ent|ents)|school|college|uni|university|academy|institute|course|"
-                      r"degree|class(?:es)?|year|phd|master'?s|bachelor'?s|mba|diploma|enrolled|attend(?:ing)?|"
-                      r"lectures?|semester|term|graduat\w*)\b", re.I)
 CUES = {
     "home": r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|settled|home|house|flat|apartment|renting)\b"
             r"(?:\s+[\w'-]+){{0,4}}?\s+(?:in|to)\s+(?:the\s+)?{value}"
