@@ -66,6 +66,8 @@ PEOPLE = {*KIN, "friend", "friends", "roommate", "flatmate", "housemate", "neigh
           "granddaughter", "grandson", "grandkids", "godson", "goddaughter", "stepmom", "stepdad", "stepmother",
           "stepfather", "niece", "nephew", "relatives", "relative", "crush", "date", "fiance", "fiancee"}
 
+BREAKS = {";", "—", "–"}  # where a statement ends and a question after it begins: "I'm 27; is that too late?"
+
 
 @dataclass(frozen=True)
 class Assertion:
@@ -166,11 +168,11 @@ def finite(t: Token) -> bool:
 
 def _clause(tokens: list[Token]) -> Assertion:
     near = tokens + [t.head.head for t in tokens if t.dep_ == "pobj"]  # "the hills in Ōtāhuhu where i live"
-    where = next((c for t in near for r in t.children if r.dep_ == "relcl" for c in r.children if c.lower_ == "where"
+    clauses = [r for t in near for r in t.children if r.dep_ == "relcl"] + [  # "Manchester, where we live"
+        r for t in tokens if t.dep_ == "nsubj" and t.head.lemma_ == "be" for r in t.head.children
+        if r.dep_ in ("advcl", "ccomp")]  # "Leeds is where I grew up"
+    where = next((c for r in clauses for c in r.children if c.lower_ == "where"
                   and any(s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in r.children)), None)
-    where = where or next((c for t in tokens if t.dep_ == "nsubj" and t.head.lemma_ == "be" for r in t.head.children
-                           if r.dep_ in ("advcl", "ccomp") for c in r.children if c.lower_ == "where"
-                           and any(s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in r.children)), None)
     if where is not None:  # "We'll drive up from Manchester, where we live", "Leeds is where I grew up": the place's
         # own clause says whose it is
         tokens = [where]

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from ..text import FIRST
 from .asked import answered, last_question, with_question, worth_carrying
-from .assertion import gate, make_believe
+from .assertion import BREAKS, gate, make_believe
 from .attributes import alone, pet_named
 from .dates import DAY, MONTH, Prefer, phrases, resolve
 from .lexicon import KIN
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 POINTING_WORDS = set(POINTS) | set(POINTING)
 AFTERTHOUGHT = 4  # words besides its time a sentence that only dates the one before may have ("From the SPCA,")
 UNDATED = "(a past without a day)"  # what a turn told so far when its time has no day
-BREAKS = {";", "—", "–"}  # where a statement ends and a question after it begins: "I'm 27; is that too late?"
 SETTLED = {"approve", "confirm", "book", "schedule", "arrange", "fix", "set", "plan"}  # "is confirmed, March 3rd"
 SCHEDULED = {"start", "begin", "leave", "fly", "move", "finish", "arrive", "return", "graduate", "retire"}
 # a sentence that opens news of its own: what the turn told before does not date it

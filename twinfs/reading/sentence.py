@@ -14,7 +14,7 @@ from .assertion import PAST_FORMS
 from .attributes import stated
 from .dates import phrases, resolve
 from .lexicon import KIN
-from .reference import Said, pointers
+from .reference import POINTING, Said, pointers
 from .reference import resolve as referent
 from .third_person import PAST, rewrite
 from .trimming import trimmed
@@ -32,7 +32,7 @@ PLACE_WORDS = {"home", "there", "here", "back", "away", "abroad", "out", "over",
 # verbs of a plan the patterns read (attributes.py) or that tell no deed: "I want to", "I can't wait", "I'll be there"
 WISHES = {"want", "hope", "plan", "think", "love", "like", "wait", "look", "need", "wish", "be", "have", "try",
           "intend", "aim", "feel", "miss", "let", "keep", "see", "get"}
-POINTING = {"it", "that", "this", "them", "those", "these", "there", "one", "some", "more", "so"}
+VAGUE = set(POINTING) | {"it", "them", "there", "one", "some", "more", "so"}  # what a plan's object may not be
 TIMES = {"weekend", "week", "month", "year", "day", "today", "tonight", "tomorrow", "morning", "evening", "afternoon",
          "night"}  # left of a time phrase only partly taken out
 CHATTER = {"btw", "lol", "haha", "tho", "though", "too", "anyway", "then", "now", "soon"}
@@ -336,7 +336,7 @@ class Sentence:
                 words.append(t)
         while words and (words[-1].pos_ in ("ADP", "CCONJ", "DET", "PART", "INTJ") or words[-1].lower_ in CHATTER):
             words.pop()  # "submit the application on": the time phrase was what it led; "changing jobs btw"
-        if len(words) < 2 or any(t.lower_ in POINTING or t.lower_ in TIMES for t in words[1:]):
+        if len(words) < 2 or any(t.lower_ in VAGUE or t.lower_ in TIMES for t in words[1:]):
             return None  # "draft it", "come the weekend" (of "the weekend of the 14th"): no deed said whole
         return "".join(t.text_with_ws for t in words).strip()
 
