@@ -61,3 +61,32 @@ def test_the_same_words_of_someone_else_or_of_before_are_not_the_speakers(text):
 def test_a_degree_done_part_time_is_no_pastime():
     got = values(read(("user", "I'm doing a part-time MFA at Emily Carr, evenings.")))
     assert not any(a == "hobby" for a, _ in got), got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Marta (the wife) thinks the blue is nicer.", {("partner", "Marta")}),
+    ("Rufus (our collie) sheds everywhere.", {("pet", "collie named Rufus")}),
+    ("the hubby (Raj) is doing the cooking tonight.", {("partner", "Raj")}),
+    ("Tom (bf) keeps telling me to rest.", {("partner", "Tom")}),
+    ("my sister (Dana) lent me her drill.", {("sister", "Dana")}),
+    ("We rent in Preston for now, it's cheap.", {("home_city", "Preston")}),
+    ("our bungalow in Rhyl has a damp wall.", {("home_city", "Rhyl")}),
+    ("I have carpal tunnel in my left wrist, so typing hurts.", {("health", "carpal tunnel")}),
+    ("I got diagnosed with Crohn's disease two years ago.", {("health", "Crohn's disease")}),
+    ("I've got a slipped disc, so no heavy lifting.", {("health", "slipped disc")}),
+])
+def test_relations_in_brackets_homes_by_the_dwelling_and_conditions_by_their_last_word(text, expected):
+    got = values(read(("user", text)))
+    assert expected <= got, got
+
+
+@pytest.mark.parametrize(("text", "not_set"), [
+    ("Paris (the capital) is lovely in May.", {"partner", "family", "pet", "home_city"}),
+    ("Leo (my bestie) says hi.", {"partner", "pet"}),
+    ("Ana (the nurse) was very kind.", {"partner", "family", "job"}),
+    ("If we had a cottage in Devon I'd never leave.", {"home_city"}),
+    ("My brother has carpal tunnel from gaming.", {"health"}),
+])
+def test_brackets_that_name_no_relation_and_others_dwellings_and_conditions_are_not_the_speakers(text, not_set):
+    got = values(read(("user", text)))
+    assert not {a for a, _ in got} & not_set, got

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS, SOMEDAY, TENS
+from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS, SOMEDAY, TENS
 from .places import homes
 from .tastes import tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities
@@ -191,12 +191,16 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             add("children", kin)
         else:
             add("family", kin)
+    for pair in named_aside(text):
+        add(*pair)
     m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + PET_WORDS +
                   r")s?(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?((?-i:" + NAME + r"(?: " + NAME + r")?"
                   r"(?:,? and " + NAME + r"(?: " + NAME + r")?)?)))?", text, re.I)  # "our two cats, Pixel and Tofu"
     if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" and t.head.pos_ != "PROPN"
                  for t in tokens):
         m = None  # "my horse painting": a painting, no horse ("my cat Miso": a cat, named)
+    if m and any(v.lower().startswith(m.group(1).lower() + " named ") for a, v in found if a == "pet"):
+        m = None  # "Rufus (our collie)": named_aside read it, named
     if m:
         pet = text[m.start(1):m.end(1) + (text[m.end(1):m.end(1) + 1] == "s")].lower()  # "our two budgies"
         name = m.group(2) if m.group(2) and m.group(2)[0].isupper() \
@@ -257,11 +261,13 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                           r"effort|exercise|chores)\b", m.group(1)):
         add("allergy", cut_value(m.group(1), 5))  # not "allergic to mornings without coffee": a joke
     conditions = "|".join(sorted(HEALTH, key=len, reverse=True))
-    m = re.search(r"\bi (?:have|'ve got|was diagnosed with|suffer from|struggle with|live with) (?:an? )?"
-                  r"((?:type [12] |chronic |mild |severe |bad )?(?:" + conditions + r"))\b", low) \
+    m = re.search(r"\bi (?:have|'ve got|(?:was|got|'ve been|have been) diagnosed with|suffer from|struggle with|"
+                  r"live with) (?:an? )?((?:type [12] |chronic |mild |severe |bad )?(?:" + conditions + r"|"
+                  + CONDITION + r"))\b", low) \
         or re.search(r"\b(?:of|with|for|about) my ((?:type [12] |chronic )?(?:" + conditions + r"))\b", low)
     if m and len(m.group(1)) > 3:
-        add("health", as_spelled(m.group(1), text))  # "ADHD" as said; "because of my high blood pressure"
+        add("health", (as_spelled(m.group(1), text) or "").replace(" 's", "'s"))  # "ADHD", "Crohn's" as said;
+        # "because of my high blood pressure"
     m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely )?(" + ADJECTIVAL_HEALTH + r")\b", low)
     if m:
         add("health", m.group(1))  # "I'm colorblind, so please avoid red-green charts"
@@ -336,6 +342,23 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 def _someday(before: str) -> bool:
     """The words before an age say when, not how old: "maybe when I'm 35", "by the time I'm forty"."""
     return re.search(SOMEDAY + "$", before + " ") is not None
+
+
+def named_aside(text: str) -> list[Pair]:
+    """A relative, partner or pet named with its relation to the speaker in brackets, either way round: "Ewa (the
+    missus)", "Rufus (our collie)", "the husband (Cathal)", "my sister (Dana)"."""
+    kin = "|".join(sorted(KIN, key=len, reverse=True))
+    found: list[Pair] = []
+    for m in re.finditer(r"(?<![\w'])(" + NAME + r") \( (?:the |my |our )?(" + kin + "|" + PET_WORDS + r") \)|"
+                         r"\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + kin + "|" + PET_WORDS + r") \( (" + NAME + r") \)", text):
+        name, word = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if KIN.get(word) == "friend":
+            continue  # a friend is no relative
+        if word in KIN:
+            found.append((KIN[word] if KIN[word] != "children" else "child", name))
+        else:
+            found.append(("pet", f"{word} named {name}"))
+    return found
 
 
 def pet_named(text: str, leading: bool = False) -> str | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SOMEDAY, TENS
+from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SOMEDAY, TENS
 from .work import is_job
 
 LIKING = re.compile(r"\b(?:lov(?:e|es|ed|ing)|lik(?:e|es|ed)|enjoy\w*|adore\w*|obsessed|favou?rite|fan of|into|"
@@ -59,11 +59,12 @@ PARTNERS = {word for word, kind in KIN.items() if kind == "partner"}
 # Rathmines"), `home: Fès` ("Fès is too far"), `home: Salthill` ("grew up twenty minutes from Salthill"),
 # `age: 11` ("I'm in grade 11")
 CUES = {
-    "home": r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|settled|home|house|flat|apartment|renting)\b"
+    "home": r"\b(?:live[sd]?|living|moved|moving|relocat\w*|based|settled|home|house|flat|apartment|rent|renting|"
+            r"terrace|semi|bungalow|cottage|condo|townhouse|maisonette|bedsit)\b"
             r"(?:\s+[\w'-]+){{0,4}}?\s+(?:in|to)\s+(?:the\s+)?{value}"
             r"|\bhere\s+in\s+{value}\b.*\b(?:moved|live|living)\b",  # "I love it here in Dundee, I moved last May"
     "hometown": r"\b(?:from|grew up in|born in|raised in|born and raised in|hometown(?: is|,)?|home town(?: is|,)?)\s+"
-                r"(?:the\s+)?{value}",
+                r"(?:the\s+)?{value}|{value}(?:'s| is) where (?:i|we) (?:grew up|was born|were born|was a kid)\b",
     "age": r"(?:^|[.!?,]\s*|\band\s+)at\s+{value},?\s+i(?:'m| am| 'm)\b"  # "at 37 I'm too old for this"
            r"|\b(?:i'm|i am|i 'm|turned|turning|aged?|age of)\s+(?:just\s+|nearly\s+|almost\s+)?{value}\b"
            r"(?!\s*(?:grade|years? of|th|st|nd|rd|%|percent|minutes|hours|days|weeks|months|km|miles))",
@@ -144,7 +145,7 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "allergy":
         return None if ALLERGY.search(sentence) else f"{sentence!r} says no allergy"
     if concept == "health":
-        if value.lower() in HEALTH or INJURY.search(sentence):
+        if value.lower() in HEALTH or INJURY.search(sentence) or re.fullmatch(CONDITION, value.lower()):
             return None
         return f"{value!r} names no condition"
     if concept == "likes":

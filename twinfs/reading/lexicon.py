@@ -4,7 +4,8 @@ from __future__ import annotations
 
 KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": "partner",
        "boyfriend": "partner", "girlfriend": "partner", "fiance": "partner", "fiancé": "partner",
-       "fiancee": "partner", "fiancée": "partner",
+       "fiancee": "partner", "fiancée": "partner", "missus": "partner", "missis": "partner", "hubby": "partner",
+       "bf": "partner", "other half": "partner",
        "kid": "children", "kids": "children", "child": "children", "children": "children", "son": "son",
        "sons": "son", "daughter": "daughter", "daughters": "daughter", "baby": "children",
        "mom": "mother", "mother": "mother", "mum": "mother", "dad": "father", "father": "father",
@@ -79,6 +80,10 @@ HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "a
           "high cholesterol", "heart disease", "endometriosis", "pcos", "bipolar disorder", "ocd", "stomach ulcer",
           "ulcer", "gout", "sleep apnea", "sleep apnoea", "glaucoma", "osteoporosis", "heart condition",
           "kidney disease", "anaemia", "anemia", "hypothyroidism", "vertigo", "scoliosis", "sciatica"}
+# a condition named by its last word, where the lexicon above does not list it: "carpal tunnel", "a herniated disc",
+# "lactose intolerance", "tendinitis", "Raynaud's syndrome"
+CONDITION = (r"(?:[a-z'-]+ ){0,2}(?:[a-z]+itis|[a-z]+osis|syndrome|disease|disorder|tunnel|disc|hernia|intolerance|"
+             r"deficiency|condition|apnoea|apnea)")
 STATUS = {"single", "married", "divorced", "engaged", "widowed", "separated"}
 NUMBERS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
 # what "I'm <NORP>" names besides a nationality: a faith, or a party (not kept: a view, not a fact of the person)

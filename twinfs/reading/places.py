@@ -21,7 +21,7 @@ def homes(text: str, places: list[str]) -> list[Pair]:
 
     m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: been)?(?: just| recently| finally| now|"
                   r" still| actually| currently)?"
-                  r" (?:live|lived|living|moved|moving|relocated|relocating|based)"
+                  r" (?:live|lived|living|moved|moving|relocated|relocating|based|rent|renting)"
                   r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:(?:an?|the) (?:[\w-]+ ){0,2}"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence) "
                   r"in )?([A-Z][\w .'-]+)",
@@ -40,8 +40,9 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                      r"(?:i 'm|i am|i live|we 're|we live|we are) in ([A-Z][\w .'-]+)", text, re.I)  # "…, now in Lyon"
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", re.sub(r"'s?$", "", place))  # "a flat in Glasgow's West End"
-    m = re.search(r"\b(?:[Mm]y|[Oo]ur) (?:own |little |small |tiny |rented )?(?:house|flat|apartment|home|"
-                  r"apartment building|building) (?:here )?in ([A-Z][\w .'-]+)", text) \
+    m = re.search(r"\b(?:[Mm]y|[Oo]ur) (?:own |little |small |tiny |rented |new )?(?:house|flat|apartment|home|"
+                  r"apartment building|building|terrace|terraced house|semi|bungalow|cottage|place|condo|townhouse|"
+                  r"maisonette|bedsit) (?:here |up |down |out )?in ([A-Z][\w .'-]+)", text) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re )?(?:renting|rent|share|sharing) an? (?:[\w-]+ )?(?:flat|house|"
                      r"apartment|room|place|studio|bedsit|[a-z]+-bed(?:room)?) in ([A-Z][\w .'-]+)", text, re.I) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re )(?:moving|relocating) from ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*) to "

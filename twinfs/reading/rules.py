@@ -231,8 +231,9 @@ class RulesReader:
                     drafts.append(Draft(kind="state", text=text, subject=turn.speaker, attribute=attribute,
                                         value=value, turns=[turn.id]))
             return drafts
-        if not (sentence.informative() or (pairs and {t.lower_ for t in sentence.tokens} & FIRST)):
-            return []  # a short first-person sentence that states a fact is kept: "I'm doing kickboxing"
+        if not (sentence.informative() or (pairs and ({t.lower_ for t in sentence.tokens} & FIRST
+                                                      or any(a in RELATIONS for a, _ in pairs)))):
+            return []  # a short sentence that states a fact is kept: "I'm doing kickboxing", "Tom (bf) cooks"
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
         if not any(t.pos_ in ("VERB", "AUX") or (t.lower_ == "'s" and not _owned(t)) for t in sentence.tokens) \
                 or (root is not None and sentence.fragment(root)):  # "Writing's a part", "Three, including my aunt"
