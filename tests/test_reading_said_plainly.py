@@ -90,3 +90,28 @@ def test_relations_in_brackets_homes_by_the_dwelling_and_conditions_by_their_las
 def test_brackets_that_name_no_relation_and_others_dwellings_and_conditions_are_not_the_speakers(text, not_set):
     got = values(read(("user", text)))
     assert not {a for a, _ in got} & not_set, got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Nadia (the wife) would be furious if I did that.", {("partner", "Nadia")}),
+    ("sunil (husband) does the school run.", {("partner", "sunil")}),
+    ("that's where Lars - boyfriend - parks his van.", {("partner", "Lars")}),
+    ("just Pebble the hamster, she's two.", {("pet", "hamster named Pebble")}),
+    ("Staff nurse at Leeds General, 6 years now.", {("job", "Staff nurse"), ("employer", "Leeds General")}),
+    ("I work odd hours (sous-chef at the Marlowe) so dinner is late.", {("job", "sous-chef")}),
+])
+def test_relations_beside_a_name_and_a_job_said_as_a_fragment(text, expected):
+    got = values(read(("user", text)))
+    assert expected <= got, got
+
+
+@pytest.mark.parametrize("text", [
+    "my brother (nurse at the Royal) says hi.",
+    "Next summer, probably.",
+    "However, Jo is open to other brands.",
+    "As a writer, my laptop is my lifeline.",
+    "Dentist at 3pm tomorrow, ugh.",
+])
+def test_a_fragment_that_is_someone_elses_or_no_job_sets_none(text):
+    got = values(read(("user", text)))
+    assert not {a for a, _ in got} & {"job", "employer"}, got

@@ -15,7 +15,7 @@ from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PE
 from .places import homes
 from .tastes import tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities
-from .work import is_job, work
+from .work import introduced, is_job, work
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 Pair = tuple[str, str]
 
 
+# words before a bracket that name no one ("the kitchen (the cat's spot)" aside)
+NOT_NAMES = {"the", "and", "but", "with", "for", "from", "that", "this", "then", "them", "him", "her", "his", "our",
+             "your", "their", "mine", "yours", "also", "too", "lol", "haha", "tbh", "now", "here", "there", "home"}
 PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig" before "pig"
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
 # from my grandma in my home country, Sweden" -> "Caroline is from Sweden"
@@ -53,7 +56,7 @@ def alone(who: str, attribute: str, value: str) -> str | None:
         form = "{who} has {value}"  # "two boys"
     if attribute == "health" and re.fullmatch(ADJECTIVAL_HEALTH, value.lower()):
         form = "{who} is {value}"  # "hard of hearing", "coeliac": not "has hard of hearing"
-    if attribute == "partner" and not value[:1].isupper():
+    if attribute == "partner" and value.lower() in KIN:
         form = "{who} has a {value}"  # "Marrying my partner …": "has a partner", not "'s partner is partner"
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
         form = "{who} enjoys {value}"  # "I collect vinyl, about 800 of them": "… enjoys collecting vinyl" (the
@@ -94,6 +97,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             found.append((attribute, value))
 
     for pair in homes(text, places):
+        add(*pair)
+    for pair in introduced(text, tokens):
         add(*pair)
 
     # "I'm a 29-year-old nurse from Cork living in Dublin": who one is, said in one breath
@@ -345,15 +350,19 @@ def _someday(before: str) -> bool:
 
 
 def named_aside(text: str) -> list[Pair]:
-    """A relative, partner or pet named with its relation to the speaker in brackets, either way round: "Ewa (the
-    missus)", "Rufus (our collie)", "the husband (Cathal)", "my sister (Dana)"."""
+    """A relative, partner or pet named with its relation to the speaker beside it, in brackets or dashes, either
+    way round: "Ewa (the missus)", "arjun (husband)", "Jorge - husband -", "the husband (Cathal)", "my sister
+    (Dana)"; and a pet by its kind after it: "Biscuit the tortoise"."""
     kin = "|".join(sorted(KIN, key=len, reverse=True))
     found: list[Pair] = []
-    for m in re.finditer(r"(?<![\w'])(" + NAME + r") \( (?:the |my |our )?(" + kin + "|" + PET_WORDS + r") \)|"
-                         r"\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + kin + "|" + PET_WORDS + r") \( (" + NAME + r") \)", text):
-        name, word = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-        if KIN.get(word) == "friend":
-            continue  # a friend is no relative
+    for m in re.finditer(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our )?(" + kin + "|" + PET_WORDS
+                         + r") ?[)-]|\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + kin + "|" + PET_WORDS + r") ?\( ?(" + NAME
+                         + r") ?\)|(?<![\w'])(" + NAME + r") the (" + PET_WORDS + r")\b", text):
+        name, word = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(4)) if m.group(4) \
+            else (m.group(6), m.group(7))
+        if name.lower() in NOT_NAMES or KIN.get(word) == "friend" or name.islower() and re.search(
+                r"\b(?:the|a|an|my|our|your|his|her|their|this|that) $", text[:m.start()], re.I):
+            continue  # a friend, "the kitchen (the cat's)": no one named
         if word in KIN:
             found.append((KIN[word] if KIN[word] != "children" else "child", name))
         else:

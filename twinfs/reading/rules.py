@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from ..text import FIRST
 from .asked import answered, last_question, with_question, worth_carrying
 from .assertion import BREAKS, gate, make_believe
-from .attributes import alone, pet_named
+from .attributes import alone, named_aside, pet_named
 from .dates import DAY, MONTH, Prefer, phrases, resolve
 from .lexicon import KIN
 from .pipeline import nlp
@@ -66,8 +66,10 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     "used to", a refusal or a question. A value the rules wrote in their own words ("single") passes."""
     verdict = gate(span, value, concept=attribute)
     if attribute in RELATIONS and verdict.whose in ("speaker", "other"):  # "a gift from my grandma": "my" said it
+        mine = re.findall(rf"\b(?i:my) (\w+),? {re.escape(value)}\b", span.text)
         named = value[:1].isupper() and any(KIN.get(w.lower()) == attribute or attribute in ("pet", "family")
-                                            for w in re.findall(rf"\b(?i:my) (\w+),? {re.escape(value)}\b", span.text))
+                                            for w in mine) \
+            or (attribute, value) in named_aside(span.text)  # "Grace (the wife) would kill me if …"
         return named or not verdict.reasons & {"conditional", "question", "modal"}  # "My son Elias might join"
     if attribute == "relationship_status" and SINGLE_PARENT.search(span.text) \
             and not verdict.reasons - {"modal", "plan", "not_a_span"}:
@@ -232,8 +234,9 @@ class RulesReader:
                                         value=value, turns=[turn.id]))
             return drafts
         if not (sentence.informative() or (pairs and ({t.lower_ for t in sentence.tokens} & FIRST
-                                                      or any(a in RELATIONS for a, _ in pairs)))):
-            return []  # a short sentence that states a fact is kept: "I'm doing kickboxing", "Tom (bf) cooks"
+                                                      or any(a in RELATIONS or a == "job" for a, _ in pairs)))):
+            return []  # a short sentence that states a fact is kept: "I'm doing kickboxing", "Tom (bf) cooks",
+            # "Senior developer at Monzo."
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
         if not any(t.pos_ in ("VERB", "AUX") or (t.lower_ == "'s" and not _owned(t)) for t in sentence.tokens) \
                 or (root is not None and sentence.fragment(root)):  # "Writing's a part", "Three, including my aunt"
@@ -324,7 +327,7 @@ class RulesReader:
             end = sentence.span.start_char + at + len(value)  # a clause of its own after the comma is no list:
             clause = at >= 0 and any(t.idx >= end and t.dep_ in ("nsubj", "nsubjpass") and t.head.i > t.i
                                      for t in sentence.tokens)  # "swimming pools, the chlorine makes me sick"
-            listed = rest.startswith(",") and not clause and not re.match(  # "the energy, diversity, …"
+            listed = rest.startswith(",") and not clause and attribute not in WORK and not re.match(  # "the energy, …"
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|our|who|whose)\b"
                 r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
                 r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "a postman, years ago": a time, no list

@@ -4,9 +4,14 @@ by its last word ("a welder", "head chef", "a copywriter"), so "I work as hard a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from .lexicon import BUSINESS, FIELDS, JOBS, KIN
 from .values import AT_PLACE, as_spelled, cut_value, proper_name, rejoined, without_the, workplace
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 Pair = tuple[str, str]
 # places of work that name a kind of job by themselves: "I've worked in a library for twenty years"
@@ -196,3 +201,27 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
             without_the(o))), None) or proper_name(place)):
         add("school", without_the(org))
     return found
+
+
+def introduced(text: str, tokens: Iterable[Token]) -> list[Pair]:
+    """A job said as a verbless fragment, the speaker describing themself: "Junior analyst at Bord Gáis, 3 yrs now.",
+    "Context: pharmacist at Boots for me", "(ICU nurse at the LRI)", "freelance translator, mostly manuals"."""
+    job = r"((?:(?!(?:at|for|with)\b)[\w-]+ ){0,2}[\w-]+)"
+    org = r"((?:the )?[A-Z][\w&'-]+(?: [A-Z][\w&'-]+)*)"
+    m = re.match(r"(?:\( )?(?:(?i:context|background|so|well|also|oh|and|but) [:,]? ?)?" + job
+                 + r"(?: (at|for|with) " + org + r"| ?,| ?\))", text) \
+        or re.search(r"\( " + job + r" (at|for) " + org + r"(?: \)|$)", text)
+    if m is None or not is_job(m.group(1)) or m.group(1).split()[0].lower() in ("my", "our", "his", "her", "their",
+                                                                                "the", "a", "an", "your", "as"):
+        return []  # "my brother, a nurse": someone else
+    before = text[:m.start()].split()[-1:] if m.start() else []
+    if before and (before[0].lower() in KIN or before[0][:1].isupper() or before[0].lower() in ("he", "she", "they")):
+        return []  # "my brother (nurse at the Royal)": his
+    said = {t.text.lower(): (t.pos_, t.ent_type_) for t in tokens}
+    words = [said.get(w.lower().split("-")[-1], ("", "")) for w in m.group(1).split()]  # "sous-chef": "chef"
+    if any(pos in ("VERB", "AUX", "PRON") for pos, _ in words) or words[-1][0] != "NOUN" or words[-1][1] in (
+            "DATE", "TIME"):
+        return []  # "Dad works at Arup": a clause, not a fragment; "However, …", "Next summer, probably"
+    if m.group(3) and re.fullmatch(r"(?:the )?(?:\d.*|[A-Z][a-z]+day|noon|midnight)", m.group(3)):
+        return [("job", m.group(1))]
+    return [("job", m.group(1))] + ([("employer", m.group(3))] if m.group(3) else [])
