@@ -18,6 +18,8 @@ from test_reading_plain import read, values
     ("I'm putting together a quilt show next month and I'm gonna show my own quilts.", "putting together a quilt show"),
     ("I'm going back to the garage part-time from January.", "going back to the garage part-time"),
     ("I'm going to Porto with my son in April, to meet his in-laws.", "going to Porto with my son"),
+    ("Meeting the landlord at the flat on Friday.", "Meeting the landlord at the flat"),  # the "I'm" left out
+    ("Going to the garden centre on Thursday to pick up seeds.", "Going to the garden centre"),
 ])
 def test_a_plan_said_with_its_day_is_a_plan_of_the_speakers(text, plan):
     records = read(("user", text))
@@ -37,6 +39,7 @@ def test_a_plan_said_with_its_day_is_a_plan_of_the_speakers(text, plan):
     "I'll be at my desk on Monday.",
     "I went fishing at the reservoir last Saturday.",
     "Lukas will come the weekend of the 14th.",
+    "Scaffolding from May until August, apparently.",  # a noun, no deed left without its "I'm"
 ])
 def test_a_wish_a_maybe_a_no_anothers_plan_or_a_habit_is_no_plan(text):
     assert not any(a == "plans" for a, _ in values(read(("user", text)))), values(read(("user", text)))

@@ -311,6 +311,12 @@ class Sentence:
         being somewhere, a negation, or a thing only said before ("I'll draft it tonight")."""
         subject = next((t for t in self.tokens if t.lower_ in ("i", "we") and t.dep_ == "nsubj"), None)
         verb = subject.head if subject is not None else None
+        first = self.tokens[0]
+        left_out = subject is None and self.implicit == "is" and first.tag_ == "VBG" and first.dep_ == "ROOT" and any(
+            c.dep_ in ("dobj", "prt", "xcomp") or c.dep_ == "prep" and any(
+                g.dep_ == "pobj" and not g.ent_type_ for g in c.children) for c in first.children)
+        # "Meeting the landlord on Friday": the "I'm" left out ("Scaffolding from May until August": no deed)
+        verb = first if left_out else verb
         led = None  # "going to paint", "decided to study": the verb the plan is of
         if verb is not None and verb.tag_ != "VBD" and (verb.lemma_ == "decide" or (
                 verb.lemma_ == "go" and verb.i + 2 < len(verb.doc) and verb.nbor().lower_ == "to")):
@@ -322,7 +328,7 @@ class Sentence:
             return None
         helpers = {c.lower_ for c in (*verb.children, *verb.head.children) if c.dep_ == "aux"}
         if not (led is not None or helpers & {"will", "'ll", "shall"}
-                or (verb.tag_ == "VBG" and helpers & {"'m", "am", "'re", "are"})):
+                or (verb.tag_ == "VBG" and (left_out or helpers & {"'m", "am", "'re", "are"}))):
             return None  # not said as ahead: "we drive up every September", "I went fishing"
         start = self.span.start_char
         cut = {x.i for c in verb.children if c.dep_ in ("nsubj", "aux", "advcl", "parataxis", "ccomp", "mark")
