@@ -111,7 +111,13 @@ def test_relations_beside_a_name_and_a_job_said_as_a_fragment(text, expected):
     "However, Jo is open to other brands.",
     "As a writer, my laptop is my lifeline.",
     "Dentist at 3pm tomorrow, ugh.",
+    "I'm a physiotherapist by training, but these days I drive a taxi.",  # qualified as, not the job now
 ])
 def test_a_fragment_that_is_someone_elses_or_no_job_sets_none(text):
     got = values(read(("user", text)))
     assert not {a for a, _ in got} & {"job", "employer"}, got
+
+
+def test_going_to_a_shop_is_no_school_and_going_to_a_college_is():
+    assert not any(a == "school" for a, _ in values(read(("user", "I am going to the Apple store on Friday."))))
+    assert ("school", "Leeds College of Music") in values(read(("user", "I go to Leeds College of Music.")))

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 Pair = tuple[str, str]
 # places of work that name a kind of job by themselves: "I've worked in a library for twenty years"
+SCHOOLING = re.compile(r"\b(?:school|college|uni|university|academy|institute|polytechnic|conservatoire)\b", re.I)
 WORKPLACES = (r"(?:library|hospital|school|bank|bakery|shop|bookshop|bookstore|store|restaurant|café|cafe|pub|hotel|"
               r"factory|warehouse|garage|museum|pharmacy|clinic|lab|laboratory|nursery|care home|prison|supermarket|"
               r"call cent(?:re|er)|newsroom|kitchen|salon|gym)")
@@ -184,6 +185,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     mine = lead and not re.search(r"\b(?:his|her|their|your|" + "|".join(KIN) + r")\b", lead.group(1))
     # "I'm in my second year studying … at", not "I'm helping my son with his application to study … at"
     said, place = (rejoined(m.group(0)), rejoined(m.group(1))) if m else ("", "")
+    if m and re.match(r"go|went", said) and not SCHOOLING.search(place):
+        m = None  # "going to the Apple store": a shop, no school
     if m and mine and (  # "King 's College London" (the tokens joined) as said
             org := next((o for o, label in named if label in ("ORG", "FAC") and o in said), None) or (
                 proper_name(place) if re.match(r"did|doing|stud|graduated", said) else None)):
@@ -200,7 +203,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     if m and (org := next((o for o, label in named if label in ("ORG", "FAC") and place.startswith(
             without_the(o))), None) or proper_name(place)):
         add("school", without_the(org))
-    return found
+    return [(a, v) for a, v in found if not (a == "job" and re.search(
+        rf"{re.escape(v)} by (?:training|qualification)\b", text, re.I))]  # "a librarian by training, but these days …"
 
 
 def introduced(text: str, tokens: Iterable[Token]) -> list[Pair]:
