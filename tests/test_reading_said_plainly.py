@@ -121,3 +121,21 @@ def test_a_fragment_that_is_someone_elses_or_no_job_sets_none(text):
 def test_going_to_a_shop_is_no_school_and_going_to_a_college_is():
     assert not any(a == "school" for a, _ in values(read(("user", "I am going to the Apple store on Friday."))))
     assert ("school", "Leeds College of Music") in values(read(("user", "I go to Leeds College of Music.")))
+
+
+@pytest.mark.parametrize(("text", "town"), [
+    ("Bit of background, I'm a Cork boy, came over at 19.", "Cork"),
+    ("I'm Leeds born and raised, so I know the buses.", "Leeds"),
+    ("I've been sailing since I was ten (Oban lad, the bay was my back garden).", "Oban"),
+])
+def test_a_hometown_said_as_who_one_is(text, town):
+    assert ("hometown", town) in values(read(("user", text)))
+
+
+@pytest.mark.parametrize("text", [
+    "One girl's father asked me my salary.",
+    "My dad is a Glasgow lad.",
+    "The Toronto boys won again.",
+])
+def test_a_town_of_someone_elses_is_no_hometown(text):
+    assert not any(a == "hometown" for a, _ in values(read(("user", text))))

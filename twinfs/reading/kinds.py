@@ -64,7 +64,8 @@ CUES = {
             r"(?:\s+[\w'-]+){{0,4}}?\s+(?:in|to)\s+(?:the\s+)?{value}"
             r"|\bhere\s+in\s+{value}\b.*\b(?:moved|live|living)\b",  # "I love it here in Dundee, I moved last May"
     "hometown": r"\b(?:from|grew up in|born in|raised in|born and raised in|hometown(?: is|,)?|home town(?: is|,)?)\s+"
-                r"(?:the\s+)?{value}|{value}(?:'s| is) where (?:i|we) (?:grew up|was born|were born|was a kid)\b",
+                r"(?:the\s+)?{value}|{value}(?:'s| is) where (?:i|we) (?:grew up|was born|were born|was a kid)\b"
+                r"|{value} (?:boy|girl|lad|lass|native|born and (?:bred|raised))\b",  # "a Gdańsk boy"
     "age": r"(?:^|[.!?,]\s*|\band\s+)at\s+{value},?\s+i(?:'m| am| 'm)\b"  # "at 37 I'm too old for this"
            r"|\b(?:i'm|i am|i 'm|turned|turning|aged?|age of)\s+(?:just\s+|nearly\s+|almost\s+)?{value}\b"
            r"(?!\s*(?:grade|years? of|th|st|nd|rd|%|percent|minutes|hours|days|weeks|months|km|miles))",

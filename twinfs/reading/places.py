@@ -69,6 +69,13 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     # "We grew up in Soweto", "Grew up in Nukuʻalofa, we walked everywhere", "in Salvador, where I grew up"
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
+    named = NAME + r"(?: " + NAME + r")*"
+    m = re.search(r"\b[Ii](?: ?'m| am) an? (" + named + r") (?:boy|girl|lad|lass|native)\b", text) \
+        or re.search(r"(?:^|\( |, )(" + named + r") (?:lad|lass|born and (?:bred|raised))\b", text) \
+        or re.search(r"\b[Ii](?: ?'m| am) (" + named + r") born and (?:bred|raised)\b", text)
+    # "I'm a Gdańsk boy", "(Fort William lad, …)", "Peckham born and bred", "I'm Birmingham born and raised"
+    if m and (place := _place_named(places, m.group(1))):
+        add("hometown", place)
     m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
     if m:
         add("hometown", m.group(1))
