@@ -134,7 +134,13 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("We got a beagle, Biscuit, last week.", "pet", "Biscuit"),
              ("My flat in Utrecht is tiny but mine.", "home", "Utrecht"),
              ("I'm originally from Cork.", "hometown", "Cork"),
-             ("I turned forty last week.", "age", "forty")]
+             ("I turned forty last week.", "age", "forty"),
+             # and the twelfth set's kinds, in sentences of our own
+             ("We rent in Preston for now.", "home", "Preston"),
+             ("I have carpal tunnel in my left wrist.", "health", "carpal tunnel"),
+             ("Honestly I'm a sci-fi addict.", "likes", "sci-fi"),
+             ("Coriander's a no for me.", "dislikes", "Coriander"),
+             ("Hull's where I was a kid, no garden.", "hometown", "Hull")]
     for turn, attribute, value in right:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert (verdict.action, verdict.value) == ("add", value), (turn, verdict)

@@ -20,9 +20,10 @@ from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SO
 from .work import is_job
 
 LIKING = re.compile(r"\b(?:lov(?:e|es|ed|ing)|lik(?:e|es|ed)|enjoy\w*|adore\w*|obsessed|favou?rite|fan of|into|"
-                    r"crazy about|passion(?:ate)?|can't get enough)\b", re.I)
+                    r"crazy about|passion(?:ate)?|can't get enough|addict(?:ed)?|a sucker for|big on)\b", re.I)
 DISLIKING = re.compile(r"\b(?:hat(?:e|es|ed)|dislike\w*|can(?:'|no)?t stand|detest\w*|loathe\w*|not a fan|"
-                       r"(?:don't|do not|never) (?:like|liked|enjoy)|(?:is|are) not for me|can't bear)\b", re.I)
+                       r"(?:don't|do not|never) (?:like|liked|enjoy)|(?:is|are) not for me|can't bear|"
+                       r"(?:'s|is|are) a (?:hard |big )?no)\b", re.I)
 # a pastime is something done again: a class, a club, a practice, a day of the week it happens on
 HABIT = re.compile(r"\b(?:class(?:es)?|lessons?|club|hobby|hobbies|took up|taken up|taking up|practi[cs]\w*|"
                    r"every|weekends|evenings|mornings|(?:mon|tues|wednes|thurs|fri|satur|sun)days|league|"
