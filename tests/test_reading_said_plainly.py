@@ -111,6 +111,7 @@ def test_relations_beside_a_name_and_a_job_said_as_a_fragment(text, expected):
     "However, Jo is open to other brands.",
     "As a writer, my laptop is my lifeline.",
     "Dentist at 3pm tomorrow, ugh.",
+    "From the shelter, two weeks ago.",
     "I'm a physiotherapist by training, but these days I drive a taxi.",  # qualified as, not the job now
 ])
 def test_a_fragment_that_is_someone_elses_or_no_job_sets_none(text):

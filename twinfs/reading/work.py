@@ -223,9 +223,10 @@ def introduced(text: str, tokens: Iterable[Token]) -> list[Pair]:
         return []  # "my brother (nurse at the Royal)": his
     said = {t.text.lower(): (t.pos_, t.ent_type_) for t in tokens}
     words = [said.get(w.lower().split("-")[-1], ("", "")) for w in m.group(1).split()]  # "sous-chef": "chef"
-    if any(pos in ("VERB", "AUX", "PRON") for pos, _ in words) or words[-1][0] != "NOUN" or words[-1][1] in (
+    if any(pos not in ("NOUN", "PROPN", "ADJ") for pos, _ in words) or words[-1][0] != "NOUN" or words[-1][1] in (
             "DATE", "TIME"):
-        return []  # "Dad works at Arup": a clause, not a fragment; "However, …", "Next summer, probably"
+        return []  # a noun phrase of its own: not "Dad works at Arup", "However, …", "From the shelter, two weeks
+        # ago", "Next summer, probably"
     if m.group(3) and re.fullmatch(r"(?:the )?(?:\d.*|[A-Z][a-z]+day|noon|midnight)", m.group(3)):
         return [("job", m.group(1))]
     return [("job", m.group(1))] + ([("employer", m.group(3))] if m.group(3) else [])
