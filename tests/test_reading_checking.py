@@ -123,7 +123,10 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("I grew up ten minutes from Howth.", "home", "Howth"),
              ("I'm in grade 10 now so everything is harder.", "age", "10"),
              ("I applied for the midwifery course, the three-year one.", "job", "midwifery"),
-             ("Rent doesn't pay itself. Maybe when I'm 40, ha.", "age", "40")]
+             ("Rent doesn't pay itself. Maybe when I'm 40, ha.", "age", "40"),
+             # and the twelfth set: what was had, or of a childhood (its sentence changed here)
+             ("as a kid in Bergen we had a hamster called Pip, that was it", "pet", "hamster"),
+             ("We had a dog once, a collie.", "pet", "collie")]
     for turn, attribute, value in wrong:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert verdict.action == "none", (turn, verdict)

@@ -91,6 +91,11 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept not in ("hometown", "family", "partner", "age") and re.search(
             rf"\b(?:i|we)\s+(?:was|were)\s+(?:\w+\s+){{0,2}}?{re.escape(value)}\b", sentence, re.I):
         return f"{value!r} is a state that was"  # "I was fully vegan for two years in my twenties but it didn't stick"
+    if concept not in ("hometown", "family", "partner", "age", "language") and (re.search(
+            r"\bas an? (?:kid|child|teen|teenager|boy|girl|student)\b|\bwhen (?:i|we) (?:was|were) (?:an? )?(?:kids?|"
+            r"little|young|younger|small|teenagers?)\b", sentence, re.I) or re.search(
+            rf"\b(?:i|we) (?:once |always |never )?had\b[^.;!?]*?\b{re.escape(value)}\b", sentence, re.I)):
+        return f"{value!r} was had, or of a childhood"  # "as a kid in Tromsø we had a rabbit called Snøhvit"
     denied = re.match(r"(?:no|not|never|none)\b", value, re.I) or re.search(
         rf"\b(?:no|not|never)\s+(?:[\w-]+\s+)?{re.escape(value)}", sentence, re.I)
     if denied and concept not in ("diet", "allergy", "dislikes"):
