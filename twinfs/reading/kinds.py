@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SOMEDAY, TENS
-from .work import is_job
+from .work import SCHOOLING, is_job
 
 LIKING = re.compile(r"\b(?:lov(?:e|es|ed|ing)|lik(?:e|es|ed)|enjoy\w*|adore\w*|obsessed|favou?rite|fan of|into|"
                     r"crazy about|passion(?:ate)?|can't get enough|addict(?:ed)?|a sucker for|big on)\b", re.I)
@@ -32,7 +32,6 @@ HABIT = re.compile(r"\b(?:class(?:es)?|lessons?|club|hobby|hobbies|took up|taken
 INJURY = re.compile(r"\b(?:diagnos\w*|injur\w*|broke|broken|sprain\w*|surgery|operation|pain|ache\w*|allerg\w*|"
                     r"condition|disorder|disease|syndrome|chronic|recover\w*|illness|sick)\b", re.I)
 ALLERGY = re.compile(r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|epipen)\b", re.I)
-SCHOOLS = re.compile(r"\b(?:university|college|school|academy|institute|uni|polytechnic)\b", re.I)
 # words that say a turn is about paid work, for a pastime the model would call a job ("a new job as a nurse" is one)
 WORK_SAID = re.compile(r"\b(?:job|work(?:s|ing|ed)?|career|employ\w*|hired|shifts?|boss|salary|paid|profession|"
                        r"position|role|as an?)\b", re.I)
@@ -122,7 +121,7 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "school" and not STUDYING.search(sentence):
         return f"{sentence!r} says no study"  # "we're right on the coast in Salthill": a place, no school
     if concept in ("employer", "school"):
-        if _named(value) or (concept == "school" and SCHOOLS.search(value)) or re.fullmatch(r"[A-Z]{2,6}", value):
+        if _named(value) or (concept == "school" and SCHOOLING.search(value)) or re.fullmatch(r"[A-Z]{2,6}", value):
             return None  # "Arup", "University College", "UBC"
         return f"{value!r} names no {concept}"
     if concept in ("family", "partner", "pet") and re.match(r"(?!(?:my|our)\b)[\w-]+'s\b", value, re.I):

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 Pair = tuple[str, str]
-# places of work that name a kind of job by themselves: "I've worked in a library for twenty years"
+# the words that name a place of study ("going to the Apple store" names none)
 SCHOOLING = re.compile(r"\b(?:school|college|uni|university|academy|institute|polytechnic|conservatoire)\b", re.I)
+# places of work that name a kind of job by themselves: "I've worked in a library for twenty years"
 WORKPLACES = (r"(?:library|hospital|school|bank|bakery|shop|bookshop|bookstore|store|restaurant|café|cafe|pub|hotel|"
               r"factory|warehouse|garage|museum|pharmacy|clinic|lab|laboratory|nursery|care home|prison|supermarket|"
               r"call cent(?:re|er)|newsroom|kitchen|salon|gym)")
