@@ -27,6 +27,11 @@ Pair = tuple[str, str]
 NOT_NAMES = {"the", "and", "but", "with", "for", "from", "that", "this", "then", "them", "him", "her", "his", "our",
              "your", "their", "mine", "yours", "also", "too", "lol", "haha", "tbh", "now", "here", "there", "home"}
 PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig" before "pig"
+KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))  # "best friend" before "friend"
+# a relation beside a name, either way round, in brackets or dashes; a pet by its kind after its name (named_aside)
+ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our )?(" + KIN_WORDS + "|" + PET_WORDS
+                   + r") ?[)-]|\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + KIN_WORDS + "|" + PET_WORDS + r") ?\( ?(" + NAME
+                   + r") ?\)|(?<![\w'])(" + NAME + r") the (" + PET_WORDS + r")\b")
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
 # from my grandma in my home country, Sweden" -> "Caroline is from Sweden"
 ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "dislikes": "{who} dislikes {value}",
@@ -183,7 +188,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("family" if KIN[m.group(1).lower()] not in ("son", "daughter") else "children", m.group(1).lower())
     for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely|twin|"
                          r"elder|step))* "
-                         r"(best friend|" + "|".join(sorted(KIN, key=len, reverse=True)) + r")\b"
+                         r"(best friend|" + KIN_WORDS + r")\b"
                          r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?(" + NAME + r")\b)?", text, re.I):
         kin, name = m.group(1).lower(), m.group(2)
         relation = KIN[kin]
@@ -353,11 +358,8 @@ def named_aside(text: str) -> list[Pair]:
     """A relative, partner or pet named with its relation to the speaker beside it, in brackets or dashes, either
     way round: "Ewa (the missus)", "arjun (husband)", "Jorge - husband -", "the husband (Cathal)", "my sister
     (Dana)"; and a pet by its kind after it: "Biscuit the tortoise"."""
-    kin = "|".join(sorted(KIN, key=len, reverse=True))
     found: list[Pair] = []
-    for m in re.finditer(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our )?(" + kin + "|" + PET_WORDS
-                         + r") ?[)-]|\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + kin + "|" + PET_WORDS + r") ?\( ?(" + NAME
-                         + r") ?\)|(?<![\w'])(" + NAME + r") the (" + PET_WORDS + r")\b", text):
+    for m in ASIDE.finditer(text):
         name, word = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(4)) if m.group(4) \
             else (m.group(6), m.group(7))
         if name.lower() in NOT_NAMES or KIN.get(word) == "friend" or name.islower() and re.search(
