@@ -10,6 +10,7 @@ from .lexicon import NAME
 from .values import proper_name
 
 Pair = tuple[str, str]
+NAMES = NAME + r"(?: " + NAME + r")*"  # a place's name of one or more words: "Fort William"
 
 
 def homes(text: str, places: list[str]) -> list[Pair]:
@@ -61,18 +62,17 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
     m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in ([A-Z][\w .'-]+)", text) \
-        or re.search(r"(?:^|(?<=[.!?] ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up|[Bb]orn and raised|[Bb]orn) in (" + NAME
-                     + r"(?: " + NAME + r")*)", text) \
+        or re.search(r"(?:^|(?<=[.!?] ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up|[Bb]orn and raised|[Bb]orn) in (" + NAMES
+                     + r")", text) \
         or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)") \
-        or re.match(r"(" + NAME + r"(?: " + NAME + r")*)(?: 's| is) where (?i:(?:i|we) (?:both )?(?:grew up|was born|"
+        or re.match(r"(" + NAMES + r")(?: 's| is) where (?i:(?:i|we) (?:both )?(?:grew up|was born|"
                     r"were born|'m from|am from|come from))\b", text)  # "Tulsa's where I grew up"
     # "We grew up in Soweto", "Grew up in Nukuʻalofa, we walked everywhere", "in Salvador, where I grew up"
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
-    named = NAME + r"(?: " + NAME + r")*"
-    m = re.search(r"\b[Ii](?: ?'m| am) an? (" + named + r") (?:boy|girl|lad|lass|native)\b", text) \
-        or re.search(r"(?:^|\( |, )(" + named + r") (?:lad|lass|born and (?:bred|raised))\b", text) \
-        or re.search(r"\b[Ii](?: ?'m| am) (" + named + r") born and (?:bred|raised)\b", text)
+    m = re.search(r"\b[Ii](?: ?'m| am) an? (" + NAMES + r") (?:boy|girl|lad|lass|native)\b", text) \
+        or re.search(r"(?:^|\( |, )(" + NAMES + r") (?:lad|lass|born and (?:bred|raised))\b", text) \
+        or re.search(r"\b[Ii](?: ?'m| am) (" + NAMES + r") born and (?:bred|raised)\b", text)
     # "I'm a Gdańsk boy", "(Fort William lad, …)", "Peckham born and bred", "I'm Birmingham born and raised"
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
@@ -91,7 +91,7 @@ def _place_named(places: list[str], rest: str) -> str | None:
 def _where(text: str, verbs: str) -> re.Match[str] | None:
     """The place a relative clause says the speaker lives in or comes from: "Manchester, where we live", "in
     Ōtāhuhu where i live", "Bradford, where we both grew up" (not a sentence's first word: "Anyway, where I live …")."""
-    return re.search(r"(?<=\S )(" + NAME + r"(?: " + NAME + r")*),? \(?(?i:(?:which|that)?(?: 's| is)? ?where (?:i|we) "
+    return re.search(r"(?<=\S )(" + NAMES + r"),? \(?(?i:(?:which|that)?(?: 's| is)? ?where (?:i|we) "
                      r"(?:both )?(?:still |now )?" + verbs + r")\b", text)
 
 
