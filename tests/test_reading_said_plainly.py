@@ -140,3 +140,32 @@ def test_a_hometown_said_as_who_one_is(text, town):
 ])
 def test_a_town_of_someone_elses_is_no_hometown(text):
     assert not any(a == "hometown" for a, _ in values(read(("user", text))))
+
+
+@pytest.mark.parametrize(("text", "age"), [
+    ("Night shifts again, 47 and feeling every one of them.", "47"),
+    ("29, newly single, so cooking for one now.", "29"),
+    ("I've kept bees for years – 71 now and still at it.", "71"),
+    ("Final year at uni, 21 and broke as anything.", "21"),
+    ("I'm 58 and Helen's 61, can we both apply?", "58"),  # a statement before the question it asks
+    ("Honestly I'm vegan, is that a problem for the menu?", None),
+])
+def test_an_age_said_bare_at_a_clauses_start_and_a_statement_before_a_question(text, age):
+    got = values(read(("user", text)))
+    if age is None:
+        assert ("diet", "vegan") in got, got
+    else:
+        assert ("age", age) in got, got
+
+
+@pytest.mark.parametrize("text", [
+    "Mum's retired – 63 and bored stiff.",
+    "My brother? 29, and still living at home.",
+    "The twins are 9, 12 and 15.",
+    "Budget is tight – 20 and under ideally.",
+    "We need 40, and maybe more chairs.",
+    "Priya turned 30, and we threw a party.",
+    "maybe when I'm 35, and settled, we'll move.",
+])
+def test_a_number_that_is_someone_elses_age_or_a_count_is_no_age(text):
+    assert not any(a == "age" for a, _ in values(read(("user", text)))), text

@@ -81,8 +81,9 @@ def test_a_students_school_said_short_fits():
     assert misfit("school", "UCL", "I'm a student at UCL.") is None
 
 
-def test_a_value_the_rules_read_before_a_question_stands_when_the_model_agrees():
-    turn = "By the way, I'm 31; is that too old to start?"
+@pytest.mark.parametrize("turn", ["By the way, I'm 31; is that too old to start?",
+                                  "I'm 31 and my husband's 35, does that change the premium?"])
+def test_a_value_the_rules_read_before_a_question_stands_when_the_model_agrees(turn):
     verdict = decide(Question(turn, "", "age", "31", "th#r1"), ModelAnswer(True, "age", "31"))
     assert verdict.action == "keep", verdict
     asked = decide(Question("Am I too old at 31?", "", "age", "31", "th#r2"), ModelAnswer(True, "age", "31"))

@@ -66,7 +66,10 @@ PEOPLE = {*KIN, "friend", "friends", "roommate", "flatmate", "housemate", "neigh
           "granddaughter", "grandson", "grandkids", "godson", "goddaughter", "stepmom", "stepdad", "stepmother",
           "stepfather", "niece", "nephew", "relatives", "relative", "crush", "date", "fiance", "fiancee"}
 
-BREAKS = {";", "—", "–"}  # where a statement ends and a question after it begins: "I'm 27; is that too late?"
+# where a statement ends and a question after it begins: "I'm 27; is that too late?", "I'm 31 and Daniel's 34, does
+# age matter …?"
+BREAK = re.compile(r"[;—–]|,(?=\s*(?:is|are|am|was|were|do|does|did|can|could|should|would|will|shall|may|might|must|"
+                   r"what|how|why|when|where|which|who)\b)", re.I)
 
 
 @dataclass(frozen=True)

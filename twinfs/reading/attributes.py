@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS, SOMEDAY, TENS
+from .ages import ages
+from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .places import homes
 from .tastes import tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities
@@ -142,23 +143,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                        r"|\band i (?:broke up|split up|separated)\b", low)
     if parted:
         add("relationship_status", "single")
-    m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b(?! ?(?:months?|weeks?|days?|"
-                  r"hours?|minutes?|mins?|miles?|km|k|kg|kilos?|lbs?|pounds?|feet|ft|inches|percent|%|times|pm|am)\b)",
-                  low)  # "I'm 5 months pregnant" tells no age
-    if m and 0 < int(m.group(1)) < 120 and "%" not in low and not _someday(low[:m.start()]):
-        add("age", m.group(1))
-    m = re.search(r"\bi(?: 'm| am| just turned| turned) (" + TENS + r""
-                  r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years? old)?"
-                  r"(?: [.!,]|$| last| this| on| in| and)", low)
-    if m and not _someday(low[:m.start()]):
-        add("age", m.group(1))  # "I turned forty last week": as said
-    m = re.search(r"^(?:and |but |so )?at (\d{2}),? i(?: 'm| am)\b", low)
-    if m and 10 < int(m.group(1)) < 110:
-        add("age", m.group(1))  # "at 37 I'm too old for this"
-    m = re.search(r"\bi(?: 'm| am)? [^,]+, at (\d{2}|" + TENS + r""
-                  r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years old)?\W*$", low)
-    if m and (not m.group(1).isdigit() or 10 < int(m.group(1)) < 110):
-        add("age", m.group(1))  # "I'm finally learning to drive, at forty-one": the speaker's age, said last
+    for age in ages(low, tokens):
+        add("age", age)
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (\d+|" + "|".join(NUMBERS) +
                   r") (kids|children|sons|daughters|boys|girls)\b", low)
     if m:
@@ -347,11 +333,6 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m:
         add("car", cut_value(m.group(1), 4))
     return [(a, v) for a, v in found if v and not (parted and a == "partner")]  # "My girlfriend and I split up"
-
-
-def _someday(before: str) -> bool:
-    """The words before an age say when, not how old: "maybe when I'm 35", "by the time I'm forty"."""
-    return re.search(SOMEDAY + "$", before + " ") is not None
 
 
 def named_aside(text: str) -> list[Pair]:

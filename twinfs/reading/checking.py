@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .assertion import BREAKS, gate
+from .assertion import BREAK, gate
 from .clauses import held_to, left_alone
 from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, WORK_SAID, misfit
 
@@ -192,9 +192,9 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
     same = had and rules == answer.attribute  # then the rules' words are what is checked, not the model's
     verdict = gate(question.turn, (question.value or said) if same else said, concept=answer.attribute)
     if same and verdict.reasons == {"question"} and verdict.whose == "speaker" and re.search(
-            rf"{re.escape(question.value or said)}[^?]*?[{''.join(sorted(BREAKS))}][^?]*\?", question.turn, re.I):
+            rf"{re.escape(question.value or said)}[^?]*?(?:{BREAK.pattern})[^?]*\?", question.turn, re.I):
         verdict = replace(verdict, reasons=frozenset())  # "I'm 27; is that too late?": the rules read the statement
-        # before the question (assertion.BREAKS), which the gate reads as the question's sentence
+        # before the question (assertion.BREAK), which the gate reads as the question's sentence
     if not verdict.holds(answer.attribute):
         ruled = gate(question.turn, question.value or said, concept=rules) if had and not same else None
         if ruled is not None and ruled.holds(rules):

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from ..text import FIRST
 from .asked import answered, last_question, with_question, worth_carrying
-from .assertion import BREAKS, gate, make_believe
+from .assertion import BREAK, gate, make_believe
 from .attributes import alone, named_aside, pet_named
 from .dates import DAY, MONTH, Prefer, phrases, resolve
 from .lexicon import KIN
@@ -209,8 +209,8 @@ class RulesReader:
     def _drafts(self, sentence: Sentence, turn, before: list[Said], names: set[str],
                 told: str | None) -> list[Draft]:
         span = sentence.span
-        if span.text.rstrip().endswith("?") and (cut := next((t.i for t in reversed(span) if t.text in BREAKS and t.i
-                                                               > span.start + 2), None)) is not None:
+        if span.text.rstrip().endswith("?") and (cut := next((t.i for t in reversed(span) if t.i > span.start + 2
+                                                               and BREAK.match(t.doc.text, t.idx)), None)) is not None:
             stated = Sentence(nlp()(span.doc[span.start:cut].text)[:], turn.speaker)  # "I'm 27; is that too late?"
             return self._alone(stated, turn, [(a, v) for a, v in stated.attributes() if _asserted(stated.span, a, v)])
         said = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
@@ -233,10 +233,10 @@ class RulesReader:
                     drafts.append(Draft(kind="state", text=text, subject=turn.speaker, attribute=attribute,
                                         value=value, turns=[turn.id]))
             return drafts
-        if not (sentence.informative() or (pairs and ({t.lower_ for t in sentence.tokens} & FIRST
-                                                      or any(a in RELATIONS or a == "job" for a, _ in pairs)))):
+        if not (sentence.informative() or (pairs and ({t.lower_ for t in sentence.tokens} & FIRST or any(
+                a in RELATIONS or a in ("job", "age") for a, _ in pairs)))):
             return []  # a short sentence that states a fact is kept: "I'm doing kickboxing", "Tom (bf) cooks",
-            # "Senior developer at Monzo."
+            # "Senior developer at Monzo.", "4th year, 23 and skint."
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
         if not any(t.pos_ in ("VERB", "AUX") or (t.lower_ == "'s" and not _owned(t)) for t in sentence.tokens) \
                 or (root is not None and sentence.fragment(root)):  # "Writing's a part", "Three, including my aunt"
@@ -327,10 +327,10 @@ class RulesReader:
             end = sentence.span.start_char + at + len(value)  # a clause of its own after the comma is no list:
             clause = at >= 0 and any(t.idx >= end and t.dep_ in ("nsubj", "nsubjpass") and t.head.i > t.i
                                      for t in sentence.tokens)  # "swimming pools, the chlorine makes me sick"
-            listed = rest.startswith(",") and not clause and attribute not in WORK and not re.match(  # "the energy, …"
+            listed = rest.startswith(",") and not clause and attribute not in (*WORK, "age") and not re.match(
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|our|who|whose)\b"
                 r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
-                r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "a postman, years ago": a time, no list
+                r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "the energy, …" a list; "a postman, years ago" a time
             defined = re.match(r"\s+(?:that|which|who|whom|whose)\b|\s+(?:it|they|he|she)\s+\w+", rest, re.I)
             if text is None or listed or defined or words & sentence.pointing or words & POINTING_WORDS:
                 continue  # "the little garden that it has": which garden, the clause after it says
