@@ -169,3 +169,16 @@ def test_an_age_said_bare_at_a_clauses_start_and_a_statement_before_a_question(t
 ])
 def test_a_number_that_is_someone_elses_age_or_a_count_is_no_age(text):
     assert not any(a == "age" for a, _ in values(read(("user", text)))), text
+
+
+def test_a_sentence_after_a_closed_bracket_is_read_and_a_bracket_closed_in_the_record():
+    records = read(("user", "I've sailed since I was a boy (Wick lad, the harbour was my playground). At 58 I'm the "
+                            "oldest in the club."))
+    assert ("age", "58") in values(records), [r.text for r in records]
+    sailed = next(r for r in records if "sailed" in r.text)
+    assert sailed.text.endswith("playground)"), sailed.text
+
+
+def test_a_number_after_a_full_stop_starts_a_sentence_of_more_than_one_word():
+    records = read(("user", "My shoulder is the issue. 44 now and it takes longer to heal."))
+    assert ("age", "44") in values(records), [r.text for r in records]

@@ -225,6 +225,10 @@ def _clause(tokens: list[Token]) -> Assertion:
     if not path and _is_verb(top):  # a value that holds its own verb has its mood there: "If we ever moved back I'd
         reasons |= _reasons([top], sentence) & {"conditional", "modal"}  # open a little restaurant"
     whose, holder = _whose(subject, inside, path, tokens)
+    if whose == "other" and subject is not None and subject.lower_ in ("it", "that", "this") and top.like_num \
+            and top.i < subject.i and top.dep_ != "nummod":
+        whose, holder = "speaker", ""  # "44 now and it takes longer to heal": a number said bare before a clause
+        # about something else, the speaker's age
     if whose == "other" and path and any(
             v.lemma_.lower() in ADVISING and any(c.lower_ in WE for c in v.children if c.dep_ in ("dobj", "dative"))
             or v.lemma_.lower() in ADVISING and any(s.lower_ in WE for c in v.children if c.dep_ in ("ccomp", "xcomp")

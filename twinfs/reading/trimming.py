@@ -124,10 +124,15 @@ def trimmed(span: Span) -> list[Token]:
         c.dep_ in ("nsubj", "nsubjpass", "aux") for c in tokens[i].children)), None)
     if command is not None:
         tokens = tokens[:command - 1]  # "I've done an abstract painting too, take a look!": said to the listener
-    while tokens and (tokens[-1].is_punct or tokens[-1].is_space or tokens[-1].pos_ == "SYM"
-                      or tokens[-1].lower_ in ("and", "but", "so", "because")):
+    while tokens and ((tokens[-1].is_punct and not _closing(tokens)) or tokens[-1].is_space
+                      or tokens[-1].pos_ == "SYM" or tokens[-1].lower_ in ("and", "but", "so", "because")):
         tokens.pop()
     return tokens
+
+
+def _closing(tokens: list[Token]) -> bool:
+    """The last token closes a bracket the sentence opened: "… (Oban lad, the bay was my back garden)" keeps it."""
+    return tokens[-1].text == ")" and sum(t.text == "(" for t in tokens) > sum(t.text == ")" for t in tokens[:-1])
 
 
 def hollow(clause: list[Token]) -> bool:
