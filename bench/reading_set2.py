@@ -30,6 +30,7 @@ from twinfs.folding import concept_of
 from twinfs.models import Record
 from twinfs.passages import Turn
 from twinfs.reading import Reader, Window, plan_windows
+from twinfs.reading.ages import SPELLED
 from twinfs.reading.lexicon import KIN
 
 SET2 = Path(__file__).resolve().parent / "reading_set2.json"
@@ -121,9 +122,11 @@ def read_set(reader: Reader, conversations: list[Conversation],
 
 
 def _holds(value: str | None, words: list[str]) -> bool:
-    """`value` holds one of `words`; a number only as a whole number ("3", Rory's age, is not in "37")."""
+    """`value` holds one of `words`; a number only as a whole number ("3", Rory's age, is not in "37"; "thirty",
+    Camille's, not in "thirty-two")."""
     low = (value or "").lower()
-    return any(re.search(rf"(?<!\d){re.escape(w)}(?!\d)", low) if w.isdigit() else w in low for w in words)
+    return any(re.search(rf"(?<!\d){re.escape(w)}(?!\d)", low) if w.isdigit()
+               else re.search(rf"(?<![\w-]){w}(?![\w-])", low) if re.fullmatch(SPELLED, w) else w in low for w in words)
 
 
 def score_set(records: dict[str, list[Record]], conversations: list[Conversation] | None = None) -> Score:

@@ -148,6 +148,9 @@ def test_a_town_of_someone_elses_is_no_hometown(text):
     ("I've kept bees for years – 71 now and still at it.", "71"),
     ("Final year at uni, 21 and broke as anything.", "21"),
     ("I'm 58 and Helen's 61, can we both apply?", "58"),  # a statement before the question it asks
+    ("Anyway I am fifty-three, so I get tired quicker.", "fifty-three"),
+    ("Sounds good. At thirty-nine, my knees complain a lot.", "thirty-nine"),
+    ("Retired welder, proud of it. Sixty-seven, bad shoulder, so go easy.", "sixty-seven"),
     ("Honestly I'm vegan, is that a problem for the menu?", None),
 ])
 def test_an_age_said_bare_at_a_clauses_start_and_a_statement_before_a_question(text, age):
@@ -166,6 +169,10 @@ def test_an_age_said_bare_at_a_clauses_start_and_a_statement_before_a_question(t
     "We need 40, and maybe more chairs.",
     "Priya turned 30, and we threw a party.",
     "maybe when I'm 35, and settled, we'll move.",
+    "My uncle? Seventy, and still driving.",
+    "Gran retired in May. 81 and sharp as a tack.",
+    "Jonah is a chef. Thirty, and already head of the kitchen.",
+    "My aunt is great. At sixty, she still runs.",
 ])
 def test_a_number_that_is_someone_elses_age_or_a_count_is_no_age(text):
     assert not any(a == "age" for a, _ in values(read(("user", text)))), text
@@ -182,3 +189,20 @@ def test_a_sentence_after_a_closed_bracket_is_read_and_a_bracket_closed_in_the_r
 def test_a_number_after_a_full_stop_starts_a_sentence_of_more_than_one_word():
     records = read(("user", "My shoulder is the issue. 44 now and it takes longer to heal."))
     assert ("age", "44") in values(records), [r.text for r in records]
+
+
+def test_each_line_of_a_list_is_a_sentence_of_its_own():
+    records = read(("user", "Some background for the letter:\n- 9 years in retail banking, now a branch manager\n"
+                            "- live in Tampere, cycle to work\n- Finnish native, decent English"))
+    got = values(records)
+    assert ("home_city", "Tampere") in got, [r.text for r in records]
+    assert all(len(r.text) < 120 for r in records), [r.text for r in records]
+
+
+def test_a_run_on_sentence_too_long_for_a_record_keeps_its_values():
+    text = ("hey so I'm moving house on the 20th of December from Leith to a bigger place near Portobello because our "
+            "second baby is due in March and my husband Callum says the box room is too small for two cots which is "
+            "true I need a checklist because I have only ever moved with a man and a van")
+    records = read(("user", text))
+    assert ("partner", "Callum") in values(records), [r.text for r in records]
+    assert all("Noor" in r.text for r in records if r.attribute), [r.text for r in records]

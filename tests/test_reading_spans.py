@@ -118,3 +118,13 @@ def test_a_state_that_was_is_no_value_and_a_birthplace_still_is():
     assert misfit("diet", "vegan", "I was fully vegan for two years in my twenties but it didn't stick.")
     assert misfit("hometown", "Ribe", "I was born in Ribe, a tiny town.") is None
     assert misfit("job", "tile cutter", "I'm fine with costing stuff, but I'm useless with a tile cutter.")
+
+
+def test_a_value_is_never_part_of_a_hyphened_word():
+    offered = spans("Also I am forty-four, so I learn slow.")
+    assert "forty-four" in offered and "forty" not in offered and "four" not in offered, offered
+    assert "sea-swim" in spans("I sea-swim at Salthill most mornings.")
+    assert "sea" not in spans("I sea-swim at Salthill most mornings.")
+    verdict = decide(Question("Also I am forty-four, so I learn slow.", "", None, None, "th#c1"),
+                     ModelAnswer(True, "age", "forty"))
+    assert verdict.action == "none", verdict  # "forty" is not said: "forty-four" is

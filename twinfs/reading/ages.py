@@ -17,9 +17,11 @@ UNITS = (r"months?|weeks?|days?|hours?|minutes?|mins?|miles?|km|k|kg|kilos?|lbs?
          r"times|pm|am")
 SPELLED = TENS + r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?"
 # a number at a clause's start, followed by "now", "and <words>" or ", <words>": no count, sum or list of numbers
-BARE = re.compile(r"(?:^|[,;:.–—-] )(\d{2})(?: now)?(?: and (?!(?:a half|under|over|up|counting|more|above|below)\b)"
-                  r"|, )(?=[a-z])")
+BARE = re.compile(r"(?:^|[,;:.–—-] )(\d{2}|" + SPELLED + r")(?: now)?"
+                  r"(?: and (?!(?:a half|under|over|up|counting|more|above|below)\b)|, )(?=[a-z])")
 OTHERS = {"he", "she", "they", "his", "her", "their", "him", "them"}
+# the names of things, not people, before a bare age: "Freelance translator, Irish and German. Fifty-two, …"
+NAMING_NO_ONE = {"NORP", "LANGUAGE", "GPE", "LOC", "FAC", "ORG", "DATE", "TIME", "PRODUCT", "EVENT"}
 
 
 def ages(low: str, tokens: Iterable[Token]) -> list[str]:
@@ -29,28 +31,44 @@ def ages(low: str, tokens: Iterable[Token]) -> list[str]:
     if m and 0 < int(m.group(1)) < 120 and "%" not in low and not _someday(low[:m.start()]):
         found.append(m.group(1))  # "I'm 5 months pregnant" tells no age
     m = re.search(r"\bi(?: 'm| am| just turned| turned) (" + SPELLED + r")(?: years? old)?"
-                  r"(?: [.!,]|$| last| this| on| in| and)", low)
+                  r"(?: ?[.!,;]|$| last| this| on| in| and| but| so)", low)
     if m and not _someday(low[:m.start()]):
         found.append(m.group(1))  # "I turned forty last week": as said
-    m = re.search(r"^(?:and |but |so )?at (\d{2}),? i(?: 'm| am)\b", low)
-    if m and 10 < int(m.group(1)) < 110:
-        found.append(m.group(1))  # "at 37 I'm too old for this"
+    m = re.search(r"^(?:and |but |so )?at (\d{2}|" + SPELLED + r"),? (?:i(?: 'm| am)|my)\b", low)
+    if m and (not m.group(1).isdigit() or 10 < int(m.group(1)) < 110):
+        found.append(m.group(1))  # "at 37 I'm too old for this", "At forty-five, my memory is not what it was"
     m = re.search(r"\bi(?: 'm| am)? [^,]+, at (\d{2}|" + SPELLED + r")(?: years old)?\W*$", low)
     if m and (not m.group(1).isdigit() or 10 < int(m.group(1)) < 110):
         found.append(m.group(1))  # "I'm finally learning to drive, at forty-one": the speaker's age, said last
     m = BARE.search(low)
-    if m and 16 <= int(m.group(1)) < 100 and not re.search(r"\d", low[max(0, m.start(1) - 6):m.start(1)]) \
-            and not _other_before(tokens, m.group(1)) and not _someday(low[:m.start(1)]):
+    said = [t for t in tokens if t.like_num and t.lower_ == m.group(1).split("-")[-1]] if m else []
+    if m and said and (not m.group(1).isdigit() or 16 <= int(m.group(1)) < 100) \
+            and not re.search(r"\d", low[max(0, m.start(1) - 6):m.start(1)]) and not _someday(low[:m.start(1)]) \
+            and said_bare(said[0].doc[said[0].i - m.group(1).count("-") * 2], said[0]):
         found.append(m.group(1))  # "Retired postman so I've got the time – 63 and bored stiff"
     return found
 
 
-def _other_before(tokens: Iterable[Token], number: str) -> bool:
-    """Whether the sentence's words before the number name someone else, whose age it may be: "Mum's retired – 63
-    and bored", "Priya? 29, and still at home" (the whole sentence: the reader may have trimmed its start)."""
-    at = next((t for t in tokens if t.text == number), None)
-    return at is None or any((t.pos_ == "PROPN" and t.text[:1].isupper()) or t.lower_ in KIN or t.lower_ in OTHERS
-                             for t in at.doc[at.sent.start:at.i])
+def said_bare(first: Token, last: Token) -> bool:
+    """The number from `first` to `last` is said bare at a clause's start, before "now", "and" or a comma ("52,
+    semi-hermit", "… – 63 and bored stiff"), and the sentence's words before it name no one else, whose age it may
+    be ("Mum's retired – 63 and bored", "Priya? 29, and still at home"): the whole sentence, the reader may have
+    trimmed its start."""
+    doc = first.doc
+    before = doc[first.sent.start:first.i]
+    at = [t.lower_ for t in before] in (["at"], ["and", "at"], ["but", "at"], ["so", "at"])  # "At forty-five, my …"
+    said = doc[doc[first.sent.start - 1].sent.start:first.sent.start] if first.sent.start > 0 else doc[0:0]
+    return first.like_num and (first.i == first.sent.start or at or before[-1].is_punct) and last.i + 1 < len(doc) \
+        and doc[last.i + 1].lower_ in (",", "and", "now") and not _someone(before) and not (
+            (not len(before) or at) and _someone(said, subject=True))  # "My dad retired. 63 and bored stiff": his
+
+
+def _someone(tokens: Iterable[Token], subject: bool = False) -> bool:
+    """The words name someone other than the speaker (as a sentence's subject, `subject`): a relative, "he", a name
+    ("Priya", not "Irish and German" nor a capital that starts a sentence: "Freelance translator, …")."""
+    return any(t.lower_ in KIN or t.lower_ in OTHERS or (
+        t.pos_ == "PROPN" and t.text[:1].isupper() and t.ent_type_ not in NAMING_NO_ONE
+        and (not subject or t.dep_ in ("nsubj", "nsubjpass", "poss"))) for t in tokens)
 
 
 def _someday(before: str) -> bool:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST
+from .ages import said_bare
 from .lexicon import KIN, PETS
 
 if TYPE_CHECKING:
@@ -111,6 +112,8 @@ def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | Non
                   if at <= t.idx < at + max(1, len(value))]
         if not tokens:
             continue
+        if concept == "age" and said_bare(tokens[0], tokens[-1]):
+            return Assertion("speaker", "", frozenset())  # "Fifty-two, dodgy hip", "44 now and it takes longer"
         verdict = _clause(tokens)
         if verdict.holds(concept):
             return verdict
@@ -225,10 +228,6 @@ def _clause(tokens: list[Token]) -> Assertion:
     if not path and _is_verb(top):  # a value that holds its own verb has its mood there: "If we ever moved back I'd
         reasons |= _reasons([top], sentence) & {"conditional", "modal"}  # open a little restaurant"
     whose, holder = _whose(subject, inside, path, tokens)
-    if whose == "other" and subject is not None and subject.lower_ in ("it", "that", "this") and top.like_num \
-            and top.i < subject.i and top.dep_ != "nummod":
-        whose, holder = "speaker", ""  # "44 now and it takes longer to heal": a number said bare before a clause
-        # about something else, the speaker's age
     if whose == "other" and path and any(
             v.lemma_.lower() in ADVISING and any(c.lower_ in WE for c in v.children if c.dep_ in ("dobj", "dative"))
             or v.lemma_.lower() in ADVISING and any(s.lower_ in WE for c in v.children if c.dep_ in ("ccomp", "xcomp")

@@ -133,7 +133,7 @@ def span(value: str, turn: str) -> str | None:
     value = value.strip().strip(".,;:!?\"'")
     if not value:
         return None
-    hit = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", turn, re.I)
+    hit = re.search(rf"(?<![\w-]){re.escape(value)}(?!\w|-\w)", turn, re.I)  # no part of "forty-four"
     return hit.group(0) if hit else None
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import copy
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 SPAN_WORDS = 6  # the longest value a clause question may answer, in words
 # words a value neither starts nor ends with (a value starts with "the": "the university dorms in Istanbul")
@@ -24,17 +28,24 @@ def spans(sentence: str, most: int = SPAN_WORDS) -> list[str]:
     found: list[str] = []
     tokens = list(nlp()(sentence))
     for i, first in enumerate(tokens):
-        if first.pos_ in EDGE or first.is_punct or (first.pos_ == "DET" and first.lower_ not in LEADING):
-            continue
+        if first.pos_ in EDGE or first.is_punct or (first.pos_ == "DET" and first.lower_ not in LEADING) \
+                or (i and tokens[i - 1].text == "-" and not tokens[i - 1].whitespace_):
+            continue  # "four" of "forty-four" is no word of its own
         for last in tokens[i + (first.pos_ == "DET"):i + most]:
-            if last.is_punct and last.text not in ("'", "’"):
+            if last.is_punct and last.text not in ("'", "’") and not _joining(last):
                 break
-            if last.pos_ not in ENDING:
-                continue
+            if last.pos_ not in ENDING or (not last.whitespace_ and last.i + 1 < len(tokens)
+                                           and tokens[last.i + 1].text == "-"):
+                continue  # nor "forty" of it, "sea" of "sea-swim"
             said = sentence[first.idx:last.idx + len(last.text)]
             if said not in found and not re.search(r'["\\\n]', said):
                 found.append(said)
     return found
+
+
+def _joining(t: Token) -> bool:
+    """A hyphen inside a word: "forty-four", "sea-swim"."""
+    return t.text == "-" and not t.whitespace_ and t.i > 0 and not t.nbor(-1).whitespace_
 
 
 def held_to(schema: dict, sentence: str) -> dict:

@@ -35,11 +35,15 @@ def _load() -> Any:
 
 
 def said_ends(doc: Any) -> Any:
-    """Sentence starts the parser keeps: a new sentence after a bracket closed by a full stop ("…my back garden).
-    At 36 I'm …"), and none one word into a sentence after a full stop ("Problem is my back. 38 now and …": not
-    "38" alone)."""
-    for t in doc[1:-1]:
-        if doc[t.i - 1].text not in ENDS or t.is_punct or t.is_space:
+    """Sentence starts the parser keeps: a new sentence at a new line and after a bracket closed by a full stop
+    ("…my back garden). At 36 I'm …"), and none one word into a sentence after a full stop ("Problem is my back. 38
+    now and …": not "38" alone)."""
+    for t in doc[1:]:
+        if "\n" in doc[t.i - 1].text_with_ws and not t.is_space:
+            t.is_sent_start = True  # a line of its own: "Background:\n- live in Uppsala\n- Swedish native"
+            if t.is_punct and t.i + 1 < len(doc) and not doc[t.i + 1].is_space:
+                doc[t.i + 1].is_sent_start = False  # a bullet's words follow it
+        if doc[t.i - 1].text not in ENDS or t.is_punct or t.is_space or t.i + 1 == len(doc):
             continue
         if t.i >= 2 and doc[t.i - 2].text == ")" and (t.text[:1].isupper() or t.text[:1].isdigit()):
             t.is_sent_start = True

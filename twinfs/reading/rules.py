@@ -175,10 +175,13 @@ class RulesReader:
                                         turns=[turn.id]))  # "I adopted a cat! She's a little tabby called Pickle"
                 try:
                     made, said = self._sentence(span, turn, before, names, told)
-                except ValidationError as e:  # a draft past a bound: that sentence unread, never the window
-                    log.warning("rules reader: a sentence of turn %s left unread: %s", turn.id,
-                                "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()))
-                    made, said = [], None
+                except ValidationError as e:  # a draft past a bound (a run-on sentence): its values alone, each
+                    # a short statement, never the window lost
+                    log.info("rules reader: a sentence of turn %s read for its values alone: %s", turn.id,
+                             "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()))
+                    whole = Sentence(span, turn.speaker)
+                    made, said = self._alone(whole, turn, [(a, v) for a, v in whole.attributes()
+                                                           if _asserted(span, a, v)]), None
                 if said not in (None, UNDATED) and not made and _afterthought(span, said):
                     drafts[last:] = [d.model_copy(update={"when": said}) if d.kind == "event" and d.when is None
                                      else d for d in drafts[last:]]  # "I adopted a cat. Two weeks ago." that day's
@@ -301,6 +304,8 @@ class RulesReader:
         text = named_kin(text, turn.speaker, kin_named(turn.text))
         if len(text.split()) < 3:
             return []
+        if pairs and turn.speaker not in text:  # "Fifty-two, dodgy hip, so being yanked is no joke": whose, the
+            return self._alone(sentence, turn, pairs)  # record says ("… is fifty-two")
         if not pairs:  # "I miss the students" after "You miss teaching?": the record says what it answers
             text = with_question(text, span, worth_carrying(asked))
         planned = None

@@ -36,6 +36,7 @@ VAGUE = set(POINTING) | {"it", "them", "there", "one", "some", "more", "so"}  # 
 TIMES = {"weekend", "week", "month", "year", "day", "today", "tonight", "tomorrow", "morning", "evening", "afternoon",
          "night"}  # left of a time phrase only partly taken out
 CHATTER = {"btw", "lol", "haha", "tho", "though", "too", "anyway", "then", "now", "soon"}
+BULLETS = {"-", "•", "*", "–", "·"}  # what starts a line of a list
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
 RECURRING = re.compile(r"\b(?:every|each|most|some|other)\s+$", re.I)  # the words before a habit's day
 RECURRING_AFTER = re.compile(r"\s*(?:mornings|afternoons|evenings|nights|nites|of (?:the|each|every) (?:week|month|"
@@ -145,6 +146,8 @@ class Sentence:
             return "is"
         if root.tag_ == "VBD" or (root.tag_ == "VB" and root.lower_ in PAST_FORMS and root.i == self.tokens[0].i):
             return ""  # "Lost my job as a banker yesterday": spaCy reads a past form as an imperative
+        if root.tag_ in ("VB", "VBP") and root.i == self.tokens[0].i and self.span[0].text in BULLETS:
+            return ""  # "- live in Uppsala, commute to Solna": a list of one's own, no imperative
         if root.tag_ == "VBN":
             return "has"
         return None
@@ -357,7 +360,8 @@ class Sentence:
         ents: dict[str, str] = {}
         for ent in self.span.ents:
             ents.setdefault(ent.label_, ent.text)
-        return [(a, v) for a, v in stated(text, self.tokens, ents) if whole(v, self.tokens)]
+        return [(a, v) for a, v in stated(text, self.tokens, ents) if a == "age" or whole(v, self.tokens)]  # a number
+        # is whole though spaCy hangs it on the noun after it ("Sixty-seven, bad shoulder")
 
     def rewrite(self, drop: tuple[int, int] | None) -> str:
         """The sentence in the third person, the speaker named once; a relative time phrase (`drop`) taken out."""
