@@ -206,3 +206,36 @@ def test_a_run_on_sentence_too_long_for_a_record_keeps_its_values():
     records = read(("user", text))
     assert ("partner", "Callum") in values(records), [r.text for r in records]
     assert all("Noor" in r.text for r in records if r.attribute), [r.text for r in records]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I reside in Stirling with my two cats.", {("home_city", "Stirling")}),
+    ("I am employed part-time as a dental hygienist with Bupa.", {("job", "dental hygienist"), ("employer", "Bupa")}),
+    ("I am allergic for peanuts, so be careful.", {("allergy", "peanuts")}),
+    ("My mother tongue is Tagalog.", {("language", "Tagalog")}),
+    ("I speak Konkani with my grandmother.", {("language", "Konkani")}),
+    ("I'm doing a Birkbeck College course in art history at night.", {("school", "Birkbeck College")}),
+    ("Now I am data engineer at Spotify.", {("job", "data engineer"), ("employer", "Spotify")}),
+    ("- 6 years in hospitality, currently night manager at Hilton Garden", {("job", "night manager")}),
+    ("- Polish native, fluent German", {("language", "Polish"), ("language", "German")}),
+])
+def test_formal_non_native_and_listed_statements(text, expected):
+    got = values(read(("user", text)))
+    assert expected <= got, got
+
+
+def test_a_diet_said_to_a_question_about_food_one_loves_is_a_diet():
+    got = values(read(("assistant", "Any allergies? And what food do you love?"), ("user", "me vegan. since school.")))
+    assert ("diet", "vegan") in got and not any(a in ("likes", "hobby") for a, _ in got), got
+
+
+@pytest.mark.parametrize(("text", "not_set"), [
+    ("I'm a Swedish native, born in Malmö.", {"hometown"}),
+    ("I'm doing a pottery course at the community college on Tuesdays.", {"hobby", "likes"}),
+    ("I am better at chess than my brother.", {"job"}),
+    ("I speak Spanish and only a little French.", set()),
+])
+def test_a_nationality_a_course_at_a_college_and_a_comparison_set_nothing_wrong(text, not_set):
+    got = values(read(("user", text)))
+    assert not {a for a, _ in got} & not_set, got
+    assert ("language", "French") not in got or "little" not in text, got

@@ -156,7 +156,10 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
         if len(items) > 1 and " and " in items[-1]:  # "climbing, baking bread and birdwatching"
             items[-1:] = items[-1].split(" and ")
         items = [i for i in items if set(re.findall(r"[\w']+", i.lower())) - VAGUE]  # "Jazz, mostly.", "Nothing much"
-        return [(attribute, i) for i in items if len(i.split()) <= 4] if len(items) <= 5 else []
+        items = [re.sub(r"^(?:me|myself),? ", "", i) for i in items  # "me vegetarian": the speaker, as some say it
+                 if not re.match(r"(?:since|for|from|until|till|ever since)\b", i, re.I)]  # "since school": a time
+        return [("diet" if i.lower() in DIETS else attribute, i) for i in items if len(i.split()) <= 4] \
+            if len(items) <= 5 else []  # a diet said to "What food do you love?" is a diet
     if attribute == "children":
         return _children(text)
     if attribute in ("diet", "language"):  # "Vegetarian, and no mushrooms.", "English and Portuguese, a bit of French."

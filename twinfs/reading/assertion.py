@@ -267,7 +267,8 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
         return "speaker", holder  # "My rabbit is named Mochi"
     people = subject.lower_ in PEOPLE or subject.lemma_.lower() in PEOPLE or any(
         s.lower_ in PEOPLE for s in _subjects(subject.head)) or bool(path) and any(
-        t.lower_ in PEOPLE or t.lower_ in PETS for t in subject.subtree)  # "My cat Miso hates the noise": Miso's
+        (t.lower_ in PEOPLE or t.lower_ in PETS) and not (t.dep_ == "compound" and t.head.pos_ == "NOUN")
+        for t in subject.subtree)  # "My cat Miso hates the noise": Miso's; "my mother tongue is …": the speaker's
     if owned and not people:
         return "speaker", holder  # "My favourite book is Dune", "my job is tiring": what the speaker has
     person = subject.pos_ == "PRON" or subject.ent_type_ in ("PERSON", "NORP", "ORG") or owned or \

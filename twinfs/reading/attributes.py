@@ -177,6 +177,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                          r"(best friend|" + KIN_WORDS + r")\b"
                          r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?(" + NAME + r")\b)?", text, re.I):
         kin, name = m.group(1).lower(), m.group(2)
+        if any(t.lower_ == kin.split()[-1] and t.dep_ == "compound" and t.head.pos_ == "NOUN" for t in tokens):
+            continue  # "my mother tongue": a tongue, no mother ("my mum Sue": a mum, named)
         relation = KIN[kin]
         if name and name[0].isupper() and name.lower() not in ("i", "and", "is", "was", "has", "who", "are"):
             add(relation if relation != "children" else ("son" if "son" in kin else "daughter" if "daughter" in kin
@@ -252,7 +254,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   low)
     if m and not re.match(r"(?:bad|severe|mild|food|an|the|my)$", m.group(1)):
         add("allergy", m.group(1))  # "I have a shellfish allergy"
-    m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic to ([\w ,'-]+)", low)
+    m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic (?:to|for|of) ([\w ,'-]+)", low)
     if m and not re.match(r"(?:(?:my|the) )?(?:mornings?|evenings?|mondays?|work|job|boss|exams?|homework|people|life|"
                           r"effort|exercise|chores)\b", m.group(1)):
         add("allergy", cut_value(m.group(1), 5))  # not "allergic to mornings without coffee": a joke
@@ -321,6 +323,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                 add("language", language)
     m = re.search(r"\b((?i:[a-z]+)) is my (?:first|native|mother|home|second|third|other) (?:language|tongue)"
                   r"(?: after ((?i:[a-z]+))(?: and ((?i:[a-z]+)))?)?", text)
+    m = m or re.search(r"\b[Mm]y (?:first|native|mother|home) (?:language|tongue) is ((?i:[a-z]+))\b", text) \
+        or re.match(r"((?i:[a-z]+)) (?:native|mother tongue)(?:, (?:fluent|native|conversational|good|basic|decent) "
+                    r"((?i:[a-z]+)))?\W*$", text)  # a list's "Swedish native, fluent English"
     for language in (m.groups() if m else ()):
         if language and language.lower() in languages:
             add("language", language)  # "Japanese is my first language", "english is my third language after

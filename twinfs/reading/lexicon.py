@@ -62,7 +62,12 @@ LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", 
              "guarani", "kurdish", "pashto", "dari", "armenian", "georgian", "azerbaijani", "kazakh", "uzbek",
              "estonian", "latvian", "lithuanian", "slovak", "slovenian", "albanian", "macedonian", "bosnian",
              "maltese", "luxembourgish", "breton", "cornish", "scots", "yiddish", "creole", "patois", "hokkien",
-             "hakka", "taiwanese", "shanghainese", "bsl"}
+             "hakka", "taiwanese", "shanghainese", "bsl", "sylheti", "sindhi", "odia", "assamese", "konkani",
+             "tulu", "kashmiri", "maithili", "bhojpuri", "chittagonian", "flemish", "frisian", "galician", "sardinian",
+             "corsican", "occitan", "romansh", "tibetan", "mongolian", "uyghur", "kyrgyz", "tajik", "turkmen", "tatar",
+             "chechen", "belarusian", "faroese", "sami", "inuktitut", "cree", "navajo", "hawaiian", "malagasy",
+             "kinyarwanda", "kirundi", "luganda", "shona", "xhosa", "sesotho", "setswana", "oromo", "tamazight",
+             "papiamento", "javanese", "sundanese", "cebuano", "ilocano", "hmong", "dzongkha", "dhivehi"}
 # fields one works in: "I work in marketing" is a job; "I work in Leeds" is not
 FIELDS = (r"(?:marketing|finance|sales|tech|it|hr|human resources|education|healthcare|health care|retail|construction|"
           r"hospitality|publishing|insurance|accounting|advertising|banking|law|real estate|engineering|research|"

@@ -22,7 +22,7 @@ def homes(text: str, places: list[str]) -> list[Pair]:
 
     m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: been)?(?: just| recently| finally| now|"
                   r" still| actually| currently)?"
-                  r" (?:live|lived|living|moved|moving|relocated|relocating|based|rent|renting)"
+                  r" (?:live|lived|living|reside|residing|moved|moving|relocated|relocating|based|rent|renting)"
                   r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:(?:an?|the) (?:[\w-]+ ){0,2}"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence) "
                   r"in )?([A-Z][\w .'-]+)",
@@ -73,8 +73,9 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     m = re.search(r"\b[Ii](?: ?'m| am) an? (" + NAMES + r") (?:boy|girl|lad|lass|native)\b", text) \
         or re.search(r"(?:^|\( |, )(" + NAMES + r") (?:lad|lass|born and (?:bred|raised))\b", text) \
         or re.search(r"\b[Ii](?: ?'m| am) (" + NAMES + r") born and (?:bred|raised)\b", text)
-    # "I'm a Gdańsk boy", "(Fort William lad, …)", "Peckham born and bred", "I'm Birmingham born and raised"
-    if m and (place := _place_named(places, m.group(1))):
+    # "I'm a Gdańsk boy", "(Fort William lad, …)", "Peckham born and bred", "I'm Birmingham born and raised"; not
+    # "I'm a Swedish native" (a nationality)
+    if m and (place := _place_named(places, m.group(1))) and not re.search(r"(?:ish|ian|ese|ean)$", place):
         add("hometown", place)
     m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-Z][\w'-]+)", text)
     if m:

@@ -24,7 +24,7 @@ from .lexicon import KIN
 from .pipeline import nlp
 from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said
-from .sentence import Sentence
+from .sentence import BULLETS, Sentence
 from .talk import asked_past, asked_when, back_then, chatter, remembered
 from .third_person import MAX_CHARS, kin_named, named_kin
 from .trimming import ANNOUNCED
@@ -237,9 +237,9 @@ class RulesReader:
                                         value=value, turns=[turn.id]))
             return drafts
         if not (sentence.informative() or (pairs and ({t.lower_ for t in sentence.tokens} & FIRST or any(
-                a in RELATIONS or a in ("job", "age") for a, _ in pairs)))):
+                a in RELATIONS or a in ("job", "age") for a, _ in pairs) or span[0].text in BULLETS))):
             return []  # a short sentence that states a fact is kept: "I'm doing kickboxing", "Tom (bf) cooks",
-            # "Senior developer at Monzo.", "4th year, 23 and skint."
+            # "Senior developer at Monzo.", "4th year, 23 and skint.", "- Swedish native, fluent English"
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
         if not any(t.pos_ in ("VERB", "AUX") or (t.lower_ == "'s" and not _owned(t)) for t in sentence.tokens) \
                 or (root is not None and sentence.fragment(root)):  # "Writing's a part", "Three, including my aunt"

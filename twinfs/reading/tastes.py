@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .values import activity, as_spelled, cut_value, listed
+from .work import SCHOOLING
 
 Pair = tuple[str, str]
 # what "X is my favourite …" names a kind of: favorite_author, favorite_book …
@@ -49,7 +50,7 @@ def tastes(text: str, low: str) -> list[Pair]:
             r"have|like|love|want|need|think|feel|live|work|understand|miss|as|(?:[\w-]+ )?shifts?|[\w ]*(?:ology|"
             r"ics|law|medicine|engineering|architecture|nursing|history|chemistry|physics|economics|accounting))\b",
             value) \
-            and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid:
+            and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid and not SCHOOLING.search(value):
         add("hobby", value)  # not "doing the mornings", "doing graphic design for other people's deadlines"
     m = re.search(r"\bi(?: 've| have) been ([a-z]+ing) (?:for (?:years|ages|decades|months|a while|(?:about |over |"
                   r"nearly |almost )?(?:[a-z]+|\d+) (?:years|months))|since "

@@ -169,8 +169,10 @@ def whole(value: str, tokens: list[Token]) -> bool:
         if first.tag_ in ("WRB", "WP"):
             return False
         inside = {t.i for t in tokens[start:end]}
-        if last.dep_ in _LEADS and last.head.i > last.i and last.head.i not in inside:
-            return False
+        if last.dep_ in _LEADS and last.head.i > last.i and last.head.i not in inside \
+                and not (last.pos_ == "PROPN" and last.head.pos_ != "PROPN" and last.ent_type_ not in ("DATE", "TIME")):
+            return False  # not "on Thursday" of "on Thursday evenings"; "Open University" of "an Open University
+            # course" is a whole name before the noun it names a kind of
         return not (last.pos_ == "VERB" and any(c.dep_ in _NEEDED and c.i > last.i and c.i not in inside
                                                   for c in last.children))
     return True

@@ -42,8 +42,12 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         if value:
             found.append((attribute, value))
 
+    m = re.search(r"\b[Ii](?: 'm| am)? (?:doing|taking|studying|enrolled on|enrolled in) (?:an? |the |my )?"
+                  r"((?:[A-Z][\w'-]+ )+)(?:course|degree|diploma|module|programme|program)\b", text)
+    if m and SCHOOLING.search(m.group(1)):
+        add("school", m.group(1).strip())  # "I'm doing an Open University course in environmental science"
     # work
-    m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working)(?: part-time| full-time| "
+    m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working|employed)(?: part-time| full-time| "
                   r"part time| full time| freelance| remotely| now| weekends| evenings| nights| shifts)? (as|at|for) "
                   r"(?:an? |the )?([\w '&-]+)", text, re.I)
     if m:
@@ -210,12 +214,16 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
 
 def introduced(text: str, tokens: Iterable[Token]) -> list[Pair]:
     """A job said as a verbless fragment, the speaker describing themself: "Junior analyst at Bord Gáis, 3 yrs now.",
-    "Context: pharmacist at Boots for me", "(ICU nurse at the LRI)", "freelance translator, mostly manuals"."""
+    "Context: pharmacist at Boots for me", "(ICU nurse at the LRI)", "freelance translator, mostly manuals"; or
+    with its article left out: "Now I am software tester at TD Bank"."""
     job = r"((?:(?!(?:at|for|with)\b)[\w-]+ ){0,2}[\w-]+)"
     org = r"((?:the )?[A-Z][\w&'-]+(?: [A-Z][\w&'-]+)*)"
-    m = re.match(r"(?:\( )?(?:(?i:context|background|so|well|also|oh|and|but) [:,]? ?)?" + job
-                 + r"(?: (at|for|with) " + org + r"| ?,| ?\))", text) \
-        or re.search(r"\( " + job + r" (at|for) " + org + r"(?: \)|$)", text)
+    lead = r"(?:\( )?(?:(?i:context|background|so|well|also|oh|and|but) [:,]? ?)?(?:(?i:now|currently),? )?"
+    m = re.match(lead + r"(?:I (?:'m|am) (?:now |currently |still )?)?" + job + r"(?: (at|for|with) " + org
+                 + r"| ?,| ?\))", text) \
+        or re.search(r"\( " + job + r" (at|for) " + org + r"(?: \)|$)", text) \
+        or re.search(r", (?i:currently|now) " + job + r" (at|for|with) " + org, text)  # "12 years in logistics,
+    # currently senior business analyst at PostNord"; "Now I am software tester at TD Bank", the article left out
     if m is None or not is_job(m.group(1)) or m.group(1).split()[0].lower() in ("my", "our", "his", "her", "their",
                                                                                 "the", "a", "an", "your", "as"):
         return []  # "my brother, a nurse": someone else
