@@ -239,3 +239,30 @@ def test_a_nationality_a_course_at_a_college_and_a_comparison_set_nothing_wrong(
     got = values(read(("user", text)))
     assert not {a for a, _ in got} & not_set, got
     assert ("language", "French") not in got or "little" not in text, got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Background:\n- allergic to cats\n- age: fifty-one (if it matters)\n- BSc at the University of Leeds, second year",
+     {("allergy", "cats"), ("age", "fifty-one"), ("school", "University of Leeds")}),
+    ("I am currently studying part-time for a diploma in nursing at the Open University.",
+     {("school", "Open University")}),
+    ("My adopted lurcher Pepper hates the rain.", {("pet", "lurcher named Pepper")}),
+    ("Anil, my brother, lives in Pune and works in IT.", {("brother", "Anil")}),
+])
+def test_lists_of_ones_own_studies_pets_and_relatives_named_beside_them(text, expected):
+    got = values(read(("user", text)))
+    assert expected <= got, got
+
+
+@pytest.mark.parametrize(("text", "not_set"), [
+    ("My daughter's details - age: 12, loves Lego.", {"age"}),
+    ("Thanks, my friend, that helps a lot.", {"family", "partner"}),
+])
+def test_a_relatives_age_label_and_a_friend_spoken_to_set_nothing_of_the_speakers(text, not_set):
+    got = values(read(("user", text)))
+    assert not {a for a, _ in got} & not_set, got
+
+
+def test_a_relative_named_beside_the_relation_is_one_value_not_two():
+    got = values(read(("user", "Anil, my brother, lives in Pune and works in IT.")))
+    assert ("family", "brother") not in got, got

@@ -128,3 +128,9 @@ def test_a_value_is_never_part_of_a_hyphened_word():
     verdict = decide(Question("Also I am forty-four, so I learn slow.", "", None, None, "th#c1"),
                      ModelAnswer(True, "age", "forty"))
     assert verdict.action == "none", verdict  # "forty" is not said: "forty-four" is
+
+
+def test_a_thing_tried_is_no_taste():
+    assert misfit("likes", "Duolingo", "I have tried Duolingo last year but I stopped after a month.")
+    assert misfit("hobby", "yoga", "We tried yoga once, not for us.")
+    assert misfit("likes", "yoga", "I really love yoga.") is None

@@ -40,6 +40,11 @@ def ages(low: str, tokens: Iterable[Token]) -> list[str]:
     m = re.search(r"\bi(?: 'm| am)? [^,]+, at (\d{2}|" + SPELLED + r")(?: years old)?\W*$", low)
     if m and (not m.group(1).isdigit() or 10 < int(m.group(1)) < 110):
         found.append(m.group(1))  # "I'm finally learning to drive, at forty-one": the speaker's age, said last
+    first = next(iter(tokens), None)  # the whole sentence: the reader trims a label before a colon
+    m = re.search(r"(?:^|[(,•-] )age ?: ?(\d{1,3}|" + SPELLED + r")\b", first.sent.text.lower()) if first else None
+    if m and first and (not m.group(1).isdigit() or 0 < int(m.group(1)) < 120) and not _someone(
+            t for t in first.sent if t.idx < first.sent.start_char + m.start(1)):
+        found.append(m.group(1))  # a list's "- age: forty-six (not sure if that matters)"; not "my son, age: 12"
     m = BARE.search(low)
     said = [t for t in tokens if t.like_num and t.lower_ == m.group(1).split("-")[-1]] if m else []
     if m and said and (not m.group(1).isdigit() or 16 <= int(m.group(1)) < 100) \

@@ -33,6 +33,8 @@ KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))  # "best friend" before
 ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our )?(" + KIN_WORDS + "|" + PET_WORDS
                    + r") ?[)-]|\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + KIN_WORDS + "|" + PET_WORDS + r") ?\( ?(" + NAME
                    + r") ?\)|(?<![\w'])(" + NAME + r") the (" + PET_WORDS + r")\b")
+# a relative named before "my <relation>" between commas: "Priya, my sister, lived in Osaka" (named_aside)
+COMMA_ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"), (?:my|our) (" + KIN_WORDS + r"),")
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
 # from my grandma in my home country, Sweden" -> "Caroline is from Sweden"
 ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "dislikes": "{who} dislikes {value}",
@@ -172,6 +174,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add(KIN[m.group(1).lower()], m.group(2))  # "I have a son, Leo, who is six"
     elif m:
         add("family" if KIN[m.group(1).lower()] not in ("son", "daughter") else "children", m.group(1).lower())
+    aside = named_aside(text)
     for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely|twin|"
                          r"elder|step))* "
                          r"(best friend|" + KIN_WORDS + r")\b"
@@ -183,15 +186,18 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         if name and name[0].isupper() and name.lower() not in ("i", "and", "is", "was", "has", "who", "are"):
             add(relation if relation != "children" else ("son" if "son" in kin else "daughter" if "daughter" in kin
                                                          else "child"), name)
+        elif any(a == relation for a, _ in aside):
+            continue  # "Priya, my sister, …": the sister is named beside it
         elif relation == "partner":
             add("partner", kin)
         elif relation == "children":
             add("children", kin)
         else:
             add("family", kin)
-    for pair in named_aside(text):
+    for pair in aside:
         add(*pair)
-    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3))? (" + PET_WORDS +
+    m = re.search(r"\b(?:my|our)(?: (?:new|little|sweet|old|two|three|2|3|rescue|rescued|adopted|senior|young|elderly|"
+                  r"retired))? (" + PET_WORDS +
                   r")s?(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?((?-i:" + NAME + r"(?: " + NAME + r")?"
                   r"(?:,? and " + NAME + r"(?: " + NAME + r")?)?)))?", text, re.I)  # "our two cats, Pixel and Tofu"
     if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" and t.head.pos_ != "PROPN"
@@ -324,8 +330,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b((?i:[a-z]+)) is my (?:first|native|mother|home|second|third|other) (?:language|tongue)"
                   r"(?: after ((?i:[a-z]+))(?: and ((?i:[a-z]+)))?)?", text)
     m = m or re.search(r"\b[Mm]y (?:first|native|mother|home) (?:language|tongue) is ((?i:[a-z]+))\b", text) \
-        or re.match(r"((?i:[a-z]+)) (?:native|mother tongue)(?:, (?:fluent|native|conversational|good|basic|decent) "
-                    r"((?i:[a-z]+)))?\W*$", text)  # a list's "Swedish native, fluent English"
+        or re.match(r"(?:I 'm )?((?i:[a-z]+)) (?:native|mother tongue)(?:, (?:fluent|native|conversational|good|basic|"
+                    r"decent) ((?i:[a-z]+)))?\W*$", text)  # a list's "Swedish native, fluent English"
     for language in (m.groups() if m else ()):
         if language and language.lower() in languages:
             add("language", language)  # "Japanese is my first language", "english is my third language after
@@ -341,10 +347,11 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
 
 def named_aside(text: str) -> list[Pair]:
-    """A relative, partner or pet named with its relation to the speaker beside it, in brackets or dashes, either
-    way round: "Ewa (the missus)", "arjun (husband)", "Jorge - husband -", "the husband (Cathal)", "my sister
-    (Dana)"; and a pet by its kind after it: "Biscuit the tortoise"."""
-    found: list[Pair] = []
+    """A relative, partner or pet named with its relation to the speaker beside it, in brackets, dashes or commas,
+    either way round: "Priya, my sister, …", "Ewa (the missus)", "arjun (husband)", "Jorge - husband -", "the
+    husband (Cathal)", "my sister (Dana)"; and a pet by its kind after it: "Biscuit the tortoise"."""
+    found: list[Pair] = [(KIN[m.group(2).lower()], m.group(1)) for m in COMMA_ASIDE.finditer(text) if m.group(
+        1).lower() not in NOT_NAMES and KIN[m.group(2).lower()] not in ("friend", "children")]
     for m in ASIDE.finditer(text):
         name, word = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(4)) if m.group(4) \
             else (m.group(6), m.group(7))

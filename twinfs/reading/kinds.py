@@ -95,6 +95,9 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
             r"little|young|younger|small|teenagers?)\b", sentence, re.I) or re.search(
             rf"\b(?:i|we) (?:once |always |never )?had\b[^.;!?]*?\b{re.escape(value)}\b", sentence, re.I)):
         return f"{value!r} was had, or of a childhood"  # "as a kid in Tromsø we had a rabbit called Snøhvit"
+    if concept in ("likes", "hobby") and re.search(rf"\b(?:i|we) (?:have |'ve )?(?:tried|tested|gave)\s+(?:\w+\s+)?"
+                                                   rf"{re.escape(value)}\b", sentence, re.I):
+        return f"{value!r} was tried, no taste nor pastime said"  # "I have tried Duolingo one year ago but I stopped"
     denied = re.match(r"(?:no|not|never|none)\b", value, re.I) or re.search(
         rf"\b(?:no|not|never)\s+(?:[\w-]+\s+)?{re.escape(value)}", sentence, re.I)
     if denied and concept not in ("diet", "allergy", "dislikes"):

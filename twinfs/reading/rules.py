@@ -332,7 +332,7 @@ class RulesReader:
             end = sentence.span.start_char + at + len(value)  # a clause of its own after the comma is no list:
             clause = at >= 0 and any(t.idx >= end and t.dep_ in ("nsubj", "nsubjpass") and t.head.i > t.i
                                      for t in sentence.tokens)  # "swimming pools, the chlorine makes me sick"
-            listed = rest.startswith(",") and not clause and attribute not in (*WORK, "age") and not re.match(
+            listed = rest.startswith(",") and not clause and attribute not in (*WORK, "age", "school") and not re.match(
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|our|who|whose)\b"
                 r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
                 r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "the energy, …" a list; "a postman, years ago" a time

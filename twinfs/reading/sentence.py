@@ -117,6 +117,9 @@ class Sentence:
         if self.tokens[0].lower_ in ("gon", "gonna"):  # spaCy parses a leading "Gonna" as a noun
             return "is"
         first = self.tokens[0]
+        if self.span[0].text in BULLETS and first.pos_ == "ADJ" and first.text.islower() \
+                and first.i == self.span.start + 1:
+            return "is"  # "- allergic to dogs": a list of one's own
         if first.dep_ in ("advcl", "conj") and (first.tag_ == "VBD" or (
                 first.tag_ == "VB" and first.lower_ in PAST_FORMS)) and not any(
                 c.dep_ in ("nsubj", "nsubjpass", "expl", "aux", "auxpass") for c in first.children):

@@ -196,13 +196,16 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
             org := next((o for o, label in named if label in ("ORG", "FAC") and o in said), None) or (
                 proper_name(place) if re.match(r"did|doing|stud|graduated", said) else None)):
         add("school", without_the(org))
-    m = re.search(r"\bi (?:'m |am |was )?stud(?:y|ying|ied) for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text,
-                  re.I) \
+    m = re.search(r"\bi (?:'m |am |was )?(?:presently |currently |now |still )?stud(?:y|ying|ied)(?: part-time| "
+                  r"full-time)? for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text, re.I) \
+        or re.match(r"(?:an? |my )?(?:part-time |full-time )?(?:MBA|MSc|MA|BA|BSc|PhD|LLM|MFA|[Mm]aster ?'s|[Mm]asters|"
+                    r"[Dd]egree|[Dd]iploma)\b[^,;]{0,40}? at (?:the )?([A-Z][\w .'&-]+)", text) \
         or re.search(r"\b(?i:i(?: 'm| am)\b[^.;!?]{0,20}? (?:doing|taking|in)\b[^.;!?]{0,50}?\b(?:mba|phd|degree|"
                      r"bachelor|bachelor ?'s|master ?'s|diploma|course|mfa|msc|ma|ba|bsc|llm|year(?: [a-z]+){0,2})|i "
                      r"(?:already |also |currently |'ve |have |just )*(?:take|attend|started|begun|began|taking|doing) "
                      r"(?:an?|the) [\w -]{0,30}?course) at (?:the )?([A-Z][\w .'&-]+)", text)
-    # "I'm studying for a master's … at Johns Hopkins", "doing a part-time MBA at the University of Lagos", "in first
+    # "I'm studying for a master's … at Johns Hopkins", "- MBA in the evenings at Stockholm School of Economics" (a
+    # list's line), "doing a part-time MBA at the University of Lagos", "in first
     # year engineering at the University of Auckland", "I take an evening English course at the Colombo Americano"
     place = rejoined(m.group(1)) if m else ""
     if m and (org := next((o for o, label in named if label in ("ORG", "FAC") and place.startswith(
