@@ -266,3 +266,17 @@ def test_a_relatives_age_label_and_a_friend_spoken_to_set_nothing_of_the_speaker
 def test_a_relative_named_beside_the_relation_is_one_value_not_two():
     got = values(read(("user", "Anil, my brother, lives in Pune and works in IT.")))
     assert ("family", "brother") not in got, got
+
+
+@pytest.mark.parametrize(("text", "plan"), [
+    ("We go to Crete in June with the kids, two weeks.", "go to Crete with the kids"),
+    ("I travel to Oslo on Friday for the conference.", "travel to Oslo for the conference"),
+])
+def test_a_journey_said_in_the_present_with_a_day_ahead_is_a_plan(text, plan):
+    records = read(("user", text))
+    assert ("plans", plan) in values(records), [(r.text, r.attribute, r.value) for r in records]
+
+
+@pytest.mark.parametrize("text", ["We go to Cornwall every August.", "I go to the gym on Mondays."])
+def test_a_journey_made_as_a_habit_is_no_plan(text):
+    assert not any(a == "plans" for a, _ in values(read(("user", text))))

@@ -39,7 +39,8 @@ POINTING_WORDS = set(POINTS) | set(POINTING)
 AFTERTHOUGHT = 4  # words besides its time a sentence that only dates the one before may have ("From the SPCA,")
 UNDATED = "(a past without a day)"  # what a turn told so far when its time has no day
 SETTLED = {"approve", "confirm", "book", "schedule", "arrange", "fix", "set", "plan"}  # "is confirmed, March 3rd"
-SCHEDULED = {"start", "begin", "leave", "fly", "move", "finish", "arrive", "return", "graduate", "retire"}
+SCHEDULED = {"start", "begin", "leave", "fly", "move", "finish", "arrive", "return", "graduate", "retire", "go",
+             "travel", "head", "sail", "drive"}
 # a sentence that opens news of its own: what the turn told before does not date it
 NEWS = re.compile(rf"^\W*(?:(?:also|and|oh|actually|anyway|ok|okay)\W+)*(?:{ANNOUNCED.pattern}|by the way|"
                   r"in other news|on another note)\b", re.I)
@@ -261,7 +262,8 @@ class RulesReader:
         if ahead:  # "I got a job offer, … starting in September": the start's month, not the offer's
             phrase, where = None, None
         finite = sentence._finite()
-        if phrase is not None and kind in ("state", "relation") and _arranged(finite, phrase) \
+        if phrase is not None and (kind in ("state", "relation") or (kind == "event" and finite is not None and (
+                finite.tag_ in ("VBP", "VBZ") or finite.head.tag_ == "VBG"))) and _arranged(finite, phrase) \
                 and (day := resolve(phrase, turn.at, "future")) is not None and day > turn.at.date():
             kind = "plan"  # "I'm seeing my brother on Tuesday", "We've got a gig on Saturday": an arrangement
             phrase, where = sentence.time_phrase(turn.at)
@@ -309,7 +311,8 @@ class RulesReader:
         if not pairs:  # "I miss the students" after "You miss teaching?": the record says what it answers
             text = with_question(text, span, worth_carrying(asked))
         planned = None
-        if phrase is not None and all(a != "plans" for a, _ in pairs) and (planned := sentence.planned(where)) \
+        if phrase is not None and all(a != "plans" for a, _ in pairs) \
+                and (planned := sentence.planned(where, kind == "plan")) \
                 and (day := resolve(phrase, turn.at, "future")) is not None \
                 and (day >= turn.at.date() or phrase.lower().startswith("this ")) and _asserted(span, "plans", planned):
             pairs = [*pairs, ("plans", planned)]  # "I'll submit the application on Friday": a plan, with its day

@@ -309,12 +309,13 @@ class Sentence:
                 return next((a for a in child.children if a.dep_ == "aux" and a.tag_ in ("VBP", "VBZ")), root)
         return root
 
-    def planned(self, drop: tuple[int, int] | None) -> str | None:
+    def planned(self, drop: tuple[int, int] | None, scheduled: bool = False) -> str | None:
         """What a dated plan says the speaker will do (said as ahead: "I'll", "I'm …ing", "going to"), in their
         words without its time phrase (`drop`, offsets in the sentence): the verb of "I"/"we" and what follows it in
         its clause ("I'll submit the application on Friday, before the deadline" -> "submit the application";
         "going to paint the fence" -> "paint the fence"). None for a wish or a feeling (the patterns read those), a
-        being somewhere, a negation, or a thing only said before ("I'll draft it tonight")."""
+        being somewhere, a negation, or a thing only said before ("I'll draft it tonight"). `scheduled`: the sentence
+        is an arrangement in the present ("We fly to Lisbon on Friday"), its present is ahead too."""
         subject = next((t for t in self.tokens if t.lower_ in ("i", "we") and t.dep_ == "nsubj"), None)
         verb = subject.head if subject is not None else None
         first = self.tokens[0]
@@ -333,7 +334,7 @@ class Sentence:
                 c.dep_ == "neg" for c in (*verb.children, *verb.head.children)):
             return None
         helpers = {c.lower_ for c in (*verb.children, *verb.head.children) if c.dep_ == "aux"}
-        if not (led is not None or helpers & {"will", "'ll", "shall"}
+        if not (led is not None or helpers & {"will", "'ll", "shall"} or (scheduled and verb.tag_ in ("VBP", "VBZ"))
                 or (verb.tag_ == "VBG" and (left_out or helpers & {"'m", "am", "'re", "are"}))):
             return None  # not said as ahead: "we drive up every September", "I went fishing"
         start = self.span.start_char
@@ -346,6 +347,8 @@ class Sentence:
                 break
             if drop is None or not drop[0] <= t.idx - start < drop[1]:
                 words.append(t)
+            elif words and words[-1].pos_ == "ADP" and words[-1].i == t.i - 1:
+                words.pop()  # "travel to Oslo on [Friday] for the conference": the time's "on" goes with it
         while words and (words[-1].pos_ in ("ADP", "CCONJ", "DET", "PART", "INTJ") or words[-1].lower_ in CHATTER):
             words.pop()  # "submit the application on": the time phrase was what it led; "changing jobs btw"
         if len(words) < 2 or any(t.lower_ in VAGUE or t.lower_ in TIMES for t in words[1:]):
