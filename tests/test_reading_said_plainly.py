@@ -280,3 +280,8 @@ def test_a_journey_said_in_the_present_with_a_day_ahead_is_a_plan(text, plan):
 @pytest.mark.parametrize("text", ["We go to Cornwall every August.", "I go to the gym on Mondays."])
 def test_a_journey_made_as_a_habit_is_no_plan(text):
     assert not any(a == "plans" for a, _ in values(read(("user", text))))
+
+
+def test_an_intolerance_is_a_condition_of_ones_health():
+    assert ("health", "lactose intolerant") in values(read(("user", "I'm lactose intolerant, so no cheese sauce.")))
+    assert not any(a in ("health", "diet") for a, _ in values(read(("user", "My son is gluten intolerant."))))

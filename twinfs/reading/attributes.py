@@ -48,6 +48,7 @@ ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "d
 
 # health said as what one is: "I'm hard of hearing", "I'm coeliac"
 ADJECTIVAL_HEALTH = (r"(?:colou?r-?blind|deaf|dyslexic|(?:type [12] )?diabetic|coeliac|celiac|anaemic|anemic|"
+                     r"(?:lactose|gluten|dairy) intolerant|"
                      r"immunocompromised|epileptic|asthmatic|autistic|hard of hearing|partially sighted|"
                      r"blind in one eye)")
 
