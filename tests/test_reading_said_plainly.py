@@ -285,3 +285,16 @@ def test_a_journey_made_as_a_habit_is_no_plan(text):
 def test_an_intolerance_is_a_condition_of_ones_health():
     assert ("health", "lactose intolerant") in values(read(("user", "I'm lactose intolerant, so no cheese sauce.")))
     assert not any(a in ("health", "diet") for a, _ in values(read(("user", "My son is gluten intolerant."))))
+
+
+@pytest.mark.parametrize(("text", "hobby"), [
+    ("I sea-swim at Portmarnock most mornings.", "sea-swim"),
+    ("I sing in a community choir on Wednesdays.", "sing"),
+    ("I boulder twice a week with my flatmate.", "boulder"),
+    ("I run a bakery in Leith.", None),
+    ("I cycle to work, it's quicker.", None),
+    ("My chain slips when I climb.", None),
+])
+def test_a_pastime_said_by_its_verb_with_where_or_how_often(text, hobby):
+    got = {v for a, v in values(read(("user", text))) if a == "hobby"}
+    assert (hobby in got) if hobby else not got, got

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .ages import ages
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .places import homes
-from .tastes import tastes
+from .tastes import PASTIMES, tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities
 from .work import introduced, is_job, work
 
@@ -67,6 +67,8 @@ def alone(who: str, attribute: str, value: str) -> str | None:
         form = "{who} is {value}"  # "hard of hearing", "coeliac": not "has hard of hearing"
     if attribute == "partner" and value.lower() in KIN:
         form = "{who} has a {value}"  # "Marrying my partner …": "has a partner", not "'s partner is partner"
+    if form is None and attribute == "hobby" and re.fullmatch(PASTIMES, value):
+        form = "{who} likes to {value}"  # "I sea-swim at Portmarnock most mornings", read by its verb (tastes.py)
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
         form = "{who} enjoys {value}"  # "I collect vinyl, about 800 of them": "… enjoys collecting vinyl" (the
         # rules' own words; a pastime read from "started playing basketball" may be a job)

@@ -25,6 +25,11 @@ PEOPLE_OF = re.compile(r"(?:my|our|your|his|her|their) (?:new |old )?(?:manager|
                        r"neighbou?rs?|team|students|supervisor|landlord|doctor)\b")
 
 
+# what one does for its own sake, said by its verb alone
+PASTIMES = (r"(?:sea-swim|wild swim|swim|run|jog|cycle|climb|boulder|knit|crochet|bake|paint|sketch|hike|surf|sail|"
+            r"dance|sing|garden|skate|ski|snowboard|fish|golf|box|kayak|paddle|skydive|scuba dive|quilt|sew|birdwatch)")
+
+
 def tastes(text: str, low: str) -> list[Pair]:
     """The (attribute, value) pairs of pastimes and tastes `text` states (a job done for others too: "graphic design
     for other people's deadlines")."""
@@ -33,6 +38,13 @@ def tastes(text: str, low: str) -> list[Pair]:
     def add(attribute: str, value: str | None) -> None:
         if value:
             found.append((attribute, value))
+
+    m = re.search(r"\bi (?:also |still |usually |often |mostly |regularly )?(" + PASTIMES + r")(?= (?:at|in|on|with) "
+                  r"(?!the moment|the minute|all\b)[\w-]| (?:every|most|twice|three times|once a|a lot|regularly|"
+                  r"daily|weekly)\b)", low)
+    if m:
+        add("hobby", m.group(1))  # "I sea-swim at Salthill most mornings", "I sing in a choir"; not "I run a bakery",
+        # "I cycle to work" (a verb with its object or its way), "when I climb", "the shelter I volunteer at"
 
     m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"
                   r"| gon na| gonna)* (started|start|took up|picked up|learning|doing|practicing|practising|into|do|"
