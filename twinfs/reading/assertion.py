@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ..text import FIRST
 from .ages import said_bare
 from .lexicon import KIN, PETS
+from .values import names_a_kind
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -267,7 +268,7 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
         return "speaker", holder  # "My rabbit is named Mochi"
     people = subject.lower_ in PEOPLE or subject.lemma_.lower() in PEOPLE or any(
         s.lower_ in PEOPLE for s in _subjects(subject.head)) or bool(path) and any(
-        (t.lower_ in PEOPLE or t.lower_ in PETS) and not (t.dep_ == "compound" and t.head.pos_ == "NOUN")
+        (t.lower_ in PEOPLE or t.lower_ in PETS) and not names_a_kind(t)
         for t in subject.subtree)  # "My cat Miso hates the noise": Miso's; "my mother tongue is …": the speaker's
     if owned and not people:
         return "speaker", holder  # "My favourite book is Dune", "my job is tiring": what the speaker has

@@ -15,7 +15,7 @@ from .ages import ages
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .places import homes
 from .tastes import PASTIMES, tastes
-from .values import VERB_STOP, as_spelled, cut_value, entities
+from .values import VERB_STOP, as_spelled, cut_value, entities, names_a_kind
 from .work import introduced, is_job, work
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                          r"(best friend|" + KIN_WORDS + r")\b"
                          r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?(" + NAME + r")\b)?", text, re.I):
         kin, name = m.group(1).lower(), m.group(2)
-        if any(t.lower_ == kin.split()[-1] and t.dep_ == "compound" and t.head.pos_ == "NOUN" for t in tokens):
+        if any(t.lower_ == kin.split()[-1] and names_a_kind(t) for t in tokens):
             continue  # "my mother tongue": a tongue, no mother ("my mum Sue": a mum, named)
         relation = KIN[kin]
         if name and name[0].isupper() and name.lower() not in ("i", "and", "is", "was", "has", "who", "are"):

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from spacy.tokens import Token
+from .values import joining
 
 SPAN_WORDS = 6  # the longest value a clause question may answer, in words
 # words a value neither starts nor ends with (a value starts with "the": "the university dorms in Istanbul")
@@ -32,7 +30,7 @@ def spans(sentence: str, most: int = SPAN_WORDS) -> list[str]:
                 or (i and tokens[i - 1].text == "-" and not tokens[i - 1].whitespace_):
             continue  # "four" of "forty-four" is no word of its own
         for last in tokens[i + (first.pos_ == "DET"):i + most]:
-            if last.is_punct and last.text not in ("'", "’") and not _joining(last):
+            if last.is_punct and last.text not in ("'", "’") and not joining(last):
                 break
             if last.pos_ not in ENDING or (not last.whitespace_ and last.i + 1 < len(tokens)
                                            and tokens[last.i + 1].text == "-"):
@@ -41,11 +39,6 @@ def spans(sentence: str, most: int = SPAN_WORDS) -> list[str]:
             if said not in found and not re.search(r'["\\\n]', said):
                 found.append(said)
     return found
-
-
-def _joining(t: Token) -> bool:
-    """A hyphen inside a word: "forty-four", "sea-swim"."""
-    return t.text == "-" and not t.whitespace_ and t.i > 0 and not t.nbor(-1).whitespace_
 
 
 def held_to(schema: dict, sentence: str) -> dict:

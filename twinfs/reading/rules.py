@@ -78,6 +78,11 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     return "not_a_span" in verdict.reasons or verdict.holds(attribute)
 
 
+def _held(sentence: Sentence) -> list[tuple[str, str]]:
+    """The values a sentence states that are the speaker's and asserted (see _asserted)."""
+    return [(a, v) for a, v in sentence.attributes() if _asserted(sentence.span, a, v)]
+
+
 def _owned(t: Token) -> bool:
     """ "'s" of "My gran's recipe": a possessive of someone's, not "is" ("Writing's a part of me")."""
     return t.dep_ == "case" and t.i > 0 and any(c.dep_ == "poss" for c in t.nbor(-1).children)
@@ -181,8 +186,7 @@ class RulesReader:
                     log.info("rules reader: a sentence of turn %s read for its values alone: %s", turn.id,
                              "; ".join(f"{'.'.join(map(str, err['loc']))}: {err['msg']}" for err in e.errors()))
                     whole = Sentence(span, turn.speaker)
-                    made, said = self._alone(whole, turn, [(a, v) for a, v in whole.attributes()
-                                                           if _asserted(span, a, v)]), None
+                    made, said = self._alone(whole, turn, _held(whole)), None
                 if said not in (None, UNDATED) and not made and _afterthought(span, said):
                     drafts[last:] = [d.model_copy(update={"when": said}) if d.kind == "event" and d.when is None
                                      else d for d in drafts[last:]]  # "I adopted a cat. Two weeks ago." that day's
@@ -216,7 +220,7 @@ class RulesReader:
         if span.text.rstrip().endswith("?") and (cut := next((t.i for t in reversed(span) if t.i > span.start + 2
                                                                and BREAK.match(t.doc.text, t.idx)), None)) is not None:
             stated = Sentence(nlp()(span.doc[span.start:cut].text)[:], turn.speaker)  # "I'm 27; is that too late?"
-            return self._alone(stated, turn, [(a, v) for a, v in stated.attributes() if _asserted(stated.span, a, v)])
+            return self._alone(stated, turn, _held(stated))
         said = sentence.attributes() if sentence.tokens and not span.text.rstrip().endswith("?") else []
         pairs = []
         for attribute, value in said:

@@ -18,7 +18,7 @@ from .reference import POINTING, Said, pointers
 from .reference import resolve as referent
 from .third_person import PAST, rewrite
 from .trimming import trimmed
-from .values import whole
+from .values import joining, whole
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -342,8 +342,7 @@ class Sentence:
                or (c.dep_ == "conj" and any(x.dep_ == "nsubj" for x in c.children)) for x in c.subtree}
         words: list[Token] = []
         for t in verb.doc[verb.i:verb.right_edge.i + 1]:
-            joined = t.text == "-" and not t.whitespace_ and not t.nbor(-1).whitespace_  # "part-time"
-            if t.i in cut or (words and t.is_punct and not joined) or t.i >= self.span.end:
+            if t.i in cut or (words and t.is_punct and not joining(t)) or t.i >= self.span.end:  # "part-time"
                 break
             if drop is None or not drop[0] <= t.idx - start < drop[1]:
                 words.append(t)

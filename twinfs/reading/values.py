@@ -49,6 +49,16 @@ VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|k
 
 
 
+def joining(t: Token) -> bool:
+    """A hyphen inside a word: "forty-four", "sea-swim", "part-time"."""
+    return t.text == "-" and not t.whitespace_ and t.i > 0 and not t.nbor(-1).whitespace_
+
+
+def names_a_kind(t: Token) -> bool:
+    """The word names a kind of the noun after it, not a thing of its own: "mother" of "my mother tongue"."""
+    return t.dep_ == "compound" and t.head.pos_ == "NOUN"
+
+
 def entities(tokens: Iterable[Token]) -> list[tuple[str, str]]:
     """The named entities among the sentence's tokens, in order: [("St Mary's Hospital", "ORG"), …]."""
     found: list[tuple[list[str], str]] = []
