@@ -24,6 +24,7 @@ from typing import Any
 
 from .assertion import BREAK, gate
 from .clauses import held_to, left_alone
+from .fields import FieldDecoder, fits
 from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, WORK_SAID, misfit
 
 CONCEPTS = ("home", "hometown", "job", "employer", "school", "diet", "allergy", "health", "family", "partner", "pet",
@@ -52,12 +53,10 @@ INSTRUCTIONS = (
     "short: a place, a job, a name, a food; nothing added), keep (true when the person says it of themself; false "
     "when it is someone else's, a wish, an if or a question).")
 PREFIX = INSTRUCTIONS + "<|im_end|>\n<|im_start|>user\n"
-# A record without a value (an event, a feeling, a state in words) is asked one thing: whether it reads alone. Its
-# prefix is the same instructions and then its own: llama.cpp keeps the instructions' KV state when the questions
-# switch (only this part and the question are evaluated again), and the questions about words get the very prompt
-# they always had. A window's note questions are asked after its other questions: one switch a window. Its worked
-# examples (invented; a yes/no answer, nothing to copy) are part of the prefix, evaluated once. Not asked by default
-# (`questions(notes=True)`, `CheckPass(notes=True)`): Qwen2.5-Coder-1.5B drops more right records than wrong ones
+# A record without a value (an event, a feeling) is asked one thing: whether it reads alone. Its prefix is the same
+# instructions and then its own (llama.cpp keeps the instructions' KV state when the questions switch); a window's
+# note questions come after its others, with worked examples (invented: nothing to copy) in the prefix. Not asked by
+# default (`questions(notes=True)`): Qwen2.5-Coder-1.5B drops more right records than wrong ones
 # (bench/results/reading_checked.md, 4 Dec 2026), so the pass leaves them as the rules made them.
 def _shown(before: str, turn: str, note: str, keep: bool) -> str:
     """One worked example of a note question, as a turn of the chat the prefix is (not a prompt's own values)."""
@@ -260,6 +259,7 @@ class Checker:
         self.name = name or self.name
         self.max_tokens = max_tokens
         self.grammars = {json.dumps(SCHEMA, sort_keys=True): grammar()}  # a schema's grammar, parsed once
+        self.fields = FieldDecoder(llm) if hasattr(llm, "n_vocab") else None  # None: a model that only completes
         self.evaluated = 0
         self.questions = 0
         self.threads = getattr(getattr(llm, "context_params", None), "n_threads", 0)
@@ -286,7 +286,10 @@ class Checker:
 
     def answer_to(self, prompt: str | list[int], schema: dict, most: int = VALUE_CHARS, least: int = 0,
                   max_tokens: int | None = None) -> str:
-        """As `complete`, for a whole prompt as text or as tokens (onepass.py's running sequence)."""
+        """As `complete`, a prompt as text or tokens; a flat schema field by field (fields.py) where it can."""
+        if self.fields is not None and fits(schema):
+            tokens = prompt if isinstance(prompt, list) else self.llm.tokenize(prompt.encode(), special=True)
+            return self.fields.answer(list(tokens), schema, most, least, max_tokens or self.max_tokens)
         out = self.llm.create_completion(prompt, max_tokens=max_tokens or self.max_tokens, temperature=0.0,
                                          top_k=1, grammar=self._grammar(schema, most, least))
         return out["choices"][0]["text"]
