@@ -10,6 +10,7 @@ from twinfs.reading import checking
 from twinfs.reading.checking import NOTE_SCHEMA, PREFIX, SCHEMA, Question, parse_model_answer, schema_of
 from twinfs.reading.fields import FieldDecoder, fits
 from twinfs.reading.foldcheck import FOLD_SCHEMA
+from twinfs.reading.keys import CHARS, MAX_TOKENS, NAMES, QUESTIONS, parse_answer
 from twinfs.reading.keys import SCHEMA as KEYS_SCHEMA
 
 ASKED = [Question("I live in Leeds with my wife.", "Where are you based these days?", "home", "Leeds"),
@@ -19,9 +20,10 @@ ASKED = [Question("I live in Leeds with my wife.", "Where are you based these da
          Question("Honestly I can't stand coriander.", "Anything you don't eat?", "dislikes", "coriander")]
 
 
-def test_it_takes_flat_objects_of_required_strings_and_booleans():
-    assert fits(SCHEMA) and fits(NOTE_SCHEMA) and fits(FOLD_SCHEMA) and fits(schema_of(ASKED[2]))
-    assert not fits(KEYS_SCHEMA)  # arrays: the grammar's
+def test_it_takes_flat_objects_of_required_strings_booleans_and_lists_of_strings():
+    assert fits(SCHEMA) and fits(NOTE_SCHEMA) and fits(FOLD_SCHEMA) and fits(schema_of(ASKED[2])) and fits(KEYS_SCHEMA)
+    assert not fits({"type": "object", "properties": {"v": {"type": "array", "items": {"type": "integer"}}},
+                     "required": ["v"]})
     optional = {**SCHEMA, "required": ["attribute", "keep"]}
     assert not fits(optional)
     assert not fits({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})
@@ -89,6 +91,20 @@ def test_a_free_value_stays_one_line_within_its_bound_and_an_answer_past_max_tok
     assert parse_model_answer(decoder.answer(prompt, SCHEMA, most=60, steps=3)) is None  # cut, as max_tokens cuts
     note = json.loads(decoder.answer(prompt, NOTE_SCHEMA, most=60))
     assert set(note) == {"keep"} and isinstance(note["keep"], bool)
+
+
+def test_a_passages_keys_come_as_lists_within_their_bounds(smollm2):
+    from twinfs.reading.onepass import ASK, INDEX, SYSTEM
+
+    passage = ("Mira: Finally picked up the sunburst Stratocaster from the shop in Camden.\n"
+               "Jon: Nice! Are you bringing it to band practice on Friday?\n")
+    prompt = list(smollm2.tokenize((SYSTEM + passage + INDEX + ASK).encode(), add_bos=True, special=True))
+    text = FieldDecoder(smollm2).answer(prompt, KEYS_SCHEMA, most=CHARS, least=1, steps=MAX_TOKENS)
+    if len(smollm2.tokenize(text.encode(), add_bos=False)) < MAX_TOKENS - 4:  # whole, not cut at MAX_TOKENS
+        body = json.loads(text)
+        assert len(body["questions"]) <= QUESTIONS and len(body["about"]) <= NAMES
+        assert all(0 < len(k) <= CHARS and "\n" not in k for k in [*body["questions"], *body["about"]])
+        assert parse_answer(text) is not None or not any(body.values())
 
 
 def test_the_checker_decodes_field_by_field_only_a_model_that_gives_its_scores(smollm2):

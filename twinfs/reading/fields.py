@@ -27,23 +27,28 @@ ENUM_LIMIT = 400  # options past this many are left to the grammar (each step to
 
 
 def fits(schema: dict) -> bool:
-    """Whether `schema` is a flat object of required strings and booleans (what FieldDecoder answers)."""
+    """Whether `schema` is a flat object of required strings (free or an enum), booleans and arrays of free strings
+    (what FieldDecoder answers)."""
     fields = schema.get("properties")
     if schema.get("type") != "object" or not fields or set(schema.get("required", [])) != set(fields):
         return False
     for field in fields.values():
-        if field.get("type") == "boolean" and set(field) == {"type"}:
+        kind, rest = field.get("type"), set(field) - {"type"}
+        if kind == "boolean" and not rest:
             continue
-        if field.get("type") != "string" or set(field) - {"type", "enum"}:
-            return False
-        if "enum" in field and not (0 < len(field["enum"]) <= ENUM_LIMIT):
+        if kind == "array" and rest <= {"items", "maxItems"} and field.get("items") == {"type": "string"}:
+            continue
+        if kind != "string" or rest - {"enum"} or ("enum" in field and not 0 < len(field["enum"]) <= ENUM_LIMIT):
             return False
     return True
 
 
 class FieldDecoder:
     """Answers `fits` schemas with one llama_cpp.Llama, reusing the tokens it last evaluated (as its `generate` does:
-    the longest common prefix is kept, the rest evaluated)."""
+    the longest common prefix is kept, the rest evaluated).
+
+    Each decision is between continuations of the text: the fixed text up to a value is carried as `ahead` and
+    tokenized with the value's first choice, so the answer's tokens are the ones the tokenizer makes of it."""
 
     def __init__(self, llm: Any):
         self.llm = llm
@@ -52,15 +57,15 @@ class FieldDecoder:
 
     def _vocabulary(self) -> tuple[list[bytes], np.ndarray]:
         """Each token's bytes, and which may never be part of a string value: a newline, a backslash, or a
-        special token (its text empty when detokenized plainly). Read once, on the first free string."""
+        special token (its text empty when detokenized plainly). Read once, on the first answer."""
         if self._barred is None:
             size = self.llm.n_vocab()
             self._pieces = [self.llm.detokenize([i], special=False) for i in range(size)]
             self._barred = np.array([not p or b"\n" in p or b"\\" in p for p in self._pieces])
         return self._pieces, self._barred
 
-    def _tokens(self, text: str) -> list[int]:
-        return list(self.llm.tokenize(text.encode(), add_bos=False, special=True)) if text else []
+    def _tokens(self, text: bytes) -> list[int]:
+        return list(self.llm.tokenize(text, add_bos=False, special=False)) if text else []
 
     def _scores(self, tokens: list[int]) -> np.ndarray:
         """The model's scores for the token after `tokens`, evaluating only what the context does not hold yet."""
@@ -72,39 +77,29 @@ class FieldDecoder:
         llm.eval(tokens[kept:])
         return np.ctypeslib.as_array(llm._ctx.get_logits_ith(-1), shape=(llm.n_vocab(),))
 
-    def choose(self, tokens: list[int], options: list[str], after: str) -> tuple[str, list[int]]:
-        """One of `options`, each step's token the best of the live options' next tokens (or, once an option is
-        whole, the first token of `after`); returns it and the tokens with it and `after`."""
+    def choose(self, tokens: list[int], options: list[str]) -> tuple[int, list[int], bytes]:
+        """Which of `options` (continuations of the text, none a prefix of another) the model writes: each step
+        the best of the live options' next tokens, until one is left. Returns its index, the tokens with what
+        was decided, and the rest of that option (not tokenized yet: it goes on with what follows)."""
         pieces, _ = self._vocabulary()
         said = b""
         while True:
-            moves: dict[int, str | None] = {}  # token -> the option it goes on with (None: it ends the value)
-            for option in options:
-                whole = option.encode()
-                if whole == said:
-                    moves.setdefault(self._tokens(after)[0], None)
-                elif whole.startswith(said):
-                    moves.setdefault(self._first(whole[len(said):]), option)
-            if len(moves) == 1:
-                best = next(iter(moves))
-            else:
-                scores = self._scores(tokens)
-                best = max(moves, key=lambda token: scores[token])
-            going = moves[best]
-            if going is None:
-                return said.decode(), tokens + self._tokens(after)
+            live = [n for n, o in enumerate(options) if o.encode().startswith(said)]
+            if len(live) == 1:
+                return live[0], tokens, options[live[0]].encode()[len(said):]
+            moves = {self._tokens(options[n].encode()[len(said):])[0]: n for n in reversed(live)}
+            best = max(moves, key=self._scores(tokens).__getitem__) if len(moves) > 1 else next(iter(moves))
             tokens, said = tokens + [best], said + pieces[best]
             if not any(o.encode().startswith(said) for o in options):  # a token past a character's bytes: its option
-                return going, tokens + self._tokens(after)
+                return moves[best], tokens, b""
 
-    def _first(self, text: bytes) -> int:
-        return list(self.llm.tokenize(text, add_bos=False, special=False))[0]
-
-    def free(self, tokens: list[int], after: str, least: int, most: int, steps: int) -> tuple[str, list[int]]:
-        """A string value of `least` to `most` characters; it ends at a token whose quote begins `after` (the
-        closing quote and what follows), or at `most`. Returns it and the tokens with it and `after`."""
+    def free(self, tokens: list[int], ahead: bytes, afters: list[str], least: int, most: int,
+             steps: int) -> tuple[str, int, list[int], bytes]:
+        """A string value of `least` to `most` characters after `ahead` (its opening quote the last of it); it ends
+        at a token whose quote begins one of `afters` (the closing quote and what may follow), or at `most`.
+        Returns it, which of `afters` follows, the tokens, and the rest of that after (not tokenized yet)."""
         pieces, barred = self._vocabulary()
-        said = b""
+        tokens, said = tokens + self._tokens(ahead), b""
         for _ in range(steps):
             scores = self._scores(tokens).copy()
             scores[barred] = -np.inf
@@ -113,17 +108,20 @@ class FieldDecoder:
                 if b'"' not in piece:
                     break
                 cut = piece.index(b'"')
-                closing = piece[cut:].decode("utf-8", "replace")
-                if len(said + piece[:cut]) >= least and after.startswith(closing):
-                    said += piece[:cut]
-                    return said.decode("utf-8", "ignore"), tokens + [int(token)] + self._tokens(after[len(closing):])
+                closing = piece[cut:]
+                going = [a for a in afters if a.encode().startswith(closing)]
+                if going and len(said + piece[:cut]) >= least:
+                    said, tokens = said + piece[:cut], tokens + [int(token)]
+                    n, tokens, rest = self.choose(tokens, [a.encode()[len(closing):].decode() for a in going])
+                    return said.decode("utf-8", "ignore"), afters.index(going[n]), tokens, rest
             else:
                 break  # no token keeps the string well formed: it ends here
             tokens, said = tokens + [int(token)], said + piece
             if len(said.decode("utf-8", "ignore")) >= most:
                 said = said.decode("utf-8", "ignore")[:most].encode()
                 break
-        return said.decode("utf-8", "ignore"), tokens + self._tokens(after)
+        n, tokens, rest = self.choose(tokens, afters)
+        return said.decode("utf-8", "ignore"), n, tokens, rest
 
     def answer(self, tokens: list[int], schema: dict, most: int, least: int = 0, steps: int = 48) -> str:
         """The answer's JSON text (compact, in the schema's field order) to the prompt `tokens`; `steps`: the most
@@ -132,24 +130,30 @@ class FieldDecoder:
         values: dict[str, Any] = {}
         tokens = list(tokens)
         start = len(tokens)
-
-        def head(n: int) -> str:  # the fixed text before field n's value: its name, and a string's opening quote
-            name, field = fields[n]
-            return ("{" if n == 0 else ",") + json.dumps(name) + ":" + ('"' if field["type"] == "string" else "")
-
-        ahead = head(0)
+        ahead = b"{" + json.dumps(fields[0][0]).encode() + b":"
         for n, (name, field) in enumerate(fields):
-            tokens += self._tokens(ahead)
-            closing = '"' if field["type"] == "string" else ""
-            after = closing + (head(n + 1) if n + 1 < len(fields) else "}")
+            # what follows this field's value, up to the next one (a token may close a string and open the next)
+            tail = f",{json.dumps(fields[n + 1][0])}:" if n + 1 < len(fields) else "}"
             if field["type"] == "boolean":
-                chosen, tokens = self.choose(tokens, ["true", "false"], after)
-                values[name] = chosen == "true"
-            elif "enum" in field:
-                values[name], tokens = self.choose(tokens, [str(o) for o in field["enum"]], after)
-            else:
-                values[name], tokens = self.free(tokens, after, least, most, steps)
-            ahead = ""
+                chosen, tokens, ahead = self.choose(tokens, [ahead.decode() + "true" + tail,
+                                                             ahead.decode() + "false" + tail])
+                values[name] = chosen == 0
+            elif field["type"] == "string" and "enum" in field:
+                options = [str(o) for o in field["enum"]]
+                chosen, tokens, ahead = self.choose(tokens, [ahead.decode() + json.dumps(o) + tail for o in options])
+                values[name] = options[chosen]
+            elif field["type"] == "string":
+                values[name], _, tokens, ahead = self.free(tokens, ahead + b'"', ['"' + tail], least, most, steps)
+            else:  # an array of free strings: empty, or items each followed by the next one or the array's end
+                items: list[str] = []
+                values[name] = items
+                chosen, tokens, ahead = self.choose(tokens, [ahead.decode() + '["', ahead.decode() + "[]" + tail])
+                while chosen == 0:
+                    more = len(items) + 1 < field.get("maxItems", steps)
+                    afters = ['","', '"]' + tail] if more else ['"]' + tail]
+                    item, which, tokens, ahead = self.free(tokens, ahead, afters, least, most, steps)
+                    items.append(item)
+                    chosen = 0 if afters[which] == '","' else 1
         said = tokens[start:]
         if len(said) > steps:  # cut where the grammar's answer would be cut: it does not parse, as that one did not
             return self.llm.detokenize(said[:steps], special=False).decode("utf-8", "ignore")
