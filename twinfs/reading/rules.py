@@ -20,6 +20,7 @@ from .asked import answered, last_question, with_question, worth_carrying
 from .assertion import BREAK, gate, make_believe
 from .attributes import alone, named_aside, pet_named
 from .dates import DAY, MONTH, Prefer, phrases, resolve
+from .labelled import facts as labelled
 from .lexicon import KIN
 from .pipeline import nlp
 from .records import Draft, Outcome, finish
@@ -205,6 +206,11 @@ class RulesReader:
         sentence = Sentence(span, turn.speaker)
         if make_believe(sentence.tokens):  # 'Translate: "I live in Paris"', "Pretend I'm a doctor"
             return [], None
+        if pairs := labelled(span.text, turn.speaker, turn.text):  # a form's "Occupation: Sous chef"
+            return [Draft(kind="state", text=text, subject=turn.speaker, attribute=attribute, value=value,
+                          turns=[turn.id]) for attribute, value in pairs
+                    if (text := alone(turn.speaker, attribute, value) or (
+                        f"{turn.speaker} {LISTED[attribute]} {value}" if attribute in LISTED else None))], None
         past = next((p for p in phrases(span.text) if (day := resolve(p, turn.at, "past")) is not None
                      and day <= turn.at.date() and not re.search(rf"\bsince\s+{re.escape(p)}", span.text, re.I)),
                     None)  # a phrase the dates module knows, not any number spaCy dates; "Since Monday!" no story's

@@ -55,8 +55,8 @@ def tastes(text: str, low: str) -> list[Pair]:
         add("job", paid.group(1))  # "I've been doing graphic design for other people's deadlines for nine years"
     if m and (value := activity(m.group(3))) and not re.match(r"(?:my|our)\b", m.group(3)) and not re.match(
             r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|(?:a )?new (?:job|role|"
-            r"position|gig)|(?:an? )?(?:(?:part|full)-time )?(?:master|masters|bachelor|phd|doctorate|degree|mba|"
-            r"mfa|msc|"
+            r"position|gig)|(?:an? )?(?:[\w-]+ ){0,2}?(?:master|masters|bachelor|phd|doctorate|degree|mba|"
+            r"mfa|msc|ma|ba|bsc|llm|certificate)|(?:an? )?(?:(?:part|full)-time )?(?:"
             r"diploma|course|internship|"
             r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b|speak|know|"
             r"have|like|love|want|need|think|feel|live|work|understand|miss|as|(?:[\w-]+ )?shifts?|[\w ]*(?:ology|"

@@ -201,7 +201,9 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         or re.match(r"(?:an? |my )?(?:part-time |full-time )?(?:MBA|MSc|MA|BA|BSc|PhD|LLM|MFA|[Mm]aster ?'s|[Mm]asters|"
                     r"[Dd]egree|[Dd]iploma)\b[^,;]{0,40}? at (?:the )?([A-Z][\w .'&-]+)", text) \
         or re.search(r"\b(?i:i(?: 'm| am)\b[^.;!?]{0,20}? (?:doing|taking|in)\b[^.;!?]{0,50}?\b(?:mba|phd|degree|"
-                     r"bachelor|bachelor ?'s|master ?'s|diploma|course|mfa|msc|ma|ba|bsc|llm|year(?: [a-z]+){0,2})|i "
+                     r"bachelor|bachelor ?'s|master ?'s|diploma|certificate|course|mfa|msc|ma|ba|bsc|llm|"
+                     r"year(?: [a-z]+){0,2})"
+                     r"(?: in [\w' -]{1,40}?)?|i "
                      r"(?:already |also |currently |'ve |have |just )*(?:take|attend|started|begun|began|taking|doing) "
                      r"(?:an?|the) [\w -]{0,30}?course) at (?:the )?([A-Z][\w .'&-]+)", text)
     # "I'm studying for a master's … at Johns Hopkins", "- MBA in the evenings at Stockholm School of Economics" (a

@@ -1,0 +1,128 @@
+"""A filled-in form's lines, said as "Label: value": "Occupation: Sous chef", "Allergies: none known except
+penicillin", "Emergency contact: Luana Menezes (wife)", "Dependents: Theo (son, 9), Bia (daughter, 6)", and the
+same said inline ("dislike: jazz. like: Bach, obviously."). The label says what the value is, so no sentence around
+it is needed. A line is the speaker's own unless its label names someone else ("Dependents' allergies", "Partner's
+job") or a former thing ("Past conditions", "Previous employer"), and the form is theirs unless its "Name:" line
+names someone else.
+
+    facts(line, speaker, turn_text)   # "Languages: Portuguese, English, some Spanish" -> [("language",
+                                      #  "Portuguese"), ("language", "English"), ("language", "some Spanish")]
+"""
+from __future__ import annotations
+
+import re
+
+from .lexicon import KIN
+
+# a label, as said (lower-cased, a trailing "s" and "(s)" taken off) -> the attribute its value is
+LABELS = {
+    "age": "age", "address": "home_city", "home": "home_city", "home address": "home_city", "location": "home_city",
+    "city": "home_city", "current city": "home_city", "lives in": "home_city", "living in": "home_city",
+    "based in": "home_city", "residence": "home_city", "place of residence": "home_city",
+    "place of birth": "hometown", "birthplace": "hometown", "born in": "hometown", "born": "hometown",
+    "hometown": "hometown", "home town": "hometown", "grew up in": "hometown",
+    "occupation": "job", "job": "job", "profession": "job", "current role": "job", "current position": "job",
+    "current job": "job",  # not "Position:" or "Role:" (an application's), nor an e-mail's "From:"
+    "employer": "employer", "current employer": "employer", "company": "employer", "workplace": "employer",
+    "works at": "employer",
+    "language": "language", "languages spoken": "language", "spoken language": "language",
+    "allergy": "allergy", "allergie": "allergy", "known allergie": "allergy", "drug allergie": "allergy",
+    "food allergie": "allergy",
+    "condition": "health", "current condition": "health", "medical condition": "health", "health": "health",
+    "health condition": "health", "diagnose": "health", "diagnosis": "health",
+    "diet": "diet", "dietary requirement": "diet", "dietary need": "diet", "dietary restriction": "diet",
+    "hobby": "hobby", "hobbie": "hobby", "interest": "hobby", "pastime": "hobby",
+    "like": "likes", "love": "likes", "favourite": "likes", "favorite": "likes",
+    "dislike": "dislikes", "hate": "dislikes",
+    "pet": "pet", "school": "school", "university": "school", "college": "school", "studying": "school",
+    "currently studying": "school", "course": "school",
+    "partner": "partner", "spouse": "partner", "husband": "partner", "wife": "partner",
+    "emergency contact": "kin", "next of kin": "kin", "dependent": "kin", "dependant": "kin", "children": "kin",
+    "kid": "kin", "child": "kin", "family": "kin",
+}
+LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several
+LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/]{0,30}?)\s*:\s*(?P<value>\S.*?)\s*\.?\s*$")
+NONE = re.compile(r"^(?:none|no|n/?a|nil|nothing|-+|—|not applicable|unknown|no known \w+|nkda?)\b\W*$", re.I)
+EXCEPT = re.compile(r"^(?:none|nothing|no known \w+)(?: known)?,? (?:except|apart from|other than|but)\s+", re.I)
+ONWARD = re.compile(r"\s+(?:since|from|for the past|for|as of)\s+.*$|\s*\([^)]*\)", re.I)  # "low-carb since …"
+FORMER = re.compile(r"\b(?:past|previous|former|prior|old|ex)\b", re.I)
+FILLER = re.compile(r"^(?:obviously|honestly|mostly|really|too|also|etc|lol|haha|i guess|i think|though)\W*$", re.I)
+CLAUSE = re.compile(r"\b(?:i|is|are|am|was|were|have|has|had|getting|will|would|can)\b|\w'(?:re|m|ve)\b|…|\.\.\.",
+                    re.I)
+ITEM = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inside>[^)]*)\)$")  # "Theo (son, 9)"
+
+
+def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]:
+    """The (attribute, value) pairs a labelled line gives its speaker; none when it is not one, names someone else,
+    or the form it is part of is someone else's."""
+    m = LINE.match(line)
+    attribute = attribute_of(m.group("label")) if m else None
+    if not m or not _theirs(turn_text, speaker):
+        return []
+    value = m.group("value").strip()
+    if attribute is None or NONE.match(value):
+        return []
+    value = EXCEPT.sub("", value)
+    if attribute == "kin":
+        return [pair for item in _items(value) for pair in _relative(item)]
+    if attribute in ("partner", "age"):
+        value = ONWARD.sub("", value).strip()
+        return [(attribute, value)] if value else []
+    items = _items(value) if attribute in LISTS else [value]
+    if any(CLAUSE.search(item) for item in items):
+        return []  # "Languages: Norwegian is my native language, …": sentences, read as said
+    return [(attribute, cut) for item in items if (cut := ONWARD.sub("", item).strip(" .")) and not FILLER.match(cut)
+            and not NONE.match(cut)]
+
+
+def attribute_of(label: str) -> str | None:
+    """What a label's value is ("Languages" -> "language"); None for no label of a fact, for one naming someone
+    else ("Dependents' allergies", "Partner's job") and for a former thing ("Past conditions")."""
+    label = re.sub(r"\(s\)$", "", label.strip().lower())
+    if "'" in label or FORMER.search(label) or label.startswith(("their ", "his ", "her ")):
+        return None
+    label = re.sub(r"^my ", "", label)
+    return LABELS.get(label) or LABELS.get(label.removesuffix("s"))
+
+
+def labelled(line: str) -> bool:
+    """The line is a form's line: a label of a fact, a colon, a value."""
+    m = LINE.match(line)
+    return bool(m and attribute_of(m.group("label")))
+
+
+def _theirs(turn_text: str, speaker: str) -> bool:
+    """The form is the speaker's: its "Name:" line (if it has one) holds the speaker's first name (a parent's form
+    shares their surname)."""
+    m = re.search(r"^\s*(?:full )?name\s*:\s*(.+)$", turn_text, re.I | re.M)
+    given = re.findall(r"\w+", speaker.lower())[:1]
+    return m is None or not given or given[0] in re.findall(r"\w+", m.group(1).lower())
+
+
+def _items(value: str) -> list[str]:
+    """A listed value's items: split at commas, semicolons and a last "and", never inside brackets."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(value):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and ch in ",;":
+            items.append(value[start:i])
+            start = i + 1
+    items.append(value[start:])
+    out = []
+    for item in items:
+        out += re.split(r"\s+(?:and|&)\s+(?![^(]*\))", item.strip())
+    return [i.strip() for i in out if i.strip()]
+
+
+def _relative(item: str) -> list[tuple[str, str]]:
+    """ "Luana Menezes (wife)" -> ("partner", "Luana Menezes"); "Theo (son, 9)" -> ("son", "Theo"); a relative
+    named by no relation word tells nothing."""
+    m = ITEM.match(item)
+    if not m:
+        return []
+    words = [w.strip().lower() for w in m.group("inside").split(",")]
+    relation = next((w for w in words if w in KIN), None)
+    if relation is None:
+        return []
+    kind = KIN[relation]
+    return [("partner" if kind == "partner" else kind, m.group("name").strip())]
