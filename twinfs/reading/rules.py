@@ -27,6 +27,7 @@ from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said
 from .sentence import BULLETS, Sentence
 from .talk import asked_past, asked_when, back_then, chatter, remembered
+from .texting import plain
 from .third_person import MAX_CHARS, kin_named, named_kin
 from .trimming import ANNOUNCED
 from .windows import Window
@@ -155,7 +156,7 @@ class RulesReader:
                 break
             user = turn.speaker if turn.role != "assistant" else user
             earlier = turn
-        docs = list(nlp().pipe([t.text for t in ([earlier] if earlier else []) + turns], batch_size=32))
+        docs = list(nlp().pipe([plain(t.text) for t in ([earlier] if earlier else []) + turns], batch_size=32))
         before: list[Said] = []  # the sentences said last, the newest first
         if earlier is not None:
             before = [Said(s, earlier.speaker or "") for s in reversed(list(docs.pop(0).sents))][:RECENT]

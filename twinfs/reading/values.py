@@ -9,6 +9,8 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+import regex
+
 from .lexicon import BUSINESS
 
 if TYPE_CHECKING:
@@ -90,10 +92,11 @@ def workplace(rest: str, orgs: list[str]) -> str | None:
 
 
 def proper_name(rest: str) -> str | None:
-    """The capitalised words a phrase starts with: "Headingley with our cat" -> Headingley."""
-    m = re.match(r"((?:St\.? [A-Z][\w'-]+|[A-Z][\w'-]+)(?: (?:[A-Z][\w'-]+|of|de|upon|on|am)(?= [A-Z]| ?$))*"
-                 r"(?: [A-Z][\w'-]+)?)",
-                 rest.strip())
+    """The capitalised words a phrase starts with: "Headingley with our cat" -> Headingley, "Ōtāhuhu where …" ->
+    Ōtāhuhu (any alphabet's capital)."""
+    m = regex.match(r"((?:St\.? \p{Lu}[\w'-]+|\p{Lu}[\w'-]+)(?: (?:\p{Lu}[\w'-]+|of|de|upon|on|am)(?= \p{Lu}| ?$))*"
+                    r"(?: \p{Lu}[\w'-]+)?)",
+                    rest.strip())
     value = m.group(1) if m else None
     return value if value and value.lower() not in ("i", "the", "my", "our", "a") else None
 
