@@ -28,6 +28,10 @@ def values(records) -> set[tuple[str, str]]:
 @pytest.mark.parametrize(("text", "expected"), [
     ("I started a new job as a sound engineer on Monday.", {("job", "sound engineer")}),
     ("I'm also doing a part-time MA at Birkbeck, because I clearly hate sleep.", {("school", "Birkbeck")}),
+    ("I'm a dental hygienist, so I see a lot of teeth.", {("job", "dental hygienist")}),
+    ("Quick one: I have a sesame allergy and the dinner is at a Lebanese place 😬 should I call ahead?",
+     {("allergy", "sesame")}),
+    ("We have a rabbit, Clover, who chews every cable.", {("pet", "rabbit named Clover")}),
     ("I'm doing an evening certificate in UX design at the City Lit now.", {("school", "City Lit")}),
     ("I really don't like mushrooms.", {("dislikes", "mushrooms")}),
     ("I can't stand reality TV, it makes me cringe.", {("dislikes", "reality TV")}),

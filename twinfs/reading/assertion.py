@@ -69,9 +69,9 @@ PEOPLE = {*KIN, "friend", "friends", "roommate", "flatmate", "housemate", "neigh
           "stepfather", "niece", "nephew", "relatives", "relative", "crush", "date", "fiance", "fiancee"}
 
 # where a statement ends and a question after it begins: "I'm 27; is that too late?", "I'm 31 and Daniel's 34, does
-# age matter …?"
-BREAK = re.compile(r"[;—–]|,(?=\s*(?:is|are|am|was|were|do|does|did|can|could|should|would|will|shall|may|might|must|"
-                   r"what|how|why|when|where|which|who)\b)", re.I)
+# age matter …?", "I have a nut allergy 😬 do I flag it?" (an emoji of the pictographic blocks)
+BREAK = re.compile(r"[;—–]|(?:,|[\U0001F300-\U0001FAFF\u2600-\u27BF]+)(?=\s*(?:is|are|am|was|were|do|does|did|can|"
+                   r"could|should|would|will|shall|may|might|must|what|how|why|when|where|which|who)\b)", re.I)
 
 
 @dataclass(frozen=True)

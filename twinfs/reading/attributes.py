@@ -224,6 +224,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         if name is None and both and m.group(1).lower().endswith("s") and "i" not in (both.group(1).lower(),
                                                                                       both.group(2).lower()):
             name = f"{both.group(1)} and {both.group(2)}"
+        one = re.match(r", (" + NAME + r")(?=,| who\b| which\b| that\b|\W*$)", text[m.end():])  # "a cat, Miso, who …"
+        if name is None and not both and one and one.group(1)[0].isupper() and one.group(1).lower() not in NOT_NAMES:
+            name = one.group(1)
         pet = text[m.start(1):m.end(1) + (text[m.end(1):m.end(1) + 1] == "s")].lower()  # "guinea pigs" as said
         add("pet", pet + (f" named {name}" if name else ""))
         more = re.match(r"[^.;!?]*? and (?:an? |two |three |2 |3 )(?:[a-z]+ ){0,2}(" + PET_WORDS + r")(s?)\b"

@@ -27,7 +27,10 @@ PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit
         "collie", "retriever", "husky", "dachshund", "pug", "bulldog", "corgi", "chihuahua", "whippet", "lurcher",
         "schnauzer", "shiba", "shih tzu", "cockapoo", "labradoodle", "budgie", "canary", "cockatiel", "chinchilla",
         "hedgehog", "goldfish", "axolotl"}
-JOBS = {"nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
+JOBS = {"hygienist", "inspector", "dietician", "podcaster", "recruiter", "coordinator", "actuary", "barrister",
+        "notary", "orthodontist", "anaesthetist", "anesthetist", "videographer", "stylist", "beautician", "steward",
+        "stewardess",
+        "nurse", "doctor", "teacher", "engineer", "artist", "counselor", "counsellor", "banker", "student",
         "lawyer", "chef", "cook", "writer", "designer", "developer", "programmer", "manager", "accountant",
         "scientist", "therapist", "painter", "musician", "photographer", "journalist", "pilot", "firefighter",
         "police", "officer", "cop", "soldier", "veteran", "dentist", "pharmacist", "architect", "consultant",
