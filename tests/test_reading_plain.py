@@ -32,6 +32,9 @@ def values(records) -> set[tuple[str, str]]:
     ("Quick one: I have a sesame allergy and the dinner is at a Lebanese place 😬 should I call ahead?",
      {("allergy", "sesame")}),
     ("We have a rabbit, Clover, who chews every cable.", {("pet", "rabbit named Clover")}),
+    ("Mum — Rosa — is a retired midwife and still bakes every Sunday.", {("mother", "Rosa")}),
+    ("Everyone eats meat, my uncle Bashir is vegan though, and I'm gluten-free myself.", {("uncle", "Bashir")}),
+    ("I despise karaoke, I'd rather walk home.", {("dislikes", "karaoke")}),
     ("I'm doing an evening certificate in UX design at the City Lit now.", {("school", "City Lit")}),
     ("I really don't like mushrooms.", {("dislikes", "mushrooms")}),
     ("I can't stand reality TV, it makes me cringe.", {("dislikes", "reality TV")}),
@@ -277,6 +280,9 @@ def test_the_plain_cases(text, expected):
     # a school that was, a restaurant one would open
     ([("user", "I did study chemistry at Deusto, years ago, but no coding.")], "Deusto"),
     ([("user", "If we ever moved back to Chile I'd open a little café, but not now.")], "café"),
+    # a relative's job told around their name; a taste of a pronoun
+    ([("user", "Mum — Rosa — is a retired midwife and still bakes every Sunday.")], "midwife"),
+    ([("user", "I could do without the rush hour crowds though, I hate them with a passion.")], "them"),
 ])
 def test_nothing_from_others_or_unasserted_becomes_theirs(said, never):
     records = read(*said)

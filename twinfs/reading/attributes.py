@@ -32,7 +32,8 @@ KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))  # "best friend" before
 # a relation beside a name, either way round, in brackets or dashes; a pet by its kind after its name (named_aside)
 ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our )?(" + KIN_WORDS + "|" + PET_WORDS
                    + r") ?[)-]|\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + KIN_WORDS + "|" + PET_WORDS + r") ?\( ?(" + NAME
-                   + r") ?\)|(?<![\w'])(" + NAME + r") the (" + PET_WORDS + r")\b")
+                   + r") ?\)|(?<![\w'])(" + NAME + r") the (" + PET_WORDS + r")\b|(?:^|\b[Mm]y |\b[Oo]ur )((?i:"
+                   + KIN_WORDS + r")) ?[—–] ?(" + NAME + r") ?[—–]")  # "Dad — Mohan — is …"
 # a relative named before "my <relation>" between commas: "Priya, my sister, lived in Osaka" (named_aside)
 COMMA_ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"), (?:my|our) (" + KIN_WORDS + r"),")
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
@@ -349,7 +350,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bmy (?:new |old )?car is an? ([\w -]+)", low)
     if m:
         add("car", cut_value(m.group(1), 4))
-    return [(a, v) for a, v in found if v and not (parted and a == "partner")]  # "My girlfriend and I split up"
+    # not "My girlfriend and I split up"; no taste of a pronoun ("I hate them with a passion": the sentence before
+    # says what "them" is)
+    return [(a, v) for a, v in found if v and not (parted and a == "partner") and not (
+        a in ("likes", "dislikes", "hobby") and re.match(r"(?:them|it|that|this|those|these|him|her)\b", v, re.I))]
 
 
 def named_aside(text: str) -> list[Pair]:
@@ -360,7 +364,7 @@ def named_aside(text: str) -> list[Pair]:
         1).lower() not in NOT_NAMES and KIN[m.group(2).lower()] not in ("friend", "children")]
     for m in ASIDE.finditer(text):
         name, word = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(4)) if m.group(4) \
-            else (m.group(6), m.group(7))
+            else (m.group(9), m.group(8).lower()) if m.group(8) else (m.group(6), m.group(7))
         if name.lower() in NOT_NAMES or KIN.get(word) == "friend" or name.islower() and re.search(
                 r"\b(?:the|a|an|my|our|your|his|her|their|this|that) $", text[:m.start()], re.I):
             continue  # a friend, "the kitchen (the cat's)": no one named

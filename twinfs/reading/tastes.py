@@ -120,9 +120,9 @@ def tastes(text: str, low: str) -> list[Pair]:
         for value in listed(m.group(1)):
             add("hobby", value)
     for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still |do )*"
-                         r"(love|like|enjoy|adore|prefer|hate|dislike|ca n't stand|can't stand|detest) "
-                         r"([\w'-][\w '-]*)", low):
-        liking = m.group(1) not in ("hate", "dislike", "ca n't stand", "can't stand", "detest")
+                         r"(love|like|enjoy|adore|prefer|hate|dislike|ca n't stand|can't stand|detest|despise|"
+                         r"loathe) ([\w'-][\w '-]*)", low):
+        liking = m.group(1) in ("love", "like", "enjoy", "adore", "prefer")
         rest = m.group(2)
         if re.match(r"\w+ing\b", rest) and liking:
             for value in listed(low[m.start(2):]):

@@ -86,8 +86,8 @@ def trimmed(span: Span) -> list[Token]:
         elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")
                              and (x.text == ":" or i == 0 or tokens[i - 1].whitespace_)),  # not "Money-wise"
                             None)) is not None \
-                and not any(x.lower_ in FIRST for x in tokens[:colon]):
-            del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"
+                and not any(x.lower_ in FIRST or x.lower_ in KIN for x in tokens[:colon]):
+            del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"; not "Dad — Mohan — is …", of whom it speaks
         else:
             break
     while len(tokens) > 3 and tokens[-1].is_punct and tokens[-2].pos_ == "PROPN" and tokens[-3].text == "," \
