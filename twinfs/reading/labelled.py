@@ -57,10 +57,8 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     or the form it is part of is someone else's."""
     m = LINE.match(line)
     attribute = attribute_of(m.group("label")) if m else None
-    if not m or not _theirs(turn_text, speaker):
-        return []
-    value = m.group("value").strip()
-    if attribute is None or NONE.match(value):
+    if m is None or attribute is None or NONE.match(value := m.group("value").strip()) \
+            or not _theirs(turn_text, speaker):  # the whole turn searched only for a form's line
         return []
     value = EXCEPT.sub("", value)
     if attribute == "kin":

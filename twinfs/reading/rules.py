@@ -80,6 +80,19 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     return "not_a_span" in verdict.reasons or verdict.holds(attribute)
 
 
+def _told(turn, pairs: list[tuple[str, str]]) -> list[Draft]:
+    """Values said with no statement around them (an answer to a question, a form's line), each as a statement of
+    its own: attributes.alone's form, or a listed pastime's or taste's ("Alice enjoys chess"); none without one."""
+    drafts = []
+    for attribute, value in pairs:
+        text = alone(turn.speaker, attribute, value) or (
+            f"{turn.speaker} {LISTED[attribute]} {value}" if attribute in LISTED else None)
+        if text:
+            drafts.append(Draft(kind="state", text=text, subject=turn.speaker, attribute=attribute, value=value,
+                                turns=[turn.id]))
+    return drafts
+
+
 def _held(sentence: Sentence) -> list[tuple[str, str]]:
     """The values a sentence states that are the speaker's and asserted (see _asserted)."""
     return [(a, v) for a, v in sentence.attributes() if _asserted(sentence.span, a, v)]
@@ -208,10 +221,7 @@ class RulesReader:
         if make_believe(sentence.tokens):  # 'Translate: "I live in Paris"', "Pretend I'm a doctor"
             return [], None
         if pairs := labelled(span.text, turn.speaker, turn.text):  # a form's "Occupation: Sous chef"
-            return [Draft(kind="state", text=text, subject=turn.speaker, attribute=attribute, value=value,
-                          turns=[turn.id]) for attribute, value in pairs
-                    if (text := alone(turn.speaker, attribute, value) or (
-                        f"{turn.speaker} {LISTED[attribute]} {value}" if attribute in LISTED else None))], None
+            return _told(turn, pairs), None
         past = next((p for p in phrases(span.text) if (day := resolve(p, turn.at, "past")) is not None
                      and day <= turn.at.date() and not re.search(rf"\bsince\s+{re.escape(p)}", span.text, re.I)),
                     None)  # a phrase the dates module knows, not any number spaCy dates; "Since Monday!" no story's
@@ -240,14 +250,7 @@ class RulesReader:
                 pairs.append(("former_" + attribute.removeprefix("former_"), value))  # "I used to work as a nurse"
         asked = last_question(before, span, turn.speaker) if not pairs else None
         if facts := answered(asked, span):  # "Where do you live?" - "Manchester, near the university."
-            drafts = []
-            for attribute, value in facts:
-                text = alone(turn.speaker, attribute, value) or (
-                    f"{turn.speaker} {LISTED[attribute]} {value}" if attribute in LISTED else None)
-                if text:
-                    drafts.append(Draft(kind="state", text=text, subject=turn.speaker, attribute=attribute,
-                                        value=value, turns=[turn.id]))
-            return drafts
+            return _told(turn, facts)
         if not (sentence.informative() or (pairs and ({t.lower_ for t in sentence.tokens} & FIRST or any(
                 a in RELATIONS or a in ("job", "age") for a, _ in pairs) or span[0].text in BULLETS))):
             return []  # a short sentence that states a fact is kept: "I'm doing kickboxing", "Tom (bf) cooks",
