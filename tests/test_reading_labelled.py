@@ -31,6 +31,9 @@ def test_a_label_says_what_its_value_is():
     assert facts("Dependents: Theo (son, 9), Bia (daughter, 6)", "Rafa") == [("son", "Theo"), ("daughter", "Bia")]
     assert facts("like: Coltrane, obviously.", "Rafa") == [("likes", "Coltrane")]
     assert facts("Allergies: none", "Rafa") == [] and facts("Smoker: no (quit 2020)", "Rafa") == []
+    assert facts("Age: 41 (as of May)", "Rafa") == [("age", "41")] and facts("Age: forty-one", "Rafa") == [
+        ("age", "forty-one")]
+    assert facts("Age: prefer not to say", "Rafa") == []  # no age, as ages.py reads a label
     assert facts("Dependents' allergies: Bia - peanuts", "Rafa") == []  # someone else's
     assert facts("Previous employer: DHL", "Rafa") == []  # a former thing
     assert facts("Note: I live in Leeds", "Rafa") == []  # no label of a fact: the sentence is read as said

@@ -42,7 +42,7 @@ def ages(low: str, tokens: Iterable[Token]) -> list[str]:
         found.append(m.group(1))  # "I'm finally learning to drive, at forty-one": the speaker's age, said last
     first = next(iter(tokens), None)  # the whole sentence: the reader trims a label before a colon
     m = re.search(r"(?:^|[(,•-] )age ?: ?(\d{1,3}|" + SPELLED + r")\b", first.sent.text.lower()) if first else None
-    if m and first and (not m.group(1).isdigit() or 0 < int(m.group(1)) < 120) and not _someone(
+    if m and first and told_age(m.group(1)) and not _someone(
             t for t in first.sent if t.idx < first.sent.start_char + m.start(1)):
         found.append(m.group(1))  # a list's "- age: forty-six (not sure if that matters)"; not "my son, age: 12"
     m = BARE.search(low)
@@ -52,6 +52,12 @@ def ages(low: str, tokens: Iterable[Token]) -> list[str]:
             and said_bare(said[0].doc[said[0].i - m.group(1).count("-") * 2], said[0]):
         found.append(m.group(1))  # "Retired postman so I've got the time – 63 and bored stiff"
     return found
+
+
+def told_age(value: str) -> bool:
+    """The value is an age as people write one: 1 to 119 in digits, or spelled ("forty-six")."""
+    said = value.strip().lower()
+    return (said.isdigit() and 0 < int(said) < 120) or re.fullmatch(SPELLED, said) is not None
 
 
 def said_bare(first: Token, last: Token) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .ages import told_age
 from .lexicon import KIN
 
 # a label, as said (lower-cased, a trailing "s" and "(s)" taken off) -> the attribute its value is
@@ -65,7 +66,7 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
         return [pair for item in _items(value) for pair in _relative(item)]
     if attribute in ("partner", "age"):
         value = ONWARD.sub("", value).strip()
-        return [(attribute, value)] if value else []
+        return [(attribute, value)] if value and (attribute != "age" or told_age(value)) else []  # not "Age: ask me"
     items = _items(value) if attribute in LISTS else [value]
     if any(CLAUSE.search(item) for item in items):
         return []  # "Languages: Norwegian is my native language, …": sentences, read as said
