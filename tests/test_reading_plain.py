@@ -36,6 +36,12 @@ def values(records) -> set[tuple[str, str]]:
     ("Everyone eats meat, my uncle Bashir is vegan though, and I'm gluten-free myself.", {("uncle", "Bashir")}),
     ("I despise karaoke, I'd rather walk home.", {("dislikes", "karaoke")}),
     ("I'm doing an evening certificate in UX design at the City Lit now.", {("school", "City Lit")}),
+    ("im in a poky 2 bed flat in Dundee rn, send help", {("home_city", "Dundee")}),
+    ("I'm a Swedish native, born in Malmö.", {("hometown", "Malmö")}),
+    ("Moved around a lot as a kid, grew up w/ my aunt in Kumasi mostly.", {("hometown", "Kumasi"), ("family", "aunt")}),
+    ("I chat to my nan in Welsh every Sunday.", {("language", "Welsh")}),
+    ("I am currently finishing a part-time MBA at the University of Leeds.", {("school", "University of Leeds")}),
+    ("I'd love to take my daughter to Lapland one winter.", {("family", "daughter")}),  # a wish; she is
     ("I really don't like mushrooms.", {("dislikes", "mushrooms")}),
     ("I can't stand reality TV, it makes me cringe.", {("dislikes", "reality TV")}),
     ("Honestly, I hate karaoke.", {("dislikes", "karaoke")}),
@@ -229,6 +235,9 @@ def test_the_plain_cases(text, expected):
     ([("user", "My wife and I separated last spring.")], "wife"),
     ([("user", "My sister is called Bea.")], "girlfriend"),
     ([("user", "If I had a cat, I'd call it Mochi.")], "Mochi"),
+    ([("user", "If we get a dog, my dog will sleep in the kitchen.")], "dog"),  # "my dog" of no dog yet
+    ([("user", "If I ever marry, my husband will have to love cats.")], "husband"),
+    ([("user", "I hope to meet my future wife at uni.")], "wife"),
     ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),
     ([("user", "If I got a job at Google, I'd move to Zurich.")], "Google"),
     ([("user", "I'd live in Bristol if the rent were lower.")], "Bristol"),

@@ -230,7 +230,7 @@ def test_a_diet_said_to_a_question_about_food_one_loves_is_a_diet():
 
 
 @pytest.mark.parametrize(("text", "not_set"), [
-    ("I'm a Swedish native, born in Malmö.", {"hometown"}),
+    ("I'm a Swedish native, living in Malmö.", {"hometown"}),  # a nationality, no hometown
     ("I'm doing a pottery course at the community college on Tuesdays.", {"hobby", "likes"}),
     ("I am better at chess than my brother.", {"job"}),
     ("I speak Spanish and only a little French.", set()),

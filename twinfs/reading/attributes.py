@@ -339,6 +339,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = m or re.search(r"\b[Mm]y (?:first|native|mother|home) (?:language|tongue) is ((?i:[a-z]+))\b", text) \
         or re.match(r"(?:I 'm )?((?i:[a-z]+)) (?:native|mother tongue)(?:, (?:fluent|native|conversational|good|basic|"
                     r"decent) ((?i:[a-z]+)))?\W*$", text)  # a list's "Swedish native, fluent English"
+    m = m or re.search(r"\b(?:[Ii]|[Ww]e) (?:always |still |only |mostly |usually )?(?:talk|speak|chat|text|write) "
+                       r"(?:to|with) (?:[\w']+ ){1,2}in ((?i:[a-z]+))\b", text)  # "i talk to her in swedish"
     for language in (m.groups() if m else ()):
         if language and language.lower() in languages:
             add("language", language)  # "Japanese is my first language", "english is my third language after

@@ -46,6 +46,8 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                   r"maisonette|bedsit) (?:here |up |down |out )?in ([A-Z][\w .'-]+)", text) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re )?(?:renting|rent|share|sharing) an? (?:[\w-]+ )?(?:flat|house|"
                      r"apartment|room|place|studio|bedsit|[a-z]+-bed(?:room)?) in ([A-Z][\w .'-]+)", text, re.I) \
+        or re.search(r"\b(?:i|we) (?:'m|am|are|'re) in an? (?:[\w-]+ ){0,3}(?:flat|house|apartment|studio|bedsit|"
+                     r"condo|[a-z]+-bed(?:room)?) (?:here |up |down |out )?in ([A-Z][\w .'-]+)", text, re.I) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re )(?:moving|relocating) from ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*) to "
                      r"[A-Z]", text, re.I)  # "We're moving from Cardiff to Bristol": Cardiff until then
     m = m or _where(text, r"(?:live|'re based|are based)") or _staying(text)  # "out of Madrid, which is where we
@@ -57,12 +59,14 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", place)
     m = re.search(r"\b[Ii](?: 'm| am| was)? (?:[A-Z][a-z]+, )?(?:originally |born and raised )?(?:from|born (?:in|on)|"
-                  r"(?:grew up|raised)(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?)? in) ([A-Z][\w .'-]+)",
+                  r"(?:grew up|raised)(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?| with(?: [\w']+){1,3})? in) "
+                  r"([A-Z][\w .'-]+)",
                   text)  # "on a farm in Iowa", "I'm Egyptian, from Alexandria"
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
     m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in ([A-Z][\w .'-]+)", text) \
-        or re.search(r"(?:^|(?<=[.!?] ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up|[Bb]orn and raised|[Bb]orn) in (" + NAMES
+        or re.search(r"(?:^|(?<=[.!?] )|(?<=, ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up(?: w(?:ith|/)(?: [\w']+){1,3})?|"
+                     r"[Bb]orn and raised|[Bb]orn) in (" + NAMES
                      + r")", text) \
         or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)") \
         or re.match(r"(" + NAMES + r")(?: 's| is) where (?i:(?:i|we) (?:both )?(?:grew up|was born|"

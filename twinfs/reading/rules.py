@@ -64,6 +64,11 @@ LISTED = {"likes": "likes", "hobby": "enjoys"}
 RELATIONS = {*KIN.values(), "family", "child", "children", "pet"}
 
 
+# a sentence about having someone at all: "If I ever have kids, my kids will …" says of no kids
+HAVING = re.compile(r"\b(?:if|when|once|until|unless|wish|hope)\b[^,;]*\b(?:have|has|had|get|gets|got|adopt|marry|"
+                    r"meet|find|start)\b", re.I)
+
+
 def _asserted(span: Span, attribute: str, value: str) -> bool:
     """The value is the speaker's and said as true (assertion.gate): not a relative's, a hypothetical, a modal,
     "used to", a refusal or a question. A value the rules wrote in their own words ("single") passes."""
@@ -73,7 +78,10 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
         named = value[:1].isupper() and any(KIN.get(w.lower()) == attribute or attribute in ("pet", "family")
                                             for w in mine) \
             or (attribute, value) in named_aside(span.text)  # "Grace (the wife) would kill me if …"
-        return named or not verdict.reasons & {"conditional", "question", "modal"}  # "My son Elias might join"
+        presumed = re.search(rf"\b(?i:my|our) {re.escape(value)}\b", span.text) and not HAVING.search(span.text)
+        # "relocate with my wife", "Should I tell my dad?": "my" says they are, whatever the sentence wishes or asks
+        return named or not verdict.reasons & {"conditional", "question", "modal"} or bool(presumed) and not (
+            verdict.reasons - {"conditional", "question", "modal", "plan"})  # "My son Elias might join"
     if attribute == "relationship_status" and SINGLE_PARENT.search(span.text) \
             and not verdict.reasons - {"modal", "plan", "not_a_span"}:
         return True  # "It'll be tough as a single parent": the future is the parenting; single she is now

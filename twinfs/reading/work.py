@@ -200,7 +200,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                   r"full-time)? for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text, re.I) \
         or re.match(r"(?:an? |my )?(?:part-time |full-time )?(?:MBA|MSc|MA|BA|BSc|PhD|LLM|MFA|[Mm]aster ?'s|[Mm]asters|"
                     r"[Dd]egree|[Dd]iploma)\b[^,;]{0,40}? at (?:the )?([A-Z][\w .'&-]+)", text) \
-        or re.search(r"\b(?i:i(?: 'm| am)\b[^.;!?]{0,20}? (?:doing|taking|in)\b[^.;!?]{0,50}?\b(?:mba|phd|degree|"
+        or re.search(r"\b(?i:i(?: 'm| am)\b[^.;!?]{0,20}? (?:doing|taking|in|completing|finishing|pursuing|"
+                     r"enrolled on)\b[^.;!?]{0,50}?\b(?:mba|phd|degree|"
                      r"bachelor|bachelor ?'s|master ?'s|diploma|certificate|course|mfa|msc|ma|ba|bsc|llm|"
                      r"year(?: [a-z]+){0,2})"
                      r"(?: in [\w' -]{1,40}?)?|i "
