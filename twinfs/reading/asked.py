@@ -65,9 +65,14 @@ def last_question(before: list[Said], sentence: Span, speaker: str) -> Span | No
     for said in before[lead:]:
         if said.speaker != asker:
             return None
-        if said.span.text.strip().endswith("?"):
+        if said.span.text.strip().endswith("?") or REQUEST.match(said.span.text):
             return said.span
     return None
+
+
+# a request for the listener's facts, said as no question: "Tell me a bit about you — age, and where you're based."
+REQUEST = re.compile(r"(?:(?:please|so|and|also|first|ok|okay|great|sure)[,!]? )*(?:tell me|let me know|share)\b"
+                     r"[^.!?]*\b(?:you|your|yourself)\b", re.I)
 
 
 def worth_carrying(asked: Span | None) -> Span | None:
@@ -88,10 +93,11 @@ def worth_carrying(asked: Span | None) -> Span | None:
 COMMON_PLACES = {"home", "town", "city", "country", "abroad", "here", "there", "work", "school", "uni", "university",
                  "nowhere", "everywhere", "somewhere", "near", "north", "south", "east", "west", "same"}
 ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:based|living)\b|\b(?:which|what) "
-                    r"(?:city|town) (?:are you in|do you live in)\b", re.I), "home_city"),
+                    r"(?:city|town) (?:are you in|do you live in)\b|\bwhere you(?:'re| are) based\b|\bwhere you "
+                    r"live\b", re.I), "home_city"),
         (re.compile(r"\bwhere are you (?:originally )?from\b|\bwhere did you grow up\b|\bwhere were you born\b", re.I),
          "hometown"),
-        (re.compile(r"\bhow old are you\b", re.I), "age"),
+        (re.compile(r"\bhow old are you\b|(?:[—–:,] ?|\b(?:your|and) )age\b(?= ?[,?.—–]| and\b)", re.I), "age"),
         (re.compile(r"\bwhat do you do (?:for (?:a living|work)|professionally)\b|\bwhat(?:'s| is) your (?:job|"
                     r"profession|occupation)\b", re.I), "job"),
         (re.compile(r"\bwhat are your hobbies\b|\bwhat do you (?:like to )?do for fun\b|\bwhat do you (?:like to )?do "
@@ -132,12 +138,23 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
     job, pastimes or tastes as listed, a pet, children, being married."""
     if asked is None or any(finite(t) for t in sentence):
         return []  # a statement of its own
-    attribute = next((a for pattern, a in ASKS if pattern.search(asked.text)), None)
+    attributes = [a for pattern, a in ASKS if pattern.search(asked.text)]
+    if len(attributes) > 1:  # "Tell me your age, your job and where you live": an answer of each one's form
+        return next((facts for a in attributes if a in ONE_FORM and (facts := _answer(a, asked, sentence))), [])
+    return _answer(attributes[0], asked, sentence) if attributes else []
+
+
+# what a question asking for several things may be answered with, each in a form of its own ("52.", "Hamburg.")
+ONE_FORM = ("age", "home_city", "hometown", "job", "language", "diet", "employer", "pet", "children")
+
+
+def _answer(attribute: str, asked: Span, sentence: Span) -> list[tuple[str, str]]:
+    """The facts a verbless answer gives to a question asking for `attribute`."""
     if attribute == "relationship_status":
         return _status(asked, sentence)
     words = list(dropwhile(lambda t: t.is_punct or t.pos_ == "INTJ" or t.lower_ in LEADS, sentence))
     words = [t for t in words if not (t.is_punct and t.i == sentence.end - 1)]
-    if attribute is None or not words or any(t.lower_ in REFUSALS for t in sentence) and not (
+    if not words or any(t.lower_ in REFUSALS for t in sentence) and not (
             attribute == "diet" and sentence[0].lower_ not in REFUSALS):
         return []  # "No, …", "None that I know of"; but "Vegetarian, and no mushrooms" names a diet
     first, text = words[0], sentence.doc[words[0].i:words[-1].i + 1].text

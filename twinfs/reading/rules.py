@@ -20,6 +20,7 @@ from .asked import answered, last_question, with_question, worth_carrying
 from .assertion import BREAK, gate, make_believe
 from .attributes import alone, named_aside, pet_named
 from .dates import DAY, MONTH, Prefer, phrases, resolve
+from .elided import with_subject
 from .labelled import facts as labelled
 from .lexicon import KIN
 from .pipeline import nlp
@@ -177,7 +178,8 @@ class RulesReader:
                 break
             user = turn.speaker if turn.role != "assistant" else user
             earlier = turn
-        docs = list(nlp().pipe([plain(t.text) for t in ([earlier] if earlier else []) + turns], batch_size=32))
+        docs = list(nlp().pipe([plain(t.text) if t.role == "assistant" else with_subject(plain(t.text))
+                                for t in ([earlier] if earlier else []) + turns], batch_size=32))
         before: list[Said] = []  # the sentences said last, the newest first
         if earlier is not None:
             before = [Said(s, earlier.speaker or "") for s in reversed(list(docs.pop(0).sents))][:RECENT]

@@ -1,0 +1,58 @@
+"""The "I" a note about oneself leaves out (reading/elided.py), and what the rules reader then reads of a list of
+notes and a terse answer (conversations written for these tests)."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from twinfs.passages import Turn
+from twinfs.reading import Window
+from twinfs.reading.elided import with_subject
+from twinfs.reading.rules import RulesReader
+
+T0 = datetime(2026, 5, 6, 9, 0, tzinfo=UTC)
+
+
+def values(*said: tuple[str, str]) -> set[tuple[str, str]]:
+    turns = [Turn(f"t{i}", "message", text, T0 + timedelta(minutes=i), role, "Ines" if role == "user" else None)
+             for i, (role, text) in enumerate(said)]
+    records = RulesReader().read(Window("th_elided", turns, [t.id for t in turns], {})).records
+    return {(r.attribute, r.value) for r in records if r.attribute}
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("- 41, live in Tromsø", "- I'm 41, I live in Tromsø"),
+    ("* Speak Basque and Spanish", "* I speak Basque and Spanish"),
+    ("2. three kids", "2. I have three kids"),
+    ("ok. allergic to wasps. Married since 2009.", "ok. I'm allergic to wasps. I'm married since 2009."),
+    ("Pescatarian, and no nuts.", "Pescatarian, and no nuts."),  # a list: an answer's (asked.py)
+    ("Vegan lasagne tonight! Have a great day.", "Vegan lasagne tonight! Have a great day."),  # a dish; a wish
+    ("Live in the moment, they say.", "Live in the moment, they say."),  # no list: an imperative stays
+    ("Welsh, English and a bit of Breton.", "I speak Welsh, English and a bit of Breton."),
+    ("French, Spanish, Italian. Which one first?", "French, Spanish, Italian. Which one first?"),  # asked about
+    ("Diet: vegan\nLanguages: Welsh, English", "Diet: vegan\nLanguages: Welsh, English"),  # a form's, left as said
+])
+def test_the_i_a_note_leaves_out_is_written_in_and_nothing_else(text, written):
+    assert with_subject(text) == written
+
+
+def test_a_list_of_notes_about_oneself_is_read_line_by_line():
+    got = values(("user", "Some notes for the profile:\n- 41, live in Tromsø\n- work as a ferry engineer for "
+                          "Hurtigruten\n- allergic to wasps\n- speak Norwegian, Sami and some German\n- hate karaoke\n"
+                          "- a cat called Brunost"))
+    assert {("age", "41"), ("home_city", "Tromsø"), ("job", "ferry engineer"), ("employer", "Hurtigruten"),
+            ("allergy", "wasps"), ("language", "Norwegian"), ("language", "Sami"), ("language", "German"),
+            ("dislikes", "karaoke"), ("pet", "cat named Brunost")} <= got, got
+
+
+def test_a_terse_answer_to_a_request_for_several_things_gives_each():
+    got = values(("assistant", "Happy to help. Tell me a bit about you — age, and where you're based."),
+                 ("user", "63. Bergen. vegetarian, 30 years. Danish, Norwegian, decent English."))
+    assert {("age", "63"), ("home_city", "Bergen"), ("diet", "vegetarian"), ("language", "Danish"),
+            ("language", "Norwegian"), ("language", "English")} <= got, got
+
+
+def test_a_number_answering_something_else_is_no_age():
+    got = values(("assistant", "What age did you start playing?"), ("user", "Twelve."))
+    assert not any(a == "age" for a, _ in got), got

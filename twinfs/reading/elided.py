@@ -1,0 +1,77 @@
+"""The "I" a note about oneself leaves out, written in before the rules reader parses a turn: a list's "- 38, live in
+Valencia" reads "- I'm 38, I live in Valencia"; a terse "allergic to cats. vegetarian, 20 years." reads "I'm allergic
+to cats. I'm vegetarian, 20 years."; a line of languages alone, "German, English, decent Danish.", reads "I speak
+German, English, decent Danish." spaCy's small pipeline reads a list line's bare first verb as a noun ("- hate
+football": "hate" a compound of "football"), so none of it was the speaker's.
+
+Where a note starts: a list's line after its bullet, and its parts after a comma. A bare verb starting a sentence of
+running text is an imperative as often ("Have a great day", "Speak soon"), so only a list's line gets an "I" before a
+verb; the words that say what one is ("allergic to", "vegetarian,", "originally from") get theirs at any sentence's
+start, when a noun does not follow them ("Vegan lasagne tonight" is a dish).
+
+    with_subject("- 38, live in Valencia\\n- vegan")   # "- I'm 38, I live in Valencia\\n- I'm vegan"
+"""
+from __future__ import annotations
+
+import re
+
+from .lexicon import LANGUAGES
+
+# a list line's first verb, said of oneself: "- work as a pharmacist", "- speak Catalan"
+VERBS = ("live", "work", "speak", "hate", "love", "like", "adore", "dislike", "teach", "study", "play", "own", "drive",
+         "cycle", "run", "swim", "volunteer", "coach", "cook", "bake", "paint", "write", "collect", "prefer", "enjoy",
+         "rent", "commute", "grew up", "moved", "have", "can't stand", "don't eat", "don't drink", "support", "attend",
+         "climb", "knit", "sing", "read", "watch", "go", "walk", "hike", "do", "make", "build", "brew", "grow", "fix",
+         "restore", "train", "ride", "dance", "draw", "surf", "ski", "fish", "sew")
+# what one is, said without "I'm", and what may follow it: "allergic to cats", "vegetarian, 20 years", "retired."
+STATES = ("allergic", "vegetarian", "vegan", "pescatarian", "fluent", "married", "single", "divorced", "engaged",
+          "widowed", "retired", "originally", "based", "self-employed", "unemployed", "pregnant", "diabetic", "coeliac",
+          "celiac", "asthmatic", "lactose intolerant", "gluten-free", "half")
+FOLLOWS = r"(?=\s*(?:[.;!)—–-]|$)|,\s*\d|\s+(?:to|in|from|since|for|with|out of|near|now|at)\b)"  # not a list
+BULLET = r"(?:^|\n)[ \t]*(?:[-•*–·]|\d{1,2}[.)])[ \t]+"
+START = r"(?:^|(?<=[.!?;:])[ \t]+|\n[ \t]*|" + BULLET + r")"
+AGE = re.compile(r"(" + BULLET + r")(\d{1,2})(?=\s*(?:,|$|\n|y/?o\b|yo\b|years? old\b))", re.I)
+STATE = re.compile(START + r"(?=(?i:" + "|".join(STATES) + r")" + FOLLOWS + r")[A-Za-z]")
+SOME = r"(?:(?:some|decent|basic|fluent|good|conversational|a bit of|a little|native|broken|rusty) )?"
+LANGUAGE_LIST = re.compile(START + r"(?=" + SOME + r"([A-Za-z]+)(?:, " + SOME + r"[A-Za-z]+)+(?:,? and " + SOME
+                           + r"[A-Za-z]+)?\s*(?:[.!]|$|\n))")
+
+
+def with_subject(text: str) -> str:
+    """`text` with the "I" its notes leave out written in; the same text when it has none."""
+    text = AGE.sub(lambda m: f"{m.group(1)}I'm {m.group(2)}", text)
+    text = _in_lines(text)
+    text = STATE.sub(lambda m: m.group(0) if _labelled(m) else m.group(0)[:-1] + "I'm " + m.group(0)[-1].lower(),
+                     text)  # "Married, two kids" - "I'm married, two kids"
+    return LANGUAGE_LIST.sub(_languages, text)
+
+
+def _labelled(m: re.Match) -> bool:
+    """The match follows a form's label ("Diet: vegan", "Languages: Portuguese, English"): labelled.py reads it."""
+    line = m.string[:m.start()].rsplit("\n", 1)[-1]
+    return line.rstrip().endswith(":") and len(line.split()) <= 3
+
+
+def _in_lines(text: str) -> str:
+    """A list line's verbs, at its start and after its commas, given their "I"."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        bullet = re.match(BULLET.removeprefix(r"(?:^|\n)"), line)
+        if bullet is None:
+            continue
+        rest = re.sub(r"(^|, )((?i:" + "|".join(VERBS) + r"))\b", lambda v: f"{v.group(1)}I {v.group(2).lower()}",
+                      line[bullet.end():])
+        rest = re.sub(r"^(?=(?i:an?|one|two|three|four|five|\d) (?:kids?|child|children|sons?|daughters?|boys?|girls?|"
+                      r"dogs?|cats?)\b)", "I have ", rest)  # "- two kids, Pau and Nil"
+        lines[n] = line[:bullet.end()] + rest
+    return "\n".join(lines)
+
+
+def _languages(m: re.Match) -> str:
+    """ "German, English, decent Danish." said alone: "I speak …", when every item is a language."""
+    said, after = re.match(r"([^.!\n]*)[.!]?([^.!?\n]*\??)", m.string[m.end():]).groups()  # type: ignore[union-attr]
+    if after.endswith("?") or _labelled(m):
+        return m.group(0)  # "French, Spanish, Italian. Which one?": asked about, not spoken
+    items = re.split(r",? and |, ", said.strip())
+    named = [re.sub(r"^" + SOME, "", i.strip()).lower() for i in items]
+    return m.group(0) + "I speak " if named and all(i in LANGUAGES for i in named) else m.group(0)
