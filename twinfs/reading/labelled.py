@@ -19,7 +19,8 @@ from .lexicon import KIN
 LABELS = {
     "age": "age", "address": "home_city", "home": "home_city", "home address": "home_city", "location": "home_city",
     "city": "home_city", "current city": "home_city", "lives in": "home_city", "living in": "home_city",
-    "based in": "home_city", "residence": "home_city", "place of residence": "home_city",
+    "based in": "home_city", "based": "home_city", "residence": "home_city", "place of residence": "home_city",
+    "originally from": "hometown",
     "place of birth": "hometown", "birthplace": "hometown", "born in": "hometown", "born": "hometown",
     "hometown": "hometown", "home town": "hometown", "grew up in": "hometown",
     "occupation": "job", "job": "job", "profession": "job", "current role": "job", "current position": "job",
@@ -42,7 +43,10 @@ LABELS = {
     "kid": "kin", "child": "kin", "family": "kin",
 }
 LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several
-LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/]{0,30}?)\s*:\s*(?P<value>\S.*?)\s*\.?\s*$")
+LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/]{0,30}?)\s*[:?]\s*(?P<value>\S.*?)\s*\.?\s*$")
+# a value's first sentence ("Husband: Hafiz. He'll join sometimes."), past a word that only takes the floor
+SAID = re.compile(r"(?<=\w)[.!?]+\s+(?=\S)")
+ASIDE = re.compile(r"^(?:forgot|oops|update|right|oh|ok|okay|so|also|and)\W*$", re.I)
 NONE = re.compile(r"^(?:none|no|n/?a|nil|nothing|-+|—|not applicable|unknown|no known \w+|nkda?)\b\W*$", re.I)
 EXCEPT = re.compile(r"^(?:none|nothing|no known \w+)(?: known)?,? (?:except|apart from|other than|but)\s+", re.I)
 ONWARD = re.compile(r"\s+(?:since|from|for the past|for|as of)\s+.*$|\s*\([^)]*\)", re.I)  # "low-carb since …"
@@ -58,7 +62,7 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     or the form it is part of is someone else's."""
     m = LINE.match(line)
     attribute = attribute_of(m.group("label")) if m else None
-    if m is None or attribute is None or NONE.match(value := m.group("value").strip()) \
+    if m is None or attribute is None or NONE.match(value := _first_said(m.group("value"))) \
             or not _theirs(turn_text, speaker):  # the whole turn searched only for a form's line
         return []
     value = EXCEPT.sub("", value)
@@ -67,11 +71,19 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     if attribute in ("partner", "age"):
         value = ONWARD.sub("", value).strip()
         return [(attribute, value)] if value and (attribute != "age" or told_age(value)) else []  # not "Age: ask me"
+    if attribute in ("job", "employer"):  # "Pharmacist now, switched last year"
+        value = re.sub(r"\s+(?:now|currently|these days|at the moment)$", "", value.split(",")[0])
     items = _items(value) if attribute in LISTS else [value]
     if any(CLAUSE.search(item) for item in items):
         return []  # "Languages: Norwegian is my native language, …": sentences, read as said
     return [(attribute, cut) for item in items if (cut := ONWARD.sub("", item).strip(" .")) and not FILLER.match(cut)
             and not NONE.match(cut)]
+
+
+def _first_said(value: str) -> str:
+    """A value's first sentence that says more than "forgot." or "oh."."""
+    said = [v for v in SAID.split(value.strip()) if v.strip()]
+    return next((v.strip() for v in said if not ASIDE.match(v.strip())), value.strip())
 
 
 def attribute_of(label: str) -> str | None:

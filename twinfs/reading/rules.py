@@ -23,6 +23,7 @@ from .dates import DAY, MONTH, Prefer, phrases, resolve
 from .elided import with_subject
 from .labelled import facts as labelled
 from .lexicon import KIN
+from .own_words import own_words
 from .pipeline import nlp
 from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said
@@ -178,7 +179,7 @@ class RulesReader:
                 break
             user = turn.speaker if turn.role != "assistant" else user
             earlier = turn
-        docs = list(nlp().pipe([plain(t.text) if t.role == "assistant" else with_subject(plain(t.text))
+        docs = list(nlp().pipe([plain(t.text) if t.role == "assistant" else with_subject(plain(own_words(t.text)))
                                 for t in ([earlier] if earlier else []) + turns], batch_size=32))
         before: list[Said] = []  # the sentences said last, the newest first
         if earlier is not None:
