@@ -32,6 +32,10 @@ def values(*said: tuple[str, str]) -> set[tuple[str, str]]:
     ("Welsh, English and a bit of Breton.", "I speak Welsh, English and a bit of Breton."),
     ("French, Spanish, Italian. Which one first?", "French, Spanish, Italian. Which one first?"),  # asked about
     ("Diet: vegan\nLanguages: Welsh, English", "Diet: vegan\nLanguages: Welsh, English"),  # a form's, left as said
+    ("Live in Split; grew up in Zadar. Speak Croatian. Not a fan of: jazz.",
+     "I live in Split; I grew up in Zadar. I speak Croatian. I'm not a fan of jazz."),  # a profile's
+    ("Live in the moment! Obsessed. He plays.", "Live in the moment! Obsessed. He plays."),  # no place; an answer
+    ("- lactose intolerant", "- I'm lactose intolerant"),
 ])
 def test_the_i_a_note_leaves_out_is_written_in_and_nothing_else(text, written):
     assert with_subject(text) == written
@@ -56,3 +60,15 @@ def test_a_terse_answer_to_a_request_for_several_things_gives_each():
 def test_a_number_answering_something_else_is_no_age():
     got = values(("assistant", "What age did you start playing?"), ("user", "Twelve."))
     assert not any(a == "age" for a, _ in got), got
+
+
+def test_a_profile_written_without_i_and_an_aside_of_sorry_are_read():
+    got = values(("user", "Polish my bio? 'Live in Split; grew up in Zadar. Allergic to cats, sorry cat people. "
+                          "Not a fan of: jazz, rain. Speak Croatian and Italian.'"))
+    assert {("home_city", "Split"), ("hometown", "Zadar"), ("allergy", "cats"), ("dislikes", "jazz"),
+            ("language", "Croatian")} <= got, got
+
+
+def test_a_taste_leaves_its_trailing_myself_and_either():
+    got = values(("user", "Not a fan of cyclists myself, to be honest. I can't stand sweet desserts either."))
+    assert {("dislikes", "cyclists"), ("dislikes", "sweet desserts")} <= got, got

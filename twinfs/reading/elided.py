@@ -26,12 +26,20 @@ VERBS = ("live", "work", "speak", "hate", "love", "like", "adore", "dislike", "t
 # what one is, said without "I'm", and what may follow it: "allergic to cats", "vegetarian, 20 years", "retired."
 STATES = ("allergic", "vegetarian", "vegan", "pescatarian", "fluent", "married", "single", "divorced", "engaged",
           "widowed", "retired", "originally", "based", "self-employed", "unemployed", "pregnant", "diabetic", "coeliac",
-          "celiac", "asthmatic", "lactose intolerant", "gluten-free", "half")
-FOLLOWS = r"(?=\s*(?:[.;!)—–-]|$)|,\s*\d|\s+(?:to|in|from|since|for|with|out of|near|now|at)\b)"  # not a list
+          "celiac", "asthmatic", "lactose intolerant", "gluten-free", "half", "obsessed", "not a fan", "not a big fan",
+          "not a huge fan")
+# "allergic to", "vegetarian, 20 years"; not a bare "Obsessed." (an answer, maybe of someone else) but in a list
+FOLLOWS = r"(?=,\s*\d|\s+(?:to|in|from|since|for|with|out of|of|near|now|at)\b)"
 BULLET = r"(?:^|\n)[ \t]*(?:[-•*–·]|\d{1,2}[.)])[ \t]+"
-START = r"(?:^|(?<=[.!?;:])[ \t]+|\n[ \t]*|" + BULLET + r")"
+START = r"(?:^|(?<=[.!?;:])[ \t]+|\n[ \t]*|" + BULLET + r")['\"“‘(]?"  # after a quote opened
 AGE = re.compile(r"(" + BULLET + r")(\d{1,2})(?=\s*(?:,|$|\n|y/?o\b|yo\b|years? old\b))", re.I)
 STATE = re.compile(START + r"(?=(?i:" + "|".join(STATES) + r")" + FOLLOWS + r")[A-Za-z]")
+# a profile's sentence that starts at its verb, with what follows it: "Live in East Legon; grew up in Kumasi" (no
+# imperative says where one lives or what one speaks)
+OPENERS = ((r"lives? in ", r"[A-Z]", "I "), (r"grew up in ", r"[A-Z]", "I "), (r"moved to ", r"[A-Z]", "I "),
+           (r"work (?:as an?|at|for) ", r"\w", "I "), (r"speak ", r"[A-Z][a-z]+\b", "I "),
+           (r"born in ", r"[A-Z]", "I was "), (r"(?:can't|cannot) (?:stand|be doing with) ", "", "I "))
+OPENER = re.compile(START + r"(?=(?i:" + "|".join(lead for lead, _, _ in OPENERS) + r"))[A-Za-z]")
 SOME = r"(?:(?:some|decent|basic|fluent|good|conversational|a bit of|a little|native|broken|rusty) )?"
 LANGUAGE_LIST = re.compile(START + r"(?=" + SOME + r"([A-Za-z]+)(?:, " + SOME + r"[A-Za-z]+)+(?:,? and " + SOME
                            + r"[A-Za-z]+)?\s*(?:[.!]|$|\n))")
@@ -43,7 +51,15 @@ def with_subject(text: str) -> str:
     text = _in_lines(text)
     text = STATE.sub(lambda m: m.group(0) if _labelled(m) else m.group(0)[:-1] + "I'm " + m.group(0)[-1].lower(),
                      text)  # "Married, two kids" - "I'm married, two kids"
+    text = re.sub(r"\b(fan of):", r"\1", OPENER.sub(_opened, text))  # "Not a fan of: clubbing, …"
     return LANGUAGE_LIST.sub(_languages, text)
+
+
+def _opened(m: re.Match) -> str:
+    """A profile's sentence begun at its verb, given its "I" when what follows is what OPENERS expects."""
+    rest = m.string[m.end() - 1:]
+    said = next((i for lead, needs, i in OPENERS if re.match(lead + needs, rest[:1].lower() + rest[1:])), None)
+    return m.group(0) if said is None or _labelled(m) else m.group(0)[:-1] + said + m.group(0)[-1].lower()
 
 
 def _labelled(m: re.Match) -> bool:
@@ -63,6 +79,8 @@ def _in_lines(text: str) -> str:
                       line[bullet.end():])
         rest = re.sub(r"^(?=(?i:an?|one|two|three|four|five|\d) (?:kids?|child|children|sons?|daughters?|boys?|girls?|"
                       r"dogs?|cats?)\b)", "I have ", rest)  # "- two kids, Pau and Nil"
+        rest = re.sub(r"^(?=(?i:" + "|".join(STATES) + r")\s*(?:[,.;]|$))[A-Za-z]",
+                      lambda v: "I'm " + v.group(0).lower(), rest)  # "- lactose intolerant"
         lines[n] = line[:bullet.end()] + rest
     return "\n".join(lines)
 

@@ -32,7 +32,8 @@ _CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she
 AT_PLACE = re.compile(r" (?:at|for|in|with|from|on|of) ", re.I)  # a job ends where its place begins
 _LEAD = re.compile(r"^(?:a |an |the |some |my |our |really |also |just |so |very |to |of )+", re.I)
 _TRAILING = {"the", "a", "an", "with", "of", "to", "and", "for", "at", "in", "my", "our", "on", "about", "or", "but",
-             "their", "his", "her", "some", "this", "that", "from", "by", "as", "so", "really", "just", "is", "are"}
+             "their", "his", "her", "some", "this", "that", "from", "by", "as", "so", "really", "just", "is", "are",
+             "myself", "themself", "themselves", "ourselves", "either", "though", "honestly"}  # "cyclists myself"
 _NOT_VALUE = {"it", "that", "this", "them", "those", "these", "you", "him", "her", "one", "ones", "things", "stuff",
               "everything", "anything", "something", "lot", "a lot", "how", "what", "when", "being", "having", "too",
               "time", "life", "all", "people", "the idea", "the feeling", "this one", "each other"}
