@@ -36,6 +36,9 @@ def values(*said: tuple[str, str]) -> set[tuple[str, str]]:
      "I live in Split; I grew up in Zadar. I speak Croatian. I'm not a fan of jazz."),  # a profile's
     ("Live in the moment! Obsessed. He plays.", "Live in the moment! Obsessed. He plays."),  # no place; an answer
     ("- lactose intolerant", "- I'm lactose intolerant"),
+    ("Hi, as a type 1 diabetic what should I pack?", "Hi, I'm a type 1 diabetic. What should I pack?"),
+    ("As a nurse, I see it a lot.", "I'm a nurse. I see it a lot."),
+    ("As a kid, I loved it.", "As a kid, I loved it."),  # what one was, no job
 ])
 def test_the_i_a_note_leaves_out_is_written_in_and_nothing_else(text, written):
     assert with_subject(text) == written
@@ -72,3 +75,12 @@ def test_a_profile_written_without_i_and_an_aside_of_sorry_are_read():
 def test_a_taste_leaves_its_trailing_myself_and_either():
     got = values(("user", "Not a fan of cyclists myself, to be honest. I can't stand sweet desserts either."))
     assert {("dislikes", "cyclists"), ("dislikes", "sweet desserts")} <= got, got
+
+
+def test_relatives_by_the_words_of_home_and_a_diet_of_home_are_read():
+    got = values(("user", "My mam's coming over from Galway in July."),
+                 ("user", "Our eldest, Layla, is 14."),
+                 ("user", "We are more temple people - my mother-in-law, Lalitha, sent a list of temples."),
+                 ("user", "One doubt - I am pure veg, will we starve?"))
+    assert {("family", "mam"), ("child", "Layla"), ("mother_in_law", "Lalitha"), ("diet", "pure veg")} <= got, got
+    assert not any(v == "people" for _, v in got), got

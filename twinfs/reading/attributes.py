@@ -31,7 +31,7 @@ PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: 
 KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))  # "best friend" before "friend"
 # a relation beside a name, either way round, in brackets or dashes; a pet by its kind after its name (named_aside)
 ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our )?(" + KIN_WORDS + "|" + PET_WORDS
-                   + r") ?[)-]|\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + KIN_WORDS + "|" + PET_WORDS + r") ?\( ?(" + NAME
+                   + r") ?(?:\)|-(?!\w))|\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + KIN_WORDS + "|" + PET_WORDS + r") ?\( ?(" + NAME
                    + r") ?\)|(?<![\w'])(" + NAME + r") the (" + PET_WORDS + r")\b|(?:^|\b[Mm]y |\b[Oo]ur )((?i:"
                    + KIN_WORDS + r")) ?[—–] ?(" + NAME + r") ?[—–]")  # "Dad — Mohan — is …"
 # a relative named before "my <relation>" between commas: "Priya, my sister, lived in Osaka" (named_aside)
@@ -279,7 +279,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m and len(m.group(1)) > 3:
         add("health", (as_spelled(m.group(1), text) or "").replace(" 's", "'s"))  # "ADHD", "Crohn's" as said;
         # "because of my high blood pressure"
-    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely )?(" + ADJECTIVAL_HEALTH + r")\b", low)
+    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely |an? )?(" + ADJECTIVAL_HEALTH + r")\b", low)
     if m:
         add("health", m.group(1))  # "I'm colorblind, so please avoid red-green charts"
     m = re.search(r"\bmy ((?:left |right |lower |upper )?(?:knees?|back|hips?|shoulders?|ankles?|wrists?|neck|joints|"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import LANGUAGES
+from .lexicon import JOBS, LANGUAGES
 
 # a list line's first verb, said of oneself: "- work as a pharmacist", "- speak Catalan"
 VERBS = ("live", "work", "speak", "hate", "love", "like", "adore", "dislike", "teach", "study", "play", "own", "drive",
@@ -40,6 +40,11 @@ OPENERS = ((r"lives? in ", r"[A-Z]", "I "), (r"grew up in ", r"[A-Z]", "I "), (r
            (r"work (?:as an?|at|for) ", r"\w", "I "), (r"speak ", r"[A-Z][a-z]+\b", "I "),
            (r"born in ", r"[A-Z]", "I was "), (r"(?:can't|cannot) (?:stand|be doing with) ", "", "I "))
 OPENER = re.compile(START + r"(?=(?i:" + "|".join(lead for lead, _, _ in OPENERS) + r"))[A-Za-z]")
+# "As a nurse, I see …", "as a type 1 diabetic what should I pack?": what one is, said as the lead of a sentence
+AS_ONE = re.compile(r"(^|[.!?;:]\s+|^[A-Z][a-z]{1,8}, )[Aa]s (an? (?:(?:type [12] )?diabetic|coeliac|"
+                    r"celiac|asthmatic|epileptic|vegetarian|vegan|pescatarian|(?:[a-z-]+ )?(?:"
+                    + "|".join(sorted(JOBS, key=len, reverse=True)) + r")))(?:,\s*|\s+(?=(?:what|how|should|can|do|is|"
+                    r"are|I|i)\b))([a-zA-Z])")
 SOME = r"(?:(?:some|decent|basic|fluent|good|conversational|a bit of|a little|native|broken|rusty) )?"
 LANGUAGE_LIST = re.compile(START + r"(?=" + SOME + r"([A-Za-z]+)(?:, " + SOME + r"[A-Za-z]+)+(?:,? and " + SOME
                            + r"[A-Za-z]+)?\s*(?:[.!]|$|\n))")
@@ -52,6 +57,7 @@ def with_subject(text: str) -> str:
     text = STATE.sub(lambda m: m.group(0) if _labelled(m) else m.group(0)[:-1] + "I'm " + m.group(0)[-1].lower(),
                      text)  # "Married, two kids" - "I'm married, two kids"
     text = re.sub(r"\b(fan of):", r"\1", OPENER.sub(_opened, text))  # "Not a fan of: clubbing, …"
+    text = AS_ONE.sub(lambda m: f"{m.group(1)}I'm {m.group(2)}. {m.group(3).upper()}", text)
     return LANGUAGE_LIST.sub(_languages, text)
 
 

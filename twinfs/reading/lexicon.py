@@ -16,7 +16,11 @@ KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": 
        "stepdaughter": "daughter", "twins": "children", "bestie": "friend", "best friend": "friend",
        "granddaughter": "granddaughter", "grandson": "grandson", "grandkids": "grandchildren",
        "grandchildren": "grandchildren", "granny": "grandmother", "nan": "grandmother", "nana": "grandmother",
-       "gran": "grandmother", "grandad": "grandfather", "granddad": "grandfather",
+       "gran": "grandmother", "grandad": "grandfather", "granddad": "grandfather", "mam": "mother", "mammy": "mother",
+       "auntie": "aunt", "aunty": "aunt", "eldest": "children", "youngest": "children", "oldest": "children",
+       "mother-in-law": "mother-in-law", "father-in-law": "father-in-law", "sister-in-law": "sister-in-law",
+       "brother-in-law": "brother-in-law", "in-laws": "parents-in-law", "stepmum": "stepmother",
+       "stepmom": "stepmother", "stepdad": "stepfather", "half-brother": "brother", "half-sister": "sister",
        # the words for grandparents many English speakers keep from home
        "abuela": "grandmother", "abuelita": "grandmother", "abuelo": "grandfather", "nonna": "grandmother",
        "nonno": "grandfather", "oma": "grandmother", "opa": "grandfather", "babcia": "grandmother",
@@ -80,7 +84,8 @@ FIELDS = (r"(?:marketing|finance|sales|tech|it|hr|human resources|education|heal
           r"administration|academia|gaming|cybersecurity|data science)")
 BUSINESS = r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm)"
 DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "kosher", "halal",
-         "flexitarian", "plant-based"}  # an intolerance is health (attributes.ADJECTIVAL_HEALTH)
+         "flexitarian", "plant-based", "pure veg", "eggetarian"}
+# an intolerance is health (attributes.ADJECTIVAL_HEALTH)
 HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "arthritis", "celiac", "epilepsy",
           "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism",
           "coeliac disease", "celiac disease", "crohn's", "crohn's disease", "ibs", "lupus", "ms", "copd",
