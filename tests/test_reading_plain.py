@@ -42,6 +42,8 @@ def values(records) -> set[tuple[str, str]]:
     ("I chat to my nan in Welsh every Sunday.", {("language", "Welsh")}),
     ("I am currently finishing a part-time MBA at the University of Leeds.", {("school", "University of Leeds")}),
     ("I'd love to take my daughter to Lapland one winter.", {("family", "daughter")}),  # a wish; she is
+    ("I'm also doing a part time diploma in nursing through the Open University.", {("school", "Open University")}),
+    ("I speak Urdu with my mum, English with everybody else.", {("language", "Urdu"), ("family", "mum")}),
     ("I really don't like mushrooms.", {("dislikes", "mushrooms")}),
     ("I can't stand reality TV, it makes me cringe.", {("dislikes", "reality TV")}),
     ("Honestly, I hate karaoke.", {("dislikes", "karaoke")}),
@@ -236,6 +238,9 @@ def test_the_plain_cases(text, expected):
     ([("user", "My sister is called Bea.")], "girlfriend"),
     ([("user", "If I had a cat, I'd call it Mochi.")], "Mochi"),
     ([("user", "If we get a dog, my dog will sleep in the kitchen.")], "dog"),  # "my dog" of no dog yet
+    ([("user", "I was married to Ama for ten years, it ended in 2022.")], "married"),  # a marriage that was
+    ([("user", "I was married to Ama for ten years, it ended in 2022.")], "Ama"),
+    ([("user", "I speak Urdu with my mum, English with everybody else.")], "English"),  # no mother named English
     ([("user", "If I ever marry, my husband will have to love cats.")], "husband"),
     ([("user", "I hope to meet my future wife at uni.")], "wife"),
     ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),

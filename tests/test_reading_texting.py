@@ -19,3 +19,9 @@ def test_a_texted_turn_reads_as_a_written_one():
                             "basically dead"), ("user", "my bf Tom is a chef. im 31 now and ive been vegan for years"))
     assert {("job", "nurse"), ("age", "31"), ("partner", "Tom")} <= values(records)
     assert not any("Noorms" in r.text or "Noorve" in r.text for r in records)  # not "i" + "m" told as "Noor" + "m"
+
+
+def test_a_scots_chat_is_written_out_and_english_that_looks_like_it_is_not():
+    assert plain("Ah stay in Paisley wi ma wean, drive a bus fur First. Am 44 an diabetic. Ah cannae stand bananas.") \
+        == "I live in Paisley with my child, drive a bus for First. I'm 44 and diabetic. I can't stand bananas."
+    assert plain("Am I late? My ma and an aunt stay in Leeds.") == "Am I late? My ma and an aunt stay in Leeds."

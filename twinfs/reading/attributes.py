@@ -136,14 +136,15 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:i|we) (?:'m |am |got |are |'re |just got |was )(?:now |finally |recently |still |happily )?"
                   r"(single|married|divorced|engaged|widowed|separated)\b", low) \
         or re.search(r"\b(?:as )?an? (single) (?:parent|mom|mum|mother|dad|father)\b", low)
-    if m:
+    over = re.search(r"\b(?:i|we) (?:was|were) married (?:to \w+ )?for\b", low)  # "I was married for five years"
+    if m and not over:
         add("relationship_status", m.group(1))
     m = re.search(r"\bi(?: 'm| am) \d{1,3}, (married|single|divorced|engaged|widowed)\b", low)  # "I'm 42, married, …"
     if m:
         add("relationship_status", m.group(1))
     m = re.search(r"\b[Ii](?: 'm| am| got| was| 've been| have been)? (?:now |finally |recently |happily )?married to "
                   r"(" + NAME + r")\b", text)
-    if m and m.group(1) not in ("I", "My", "The"):
+    if m and m.group(1) not in ("I", "My", "The") and not over:
         add("partner", m.group(1))  # "I'm married to Priya"
     parted = re.search(r"\b(?:we|i) (?:broke up|split up|separated)\b|\b(?:broke up|split up) with\b"
                        r"|\band i (?:broke up|split up|separated)\b", low)
@@ -187,7 +188,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         if any(t.lower_ == kin.split()[-1] and names_a_kind(t) for t in tokens):
             continue  # "my mother tongue": a tongue, no mother ("my mum Sue": a mum, named)
         relation = KIN[kin]
-        if name and name[0].isupper() and name.lower() not in ("i", "and", "is", "was", "has", "who", "are"):
+        if name and name[0].isupper() and name.lower() not in ("i", "and", "is", "was", "has", "who", "are") \
+                and not (name.lower() in LANGUAGES and re.search(r"\b(?:speak|talk|chat|language)", low)):
+            # not "I speak Urdu with my mum, English with everybody else"
             add(relation if relation != "children" else ("son" if "son" in kin else "daughter" if "daughter" in kin
                                                          else "child"), name)
         elif any(a == relation for a, _ in aside):

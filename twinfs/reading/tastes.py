@@ -56,7 +56,7 @@ def tastes(text: str, low: str) -> list[Pair]:
     if m and (value := activity(m.group(3))) and not re.match(r"(?:my|our)\b", m.group(3)) and not re.match(
             r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|(?:a )?new (?:job|role|"
             r"position|gig)|(?:an? )?(?:[\w-]+ ){0,2}?(?:master|masters|bachelor|phd|doctorate|degree|mba|"
-            r"mfa|msc|ma|ba|bsc|llm|certificate)|(?:an? )?(?:(?:part|full)-time )?(?:"
+            r"mfa|msc|ma|ba|bsc|llm|certificate)|(?:an? )?(?:(?:part|full)[- ]time )?(?:"
             r"diploma|course|internship|"
             r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b|speak|know|"
             r"have|like|love|want|need|think|feel|live|work|understand|miss|as|(?:[\w-]+ )?shifts?|[\w ]*(?:ology|"

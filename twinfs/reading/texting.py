@@ -29,8 +29,25 @@ WORD = re.compile(r"(?<![\w'’/.-])(?:w/o|w/|[a-z]+)(?![\w'’/-])", re.I)
 LONE_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|ll|d))?(?![\w.-]))")
 
 
+# Scots as written in a chat, written out only in a turn that has at least three of its words (SCOTS_SEEN): alone,
+# "an", "ma", "am" and "fur" are English words too
+SCOTS = {"ah": "I", "ah'm": "I'm", "ah've": "I've", "ah'd": "I'd", "ma": "my", "wi": "with", "tae": "to",
+         "cannae": "can't", "canna": "can't", "dinnae": "don't", "didnae": "didn't", "wisnae": "wasn't",
+         "isnae": "isn't", "wouldnae": "wouldn't", "oot": "out", "aboot": "about", "dae": "do", "fur": "for",
+         "an": "and", "ain": "own", "wean": "child", "weans": "children", "maw": "mum", "nivver": "never",
+         "whit": "what", "gid": "good", "jist": "just", "aye": "yes", "naw": "no", "nae": "no", "yer": "your",
+         "masel": "myself", "bides": "lives", "glesga": "Glasgow", "plannin": "planning", "comin": "coming",
+         "wantin": "wanting", "walkin": "walking", "squealin": "squealing", "fixin": "fixing", "buyin": "buying",
+         "anythin": "anything", "somethin": "something", "nothin": "nothing", "maist": "most"}
+SCOTS_SEEN = {"ah'm", "cannae", "dinnae", "didnae", "wisnae", "isnae", "tae", "wi", "oot", "dae", "aye", "wean", "maw",
+              "nae", "whit", "jist", "gid", "masel", "nivver", "bides", "glesga", "aboot"}
+SCOTS_WORD = re.compile(r"(?<![\w'’])[a-z]+(?:'[a-z]+)?(?![\w'’])", re.I)
+
+
 def plain(text: str) -> str:
-    """`text` with chat shorthand written out; the same text when it has none."""
+    """`text` with chat shorthand (and a Scots chat's words) written out; the same text when it has none."""
+    if len({w.lower() for w in SCOTS_WORD.findall(text)} & SCOTS_SEEN) >= 3:
+        text = _scots(text)
     def written(m: re.Match) -> str:
         word = m.group(0)
         low = word.lower()
@@ -42,3 +59,17 @@ def plain(text: str) -> str:
         return full[0].upper() + full[1:] if word[:1].isupper() and not full.startswith("I") else full
 
     return WORD.sub(written, LONE_I.sub("I", text))
+
+
+def _scots(text: str) -> str:
+    """A Scots chat's words in English: "Ah stay in Paisley", "Am 44 an diabetic" -> "I live in Paisley", "I'm 44 and
+    diabetic" ("stay" is where one lives; a sentence's "Am" is "I'm")."""
+    text = re.sub(r"(^|[.!?]\s+|\n)Am\b(?! I\b)", r"\1I'm", text)
+    text = re.sub(r"\b([Aa]h|I) stay in\b", r"\1 live in", text)
+    return SCOTS_WORD.sub(lambda m: _cased(m.group(0), SCOTS.get(m.group(0).lower())), text)
+
+
+def _cased(word: str, full: str | None) -> str:
+    if full is None:
+        return word
+    return full[0].upper() + full[1:] if word[:1].isupper() else full

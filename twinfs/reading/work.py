@@ -206,7 +206,7 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                      r"year(?: [a-z]+){0,2})"
                      r"(?: in [\w' -]{1,40}?)?|i "
                      r"(?:already |also |currently |'ve |have |just )*(?:take|attend|started|begun|began|taking|doing) "
-                     r"(?:an?|the) [\w -]{0,30}?course) at (?:the )?([A-Z][\w .'&-]+)", text)
+                     r"(?:an?|the) [\w -]{0,30}?course) (?:at|through) (?:the )?([A-Z][\w .'&-]+)", text)
     # "I'm studying for a master's … at Johns Hopkins", "- MBA in the evenings at Stockholm School of Economics" (a
     # list's line), "doing a part-time MBA at the University of Lagos", "in first
     # year engineering at the University of Auckland", "I take an evening English course at the Colombo Americano"
