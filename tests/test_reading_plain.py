@@ -44,6 +44,9 @@ def values(records) -> set[tuple[str, str]]:
     ("I'd love to take my daughter to Lapland one winter.", {("family", "daughter")}),  # a wish; she is
     ("I'm also doing a part time diploma in nursing through the Open University.", {("school", "Open University")}),
     ("I speak Urdu with my mum, English with everybody else.", {("language", "Urdu"), ("family", "mum")}),
+    ("In three weeks I fly to Recife to say goodbye to everyone.", {("plans", "fly to Recife")}),
+    ("We're flying to Oslo next Friday, finally.", {("plans", "fly to Oslo")}),
+    ("I'm booked to run the Lisbon half marathon on 3 March.", {("plans", "run the Lisbon half marathon")}),
     ("I really don't like mushrooms.", {("dislikes", "mushrooms")}),
     ("I can't stand reality TV, it makes me cringe.", {("dislikes", "reality TV")}),
     ("Honestly, I hate karaoke.", {("dislikes", "karaoke")}),
@@ -241,6 +244,8 @@ def test_the_plain_cases(text, expected):
     ([("user", "I was married to Ama for ten years, it ended in 2022.")], "married"),  # a marriage that was
     ([("user", "I was married to Ama for ten years, it ended in 2022.")], "Ama"),
     ([("user", "I speak Urdu with my mum, English with everybody else.")], "English"),  # no mother named English
+    ([("user", "I fly to Paris every summer for work.")], "fly to Paris"),  # a habit, no plan
+    ([("user", "We flew to Oslo last Friday.")], "fly to Oslo"),
     ([("user", "If I ever marry, my husband will have to love cats.")], "husband"),
     ([("user", "I hope to meet my future wife at uni.")], "wife"),
     ([("user", "I speak to my Spanish teacher every week.")], "Spanish"),

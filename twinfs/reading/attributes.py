@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .ages import ages
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .places import homes
+from .plans import plans
 from .tastes import PASTIMES, tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities, names_a_kind
 from .work import introduced, is_job, work
@@ -294,36 +295,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     for pair in tastes(text, low):  # hobbies, sports, what one likes and does not
         add(*pair)
 
-    # plans: "I'm planning to visit Lisbon", "thinking about running a marathon"
-    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|plan|hoping|hope|intend|intending|aiming|going|"
-                  r"gon na|gonna|want|wanna)(?: to| on)? ((?:visit|move|go|start|learn|travel|open|buy|adopt|run|"
-                  r"get|take|try|join|study|apply|launch|build|write|become|retire)\b[\w '-]+)", low) \
-        or re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? thinking (?:about|of) ((?:visiting|moving|going|starting|"
-                     r"learning|travelling|traveling|opening|buying|adopting|running|getting|taking|trying|joining|"
-                     r"studying|applying|launching|building|writing|becoming|retiring)\b[\w '-]+)", low)
-    if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
-        add("plans", as_spelled(value, text))
-    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|booking|organi[sz]ing|saving for) "
-                  r"(an? [\w-]+(?: [\w-]+)? (?:trip|holiday|vacation|honeymoon|visit|move|reunion|road trip|weekend|"
-                  r"break|getaway)(?: (?:to|in) (?:the )?(?-i:[A-Z][\w'-]+(?: [A-Z][\w'-]+)*))?)", text, re.I)
-    if m:
-        add("plans", m.group(1))  # "planning a two-week trip to Japan", "a long weekend in the Scottish Highlands"
-    m = re.search(r"\bwhat (?:i|we) (?:really |most )?want(?: to do)? is to ((?:visit|move|go|start|learn|travel|open|"
-                  r"buy|adopt|run|get|take|try|join|study|apply|launch|build|write|become|retire)\b[\w '-]+)", low)
-    if m:  # "What I really want is to buy a small car by December"
-        add("plans", cut_value(re.split(r" (?:for|with|because|before|in order|so) ", m.group(1))[0], 8))
-    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are) (?:starting|beginning) (an? (?:[\w'-]+ ){0,2}?(?:master ?'s|"
-                  r"masters|phd|mba|degree|apprenticeship|bachelor ?'s|course|diploma))\b", low)
-    if m:
-        add("plans", "start " + m.group(1).replace(" 's", "'s"))  # "I'm starting a master's here in September"
-    m = re.search(r"\b(?:i|we|and i) (?:'re|are|'m|am) getting married\b", low)
-    if m:
-        add("plans", "get married")  # "Shirin and I are getting married next August"
-    m = re.search(r"\b(?:before|when|once) (?:i|we) (?:move|relocate) to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text) \
-        or re.search(r"\b(?:[Ii] 'm|[Ii] am|[Ww]e 're|[Ww]e are) (?:moving|relocating) from "
-                     r"[A-Z][\w'-]+(?: [A-Z][\w'-]+)* to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text)
-    if m:
-        add("plans", f"move to {m.group(1)}")  # "I want to learn Portuguese before we relocate to Lisbon"
+    for pair in plans(text, low):  # "I'm planning to visit Lisbon", "we fly out 18 December"
+        add(*pair)
 
     # languages and car
     some = r"(?:(?:fluent|some|basic|decent|good|conversational|a little|a bit of|a little bit of|broken) )?"

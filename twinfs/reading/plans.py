@@ -1,0 +1,76 @@
+"""What a first-person sentence says the speaker intends, for the rules reader: `plans`, each a short phrase in the
+speaker's words ("visit Lisbon", "move to Melbourne", "fly to Recife", "run the Ruzafa night 10K"). An intention
+said ("I'm planning to", "thinking of"), an arrangement made ("I'm booked to run …", "we've signed for a flat in …")
+or a trip said in the present with a time ahead ("in three weeks I fly to Recife", "we fly out 18 December"): the
+simple present of "fly", "leave" or "start" says a timetable only with a time ahead beside it."""
+from __future__ import annotations
+
+import re
+
+from .dates import MONTH
+from .values import as_spelled, cut_value
+
+Pair = tuple[str, str]
+# a time ahead beside a present tense: "in three weeks", "next Friday", "on the 3rd", "18 December", "this Saturday"
+AHEAD = re.compile(r"\b(?:next|tomorrow|tonight|this (?:coming )?(?:week|weekend|month|year|summer|winter|spring|"
+                   r"autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:a|an|one|two|three|"
+                   r"four|five|six|a few|\d+) (?:days?|weeks?|months?|years?)|on the \w+|on \d|(?:the )?\d{1,2}"
+                   r"(?:st|nd|rd|th)? (?:of )?" + MONTH + r"|" + MONTH + r" \d{1,2}\b|(?:the )?(?:first|second|third|"
+                   r"\d{1,2}(?:st|nd|rd|th)) of)", re.I)
+BASE = {"flying": "fly", "leaving": "leave", "heading": "head", "travelling": "travel", "traveling": "travel",
+        "going": "go", "driving": "drive", "moving": "move"}
+PLACE = r"([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)"
+
+
+def plans(text: str, low: str) -> list[Pair]:
+    """The (\"plans\", value) pairs `text` states (`low`: it lower-cased)."""
+    found: list[Pair] = []
+
+    def add(attribute: str, value: str | None) -> None:
+        if value:
+            found.append((attribute, value))
+
+    # "I'm planning to visit Lisbon", "thinking about running a marathon"
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|plan|hoping|hope|intend|intending|aiming|going|"
+                  r"gon na|gonna|want|wanna)(?: to| on)? ((?:visit|move|go|start|learn|travel|open|buy|adopt|run|"
+                  r"get|take|try|join|study|apply|launch|build|write|become|retire)\b[\w '-]+)", low) \
+        or re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? thinking (?:about|of) ((?:visiting|moving|going|starting|"
+                     r"learning|travelling|traveling|opening|buying|adopting|running|getting|taking|trying|joining|"
+                     r"studying|applying|launching|building|writing|becoming|retiring)\b[\w '-]+)", low)
+    if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
+        add("plans", as_spelled(value, text))
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|booking|organi[sz]ing|saving for) "
+                  r"(an? [\w-]+(?: [\w-]+)? (?:trip|holiday|vacation|honeymoon|visit|move|reunion|road trip|weekend|"
+                  r"break|getaway)(?: (?:to|in) (?:the )?(?-i:[A-Z][\w'-]+(?: [A-Z][\w'-]+)*))?)", text, re.I)
+    if m:
+        add("plans", m.group(1))  # "planning a two-week trip to Japan", "a long weekend in the Scottish Highlands"
+    m = re.search(r"\bwhat (?:i|we) (?:really |most )?want(?: to do)? is to ((?:visit|move|go|start|learn|travel|open|"
+                  r"buy|adopt|run|get|take|try|join|study|apply|launch|build|write|become|retire)\b[\w '-]+)", low)
+    if m:  # "What I really want is to buy a small car by December"
+        add("plans", cut_value(re.split(r" (?:for|with|because|before|in order|so) ", m.group(1))[0], 8))
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are) (?:starting|beginning) (an? (?:[\w'-]+ ){0,2}?(?:master ?'s|"
+                  r"masters|phd|mba|degree|apprenticeship|bachelor ?'s|course|diploma))\b", low)
+    if m:
+        add("plans", "start " + m.group(1).replace(" 's", "'s"))  # "I'm starting a master's here in September"
+    m = re.search(r"\b(?:i|we|and i) (?:'re|are|'m|am) getting married\b", low)
+    if m:
+        add("plans", "get married")  # "Shirin and I are getting married next August"
+    m = re.search(r"\b(?:before|when|once) (?:i|we) (?:move|relocate) to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text) \
+        or re.search(r"\b(?:[Ii] 'm|[Ii] am|[Ww]e 're|[Ww]e are) (?:moving|relocating) from "
+                     r"[A-Z][\w'-]+(?: [A-Z][\w'-]+)* to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text)
+    if m:
+        add("plans", f"move to {m.group(1)}")  # "I want to learn Portuguese before we relocate to Lisbon"
+    m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 'm| am| 're| are| 've| have)? (?:booked|signed up|registered|entered) "
+                  r"(?:in )?(?:to|for) ((?:run|do|climb|walk|swim|ride|cycle|see|visit|attend|take|go)\b[\w '-]+|the "
+                  r"[\w '-]+)", text)
+    if m:
+        add("plans", cut_value(re.split(r" (?:for|with|because|before|on|in|at|this|next) ", m.group(1))[0], 8))
+        # "I'm booked to run the Ruzafa night 10K on 14 December"
+    m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 'm| am| 're| are)? (?:fly|flying|leave|leaving|head|heading|travel|"
+                  r"travelling|traveling|go|going|drive|driving|move|moving)\b(?: out| off| back| home| over| up|"
+                  r" down)?(?: to " + PLACE + r")?", text)
+    if m and m.group(1) and AHEAD.search(text):  # where to: not "we fly out 18 December" (a record of no place)
+        said = re.sub(r"^(?:[Ii]|[Ww]e)(?: 'm| am| 're| are)? ", "", m.group(0)).split(" ", 1)
+        add("plans", " ".join([BASE.get(said[0], said[0]), *said[1:]]))  # "we fly out 18 December", "in three
+        # weeks I fly to Recife", "we're flying to Oslo next Friday"
+    return found
