@@ -147,10 +147,13 @@ def score_set(records: dict[str, list[Record]], conversations: list[Conversation
             if r.subject != conv.user:
                 continue
             concept = meaning(r.attribute)
+            golds = [g for g in conv.gold if _holds(r.value, g["match"])]
+            said = {g["turn"] for g in golds if concept in ACCEPT.get(g["concept"], {g["concept"]})}
             why = next((f"{d['kind']} ({d['turn']}: {d['text']})" for d in conv.distractors
                         if concept in {c for x in d["concepts"] for c in ACCEPT.get(x, {x})}
-                        and _holds(r.value, d["match"])), None)
-            golds = [g for g in conv.gold if _holds(r.value, g["match"])]
+                        and _holds(r.value, d["match"]) and not (said and set(r.turns) & said)), None)
+            # a gold value read from its own turn is no distractor's, though one elsewhere shares its words ("my
+            # Tagalog is ok" after the assistant's "open with a line in Tagalog")
             if why is None and golds and not any(concept in ACCEPT.get(g["concept"], {g["concept"]}) for g in golds):
                 why = "mislabel (" + ", ".join(f"{g['turn']}: {g['concept']} {g['value']!r}" for g in golds) + ")"
             if why is not None:

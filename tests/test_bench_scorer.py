@@ -7,3 +7,22 @@ def test_a_number_matches_only_whole_and_words_as_part():
     assert _holds("3 kids", ["3"]) and _holds("a keen tramper", ["tramp"])
     assert _holds("thirty", ["thirty"]) and not _holds("thirty-two", ["thirty"])  # a friend's thirty, the user's 32
     assert _holds("thirty-two", ["thirty-two"])
+
+
+def test_a_gold_read_from_its_own_turn_is_not_wrong_for_a_distractor_elsewhere_sharing_its_word():
+    from types import SimpleNamespace
+
+    from bench.reading_set2 import Conversation, score_set
+
+    gold = [{"subject": "Ana", "concept": "language", "value": "Tagalog", "match": ["tagalog"], "turn": "t3"}]
+    offered = [{"kind": "suggestion", "subject": "Ana", "concepts": ["language"], "value": "a line in Tagalog",
+                "match": ["tagalog"], "turn": "t2", "text": "Open with a line in Tagalog?"}]
+    conv = Conversation("c1", "Ana", [], [], gold, offered)
+
+    def record(turn):
+        return SimpleNamespace(subject="Ana", attribute="language", value="Tagalog", turns=[turn])
+
+    right = score_set({"c1": [record("t3")]}, [conv])
+    assert right.found == 1 and not right.wrong
+    taken = score_set({"c1": [record("t2")]}, [conv])  # read from the suggestion's turn: the suggestion, taken
+    assert taken.found == 1 and len(taken.wrong) == 1

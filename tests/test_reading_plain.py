@@ -45,6 +45,10 @@ def values(records) -> set[tuple[str, str]]:
     ("I'm also doing a part time diploma in nursing through the Open University.", {("school", "Open University")}),
     ("I speak Urdu with my mum, English with everybody else.", {("language", "Urdu"), ("family", "mum")}),
     ("In three weeks I fly to Recife to say goodbye to everyone.", {("plans", "fly to Recife")}),
+    ("I'm at Zalando now as a product designer, so evenings only.", {("employer", "Zalando"),
+                                                                     ("job", "product designer")}),
+    ("Hi, I'm Kwabena, 36. Civil engineer by day at the roads agency.", {("age", "36"), ("job", "civil engineer")}),
+    ("My Swedish is decent too.", {("language", "Swedish")}),
     ("We're flying to Oslo next Friday, finally.", {("plans", "fly to Oslo")}),
     ("I'm booked to run the Lisbon half marathon on 3 March.", {("plans", "run the Lisbon half marathon")}),
     ("I really don't like mushrooms.", {("dislikes", "mushrooms")}),
@@ -245,6 +249,7 @@ def test_the_plain_cases(text, expected):
     ([("user", "I was married to Ama for ten years, it ended in 2022.")], "Ama"),
     ([("user", "I speak Urdu with my mum, English with everybody else.")], "English"),  # no mother named English
     ([("user", "I fly to Paris every summer for work.")], "fly to Paris"),  # a habit, no plan
+    ([("user", "I'm at Heathrow now, boarding soon.")], "Heathrow"),  # where one is, no employer
     ([("user", "We flew to Oslo last Friday.")], "fly to Oslo"),
     ([("user", "If I ever marry, my husband will have to love cats.")], "husband"),
     ([("user", "I hope to meet my future wife at uni.")], "wife"),

@@ -123,6 +123,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("hometown", intro.group(3))  # a nurse from Cork; not "a big fan from Brazil"
     if intro and intro.group(4):
         add("home_city", intro.group(4))
+    m = re.search(r"\b[Ii](?: 'm| am) [A-Z][a-z]+, (\d{1,2})\b(?! (?:years?|months?|weeks?|days?|min|%))", text)
+    if m:
+        add("age", m.group(1))  # a profile's "Hi, I'm Kwabena, 36."
     m = re.search(r"\b[Ii](?: 'm| am) (?:half |proudly |originally )?([A-Z][a-z]+)\b(?! [A-Z])", text)
     if m and any(e == m.group(1) and label == "NORP" for e, label in named) and m.group(1).lower() not in POLITICS:
         add("religion" if m.group(1).lower() in RELIGIONS else "nationality", m.group(1))  # "I'm Irish"
@@ -315,7 +318,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = m or re.search(r"\b[Mm]y (?:first|native|mother|home) (?:language|tongue) is ((?i:[a-z]+))\b", text) \
         or re.match(r"(?:I 'm )?((?i:[a-z]+)) (?:native|mother tongue)(?:, (?:fluent|native|conversational|good|basic|"
                     r"decent) ((?i:[a-z]+)))?\W*$", text)  # a list's "Swedish native, fluent English"
-    m = m or re.search(r"\b(?:[Ii]|[Ww]e) (?:always |still |only |mostly |usually )?(?:talk|speak|chat|text|write) "
+    m = m or re.search(r"\b[Mm]y ((?i:[a-z]+)) is (?:decent|good|ok|okay|fluent|rusty|basic|not bad|pretty good|"
+                       r"passable|conversational|solid|native|fine)\b", text) \
+        or re.search(r"\b(?:[Ii]|[Ww]e) (?:always |still |only |mostly |usually )?(?:talk|speak|chat|text|write) "
                        r"(?:to|with) (?:[\w']+ ){1,2}in ((?i:[a-z]+))\b", text)  # "i talk to her in swedish"
     for language in (m.groups() if m else ()):
         if language and language.lower() in languages:

@@ -47,6 +47,14 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     if m and SCHOOLING.search(m.group(1)):
         add("school", m.group(1).strip())  # "I'm doing an Open University course in environmental science"
     # work
+    m = re.search(r"\b[Ii] (?:'m|am) (?:now |currently )?at ([A-Z][\w&'-]+(?: [A-Z][\w&'-]+)*)(?: now| these days)?,? "
+                  r"as an? ([\w -]+)", text)
+    if m and is_job(job := cut_value(m.group(2), 4)):
+        add("job", job)  # "I'm at Zalando now as a product designer"
+        add("employer", m.group(1))
+    m = re.match(r"(?:[Aa]n? )?((?:[\w-]+ ){0,2}[\w-]+) by day\b", text)  # a profile's "Civil engineer by day"
+    if m and m.group(1).lower().split()[-1] in JOBS:
+        add("job", m.group(1)[0].lower() + m.group(1)[1:])
     m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working|employed)(?: part-time| full-time| "
                   r"part time| full time| freelance| remotely| now| weekends| evenings| nights| shifts)? (as|at|for) "
                   r"(?:an? |the )?([\w '&-]+)", text, re.I)
