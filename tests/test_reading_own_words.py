@@ -44,3 +44,14 @@ def test_a_form_line_taken_back_keeps_the_new_value_and_its_first_sentence():
                  "Husband: Piotr. He'll come along.\nPets: none. Kids: none.")
     assert {("age", "52"), ("job", "Crane operator"), ("partner", "Piotr")} <= got, got
     assert not any(a in ("pet", "kin") or v in ("welder", "none") for a, v in got), got
+
+
+def test_the_model_pass_asks_about_and_gates_the_turn_as_the_rules_read_it():
+    from twinfs.reading.assertion import gate
+    from twinfs.reading.checking import questions
+
+    text = "Reply to this?\n> I'm a potter in Bruges now.\n\n- 41, live in Tromsø\n- work as a ferry engineer"
+    asked = questions([], [Turn("t0", "message", text, T0, "user", "Ola")])
+    assert asked and all("potter" not in q.turn and "potter" not in (q.clause or "") for q in asked)
+    assert all(q.turn == "Reply to this?\n\n\n- I'm 41, I live in Tromsø\n- I work as a ferry engineer" for q in asked)
+    assert gate(asked[0].turn, "Tromsø", concept="home").holds("home")  # "- live in …" is the speaker's, no order

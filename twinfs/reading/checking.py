@@ -7,10 +7,9 @@ answer held to a JSON schema, and code's verdict on it.
     asked = questions(records, turns)             # a thread's: its records, and the sentences the rules left alone
 
 The model labels meaning (keep or drop, the attribute from CONCEPTS, the value); code decides whose fact it is and
-whether it is asserted (assertion.gate), and refuses a value that is not a span of the turn. Every question is
-the same instruction prefix followed by the turn: llama.cpp keeps the longest common prefix of the tokens it last
-evaluated, so the prefix is evaluated once and each question costs only its own tokens (never alternate two
-prompts: the kept prefix would be lost).
+whether it is asserted (assertion.gate, on the turn as the rules read it), and refuses a value that is not a span
+of the turn. Every question is the same instruction prefix followed by the turn: llama.cpp keeps the longest common
+prefix of the tokens it last evaluated, so the prefix is evaluated once (never alternate two prompts).
 """
 from __future__ import annotations
 
@@ -26,6 +25,7 @@ from .assertion import BREAK, gate
 from .clauses import held_to, left_alone
 from .fields import FieldDecoder, fits
 from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, WORK_SAID, misfit
+from .own_words import as_read
 
 CONCEPTS = ("home", "hometown", "job", "employer", "school", "diet", "allergy", "health", "family", "partner", "pet",
             "hobby", "likes", "dislikes", "language", "age", "plans", "other")
@@ -374,7 +374,7 @@ def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes:
     but a relative, partner or pet read from "my …" (kinds.RELATIONS: code keeps it), and (`clauses`) one for each
     sentence of a user's turn whose subject is the speaker and that no record's value falls in. `turns`: the
     thread's turns in order (each with .id, .text, .role)."""
-    order = {t.id: n for n, t in enumerate(turns)}
+    order, read = {t.id: n for n, t in enumerate(turns)}, [as_read(t.text) if _user_turn(t) else t.text for t in turns]
     asked: list[tuple[int, int, Question]] = []
     covered: dict[str, list[str]] = {}
     for r in records:
@@ -387,14 +387,14 @@ def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes:
             continue
         before = turns[n - 1].text if n > 0 else ""
         if r.attribute and r.value:
-            asked.append((n, 0, Question(turns[n].text, before, r.attribute, r.value, r.id, turn_id=turns[n].id)))
+            asked.append((n, 0, Question(read[n], before, r.attribute, r.value, r.id, turn_id=turns[n].id)))
         else:  # no value: whether the record reads alone
-            asked.append((n, 0, Question(turns[n].text, before, record=r.id, turn_id=turns[n].id, note=r.text)))
+            asked.append((n, 0, Question(read[n], before, record=r.id, turn_id=turns[n].id, note=r.text)))
     if clauses:
         for n, turn in enumerate(turns):
             if not _user_turn(turn):
                 continue
             before = turns[n - 1].text if n > 0 else ""
-            for k, sentence in enumerate(left_alone(turn.text, covered.get(turn.id, []))):
-                asked.append((n, k + 1, Question(turn.text, before, clause=sentence, turn_id=turn.id)))
+            for k, sentence in enumerate(left_alone(read[n], covered.get(turn.id, []))):
+                asked.append((n, k + 1, Question(read[n], before, clause=sentence, turn_id=turn.id)))
     return [q for _, _, q in sorted(asked, key=lambda x: (x[0], x[1]))]

@@ -7,11 +7,15 @@ message dropped, words struck through dropped, a value taken back dropped for th
 
 A pasted email's "> " lines are the other writer's ("> I'm a freelance illustrator now, living in Lisbon"): read as
 the speaker's they set a job, a home and a pet that are not theirs. The turn keeps its lines (a blank for each
-quoted one), so what comes after reads as before.
+quoted one), so what comes after reads as before. `as_read`: the turn as the rules reader parses it and as the
+model pass's code gates and asks about it (the same words, so a record the rules made stands on the same sentence).
 """
 from __future__ import annotations
 
 import re
+
+from .elided import with_subject
+from .texting import plain
 
 QUOTED = re.compile(r"^[ \t]*>.*$", re.M)
 STRUCK = re.compile(r"~~[^~\n]+~~")
@@ -30,3 +34,9 @@ def own_words(text: str) -> str:
     if "~~" in text:
         text = STRUCK.sub("", text)
     return TAKEN_BACK.sub(lambda m: m.group(1), text)
+
+
+def as_read(text: str) -> str:
+    """A speaker's turn as the rules reader and the model pass's code read it: their own words, chat shorthand
+    written out, the "I" its notes leave out written in."""
+    return with_subject(plain(own_words(text)))

@@ -20,10 +20,9 @@ from .asked import answered, last_question, with_question, worth_carrying
 from .assertion import BREAK, gate, make_believe
 from .attributes import alone, named_aside, pet_named
 from .dates import DAY, MONTH, Prefer, phrases, resolve
-from .elided import with_subject
 from .labelled import facts as labelled
 from .lexicon import KIN
-from .own_words import own_words
+from .own_words import as_read
 from .pipeline import nlp
 from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said
@@ -179,7 +178,7 @@ class RulesReader:
                 break
             user = turn.speaker if turn.role != "assistant" else user
             earlier = turn
-        docs = list(nlp().pipe([plain(t.text) if t.role == "assistant" else with_subject(plain(own_words(t.text)))
+        docs = list(nlp().pipe([plain(t.text) if t.role == "assistant" else as_read(t.text)
                                 for t in ([earlier] if earlier else []) + turns], batch_size=32))
         before: list[Said] = []  # the sentences said last, the newest first
         if earlier is not None:
