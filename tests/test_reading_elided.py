@@ -36,6 +36,7 @@ def values(*said: tuple[str, str]) -> set[tuple[str, str]]:
      "I live in Split; I grew up in Zadar. I speak Croatian. I'm not a fan of jazz."),  # a profile's
     ("Live in the moment! Obsessed. He plays.", "Live in the moment! Obsessed. He plays."),  # no place; an answer
     ("- lactose intolerant", "- I'm lactose intolerant"),
+    ("To do:\n- go to the bank\n- read chapter 3", "To do:\n- go to the bank\n- read chapter 3"),  # no facts of one's
     ("Hi, as a type 1 diabetic what should I pack?", "Hi, I'm a type 1 diabetic. What should I pack?"),
     ("As a nurse, I see it a lot.", "I'm a nurse. I see it a lot."),
     ("As a kid, I loved it.", "As a kid, I loved it."),  # what one was, no job

@@ -53,3 +53,10 @@ def test_the_rules_read_the_speakers_form_and_nobody_elses():
     assert not {v for _, v in read} & {"broken wrist", "eggs", "Route setter", "Mei - eggs"}
     dads = "Here's my dad's form, can you check it?\n\nName: Hiroshi Tanaka\nAge: 67\nOccupation: retired welder"
     assert not {a for a, _ in _read(dads)} & {"age", "job"}
+
+
+def test_the_model_pass_gate_takes_a_forms_line_as_the_speakers_and_a_relatives_label_as_not():
+    from twinfs.reading.assertion import gate
+
+    assert gate("Age? 27.\nJob: Pharmacist now, switched last year.", "Pharmacist", concept="job").holds("job")
+    assert not gate("Partner's job: Pharmacist, at Boots.", "Pharmacist", concept="job").holds("job")

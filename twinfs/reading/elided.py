@@ -6,8 +6,9 @@ football": "hate" a compound of "football"), so none of it was the speaker's.
 
 Where a note starts: a list's line after its bullet, and its parts after a comma. A bare verb starting a sentence of
 running text is an imperative as often ("Have a great day", "Speak soon"), so only a list's line gets an "I" before a
-verb; the words that say what one is ("allergic to", "vegetarian,", "originally from") get theirs at any sentence's
-start, when a noun does not follow them ("Vegan lasagne tonight" is a dish).
+verb; the words that say what one is get theirs at any sentence's start when a preposition or a count follows them
+("allergic to cats", "vegetarian, 20 years", "originally from"; "Vegan lasagne tonight" is a dish, a bare "Obsessed."
+may answer a question about someone else), and in a list's line alone ("- lactose intolerant").
 
     with_subject("- 38, live in Valencia\\n- vegan")   # "- I'm 38, I live in Valencia\\n- I'm vegan"
 """
@@ -18,11 +19,11 @@ import re
 from .lexicon import JOBS, LANGUAGES
 
 # a list line's first verb, said of oneself: "- work as a pharmacist", "- speak Catalan"
+# (not a to-do list's "- go to the bank", "- read chapter 3", "- fix the bike": no lasting fact of one's own)
 VERBS = ("live", "work", "speak", "hate", "love", "like", "adore", "dislike", "teach", "study", "play", "own", "drive",
-         "cycle", "run", "swim", "volunteer", "coach", "cook", "bake", "paint", "write", "collect", "prefer", "enjoy",
-         "rent", "commute", "grew up", "moved", "have", "can't stand", "don't eat", "don't drink", "support", "attend",
-         "climb", "knit", "sing", "read", "watch", "go", "walk", "hike", "do", "make", "build", "brew", "grow", "fix",
-         "restore", "train", "ride", "dance", "draw", "surf", "ski", "fish", "sew")
+         "cycle", "run", "swim", "volunteer", "coach", "cook", "bake", "paint", "collect", "prefer", "enjoy", "rent",
+         "commute", "grew up", "moved", "have", "can't stand", "don't eat", "don't drink", "support", "attend", "climb",
+         "knit", "sing", "hike", "brew", "grow", "train", "ride", "dance", "draw", "surf", "ski", "fish", "sew")
 # what one is, said without "I'm", and what may follow it: "allergic to cats", "vegetarian, 20 years", "retired."
 STATES = ("allergic", "vegetarian", "vegan", "pescatarian", "fluent", "married", "single", "divorced", "engaged",
           "widowed", "retired", "originally", "based", "self-employed", "unemployed", "pregnant", "diabetic", "coeliac",
