@@ -2,22 +2,11 @@
 words and values taken back are never the speaker's (conversations written for these tests)."""
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
+from test_reading_elided import T0, values
 
 from twinfs.passages import Turn
-from twinfs.reading import Window
 from twinfs.reading.own_words import own_words
-from twinfs.reading.rules import RulesReader
-
-T0 = datetime(2026, 7, 1, 8, 0, tzinfo=UTC)
-
-
-def values(text: str) -> set[tuple[str, str]]:
-    turns = [Turn("t0", "message", text, T0 + timedelta(minutes=1), "user", "Ola")]
-    records = RulesReader().read(Window("th_own", turns, ["t0"], {})).records
-    return {(r.attribute, r.value) for r in records if r.attribute}
 
 
 @pytest.mark.parametrize(("text", "left"), [
@@ -33,15 +22,16 @@ def test_quoted_struck_and_taken_back_words_are_left_out(text, left):
 
 
 def test_a_pasted_email_is_the_other_writers_and_the_reply_is_the_speakers():
-    got = values("Help me answer this?\n\n> Hey Ola! I'm a potter in Bruges now, vegan, with a dog called Bolt.\n"
-                 "> Jan\n\nDraft: Jan! I'm a nurse in Tromsø these days, and I'm vegetarian.")
+    got = values(("user", "Help me answer this?\n\n> Hey Ola! I'm a potter in Bruges now, vegan, with a dog "
+                          "called Bolt.\n"
+                          "> Jan\n\nDraft: Jan! I'm a nurse in Tromsø these days, and I'm vegetarian."))
     quoted = {"potter", "Bruges", "vegan", "dog named Bolt"}
     assert ("diet", "vegetarian") in got and not {v for _, v in got} & quoted, got
 
 
 def test_a_form_line_taken_back_keeps_the_new_value_and_its_first_sentence():
-    got = values("Age? 52.\nJob: welder - no wait, old answer. Crane operator now, since March.\n"
-                 "Husband: Piotr. He'll come along.\nPets: none. Kids: none.")
+    got = values(("user", "Age? 52.\nJob: welder - no wait, old answer. Crane operator now, since March.\n"
+                 "Husband: Piotr. He'll come along.\nPets: none. Kids: none."))
     assert {("age", "52"), ("job", "Crane operator"), ("partner", "Piotr")} <= got, got
     assert not any(a in ("pet", "kin") or v in ("welder", "none") for a, v in got), got
 
