@@ -33,8 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST
 from .ages import said_bare
-from .labelled import LINE, attribute_of
-from .labelled import facts as labelled_facts
+from .labelled import whose
 from .lexicon import KIN, PETS
 from .values import names_a_kind
 
@@ -118,12 +117,8 @@ def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | Non
         if concept == "age" and said_bare(tokens[0], tokens[-1]):
             return Assertion("speaker", "", frozenset())  # "Fifty-two, dodgy hip", "44 now and it takes longer"
         line = whole[whole.rfind("\n", 0, at) + 1:].split("\n", 1)[0]
-        form = LINE.match(line)
-        if form and attribute_of(re.sub(r"^(?:[\w ]+?'s?|their|his|her) ", "", form.group("label").lower())) \
-                and re.search(r"'s?\b|^(?:their|his|her) ", form.group("label").lower()):
-            return Assertion("other", form.group("label"), frozenset())  # "Partner's job: Pharmacist"
-        if labelled_facts(line, "", ""):  # a form's line, "Job: Pharmacist now": its label says whose (labelled.py)
-            return Assertion("speaker", "", frozenset())
+        if owner := whose(line):  # a form's line, "Job: Pharmacist now", "Partner's job: …": its label says whose
+            return Assertion(*owner, frozenset())
         verdict = _clause(tokens)
         if verdict.holds(concept):
             return verdict

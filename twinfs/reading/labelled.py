@@ -96,6 +96,21 @@ def attribute_of(label: str) -> str | None:
     return LABELS.get(label) or LABELS.get(label.removesuffix("s"))
 
 
+OWNER = re.compile(r"^(?:[\w ]+?'s?|their|his|her) ")  # "Partner's ", "Dependents' ", "their "
+
+
+def whose(line: str) -> tuple[str, str] | None:
+    """Whose fact a form's line gives, and its label as the holder: ("speaker", "") for "Job: Pharmacist now",
+    ("other", "Partner's job") when the label is a fact's label of someone else; None for no form's line of a fact."""
+    m = LINE.match(line)
+    if m is None:
+        return None
+    label = m.group("label")
+    if OWNER.match(label.lower()) and attribute_of(OWNER.sub("", label.lower())):
+        return "other", label
+    return ("speaker", "") if facts(line, "", "") else None
+
+
 def labelled(line: str) -> bool:
     """The line is a form's line: a label of a fact, a colon, a value."""
     m = LINE.match(line)
