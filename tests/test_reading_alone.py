@@ -134,7 +134,7 @@ def test_joints_bids_to_the_listener_and_days_of_the_month():
                         ("Dana", "It's awesome having my team to push us all."))
     by_text = {r.text: r for r in records}
     assert by_text["Dana adopted a kitten"].happened == "2023-05-01"
-    assert by_text["Dana met back up with their teammates after their trip"].happened == "2023-04-15"
+    assert by_text["Dana met back up with their teammates after Dana's trip"].happened == "2023-04-15"
     assert "It's awesome having Dana's team to push Dana and others" in by_text
 
 

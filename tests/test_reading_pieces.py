@@ -217,3 +217,14 @@ def test_a_leading_clause_is_cut_only_before_a_clause_of_its_own():
         ["Ines failed the test twice"]
     got = texts(chat(("Sam", "Any news?"), ("Ines", "I know I said I'd call, but I started a new job at the bakery.")))
     assert any("said" in t for t in got) or got == [], got  # "I know I said …" has its object: nothing cut
+
+
+@pytest.mark.parametrize(("said", "text"), [
+    ("My teammates believing in me and my love for improving my skills keep me going.",
+     "Ines's teammates believing in Ines and Ines's love for improving Ines's skills keep Ines going"),
+    ("My friends and mentors are my rocks.", "Ines's friends and mentors are Ines's rocks"),
+    ("I love my job and my boss.", "Ines loves their job and their boss"),  # no one else said: "their" is hers
+    ("My parents think I should look after myself more.", "Ines's parents think Ines should look after themself more"),
+])
+def test_a_possessive_after_others_names_the_speaker_again(said, text):
+    assert texts(chat(("Sam", "How do you keep going?"), ("Ines", said))) == [text]

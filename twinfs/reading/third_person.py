@@ -1,8 +1,9 @@
 """A first-person sentence rewritten in the third person, for the rules reader.
 
 "I went to a support group yesterday" said by Caroline -> "Caroline went to a support group": the speaker named
-once, later "I" and "my" as "they" and "their", "we" as "Caroline and others", verbs agreeing with the name, a
-relative time phrase taken out (its day is the record's), a relative the turn named called by name.
+once, later "my" as "their" (the name again after others: "my teammates … my love"), "we" as "Caroline and
+others", verbs agreeing with the name, a relative time phrase taken out (its day is the record's), a relative the
+turn named called by name.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..text import FIRST
 from .assertion import PAST_FORMS
-from .lexicon import KIN
+from .lexicon import KIN, PETS
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -27,6 +28,10 @@ PAST = PAST_FORMS | {"forgot", "thought", "knew", "felt", "told", "said", "came"
                      "ate", "drank", "grew", "drew", "threw", "flew", "wore", "chose", "spoke", "broke", "woke",
                      "drove", "fell", "swam", "ran", "sang", "rang", "sat", "stood", "rode", "shook", "hid", "slept",
                      "paid", "fought", "dug", "hung", "stuck", "swung", "sank", "froze", "stole", "tore", "swore"}
+# others a possessive after them could belong to: "my teammates … my love" is the speaker's love, not "their love"
+OWNERS = {"people", "friends", "teammates", "colleagues", "coworkers", "co-workers", "students", "guys", "folks",
+          "others", "players", "members", "neighbours", "neighbors", "classmates", "mates", "buddies", "clients",
+          "customers", "followers", "fans", "mentors", "pets", "animals", "men", "women", "girls", "boys"}
 _CONTRACTED = {"'m": "am", "'ve": "have", "'d": "would", "'ll": "will", "'re": "are", "n't": "not"}
 
 
@@ -53,6 +58,7 @@ def rewrite(speaker: str, tokens: list[Token], start: int, implicit: str | None,
     `refs`: its pointing words as what they point to."""
     out: list[str] = []
     named = False  # the speaker's name is in the text; later "I" is "they" and "my" is "their"
+    crowded = False  # others (a plural noun, "they") said before: "my" is the name's again, not "their"
     if implicit is not None:
         out.append(f"{speaker} {implicit} ".replace("  ", " "))
         named = True
@@ -76,9 +82,12 @@ def rewrite(speaker: str, tokens: list[Token], start: int, implicit: str | None,
         if low in ("all", "both") and i and tokens[i - 1].lower_ == "us" and t.head.i == tokens[i - 1].i:
             continue  # "push us all": "push Tim and others", not "… and others all"
         if low in FIRST and not (t.whitespace_ == "" and i + 1 < len(tokens) and tokens[i + 1].text == "-"):
-            word, agree, named = _pronoun(t, named, speaker)
+            word, agree, named = _pronoun(t, named and not (crowded and low in ("my", "our")), speaker)
             out.append(word + t.whitespace_)
             continue
+        if t.tag_ in ("NNS", "NNPS") and (low in OWNERS or low in KIN or low in PETS) or \
+                low in ("they", "them", "their", "theirs", "themselves"):
+            crowded = True  # "My teammates believing in me and my love": the love is the speaker's, not theirs
         word = t.text
         if t.i in joined and t.tag_ in ("VBP", "VB"):
             word = third_person_verb(t.text)  # "lives in Berlin and works as", not "and work as"
