@@ -49,7 +49,7 @@ ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "d
 
 
 # health said as what one is: "I'm hard of hearing", "I'm coeliac"
-ADJECTIVAL_HEALTH = (r"(?:colou?r-?blind|deaf|dyslexic|(?:type [12] )?diabetic|coeliac|celiac|anaemic|anemic|"
+ADJECTIVAL_HEALTH = (r"(?:colou?r-?blind|deaf|dyslexic|(?:type [12] |pre-?)?diabetic|coeliac|celiac|anaemic|anemic|"
                      r"(?:lactose|gluten|dairy) intolerant|"
                      r"immunocompromised|epileptic|asthmatic|autistic|hard of hearing|partially sighted|"
                      r"blind in one eye)")
@@ -154,6 +154,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                        r"|\band i (?:broke up|split up|separated)\b", low)
     if parted:
         add("relationship_status", "single")
+    # "Since my wife Margaret passed in 2015": a partner who died is no partner now
+    parted = parted or re.search(r"\b(?:passed (?:away|on)|(?:wife|husband|partner)(?: [a-z]+)?,? (?:passed|died)\b|"
+                                 r"late (?:wife|husband|partner)|lost (?:my|our) (?:wife|husband|partner)|"
+                                 r"widow(?:ed|er)?)\b", low)
     for age in ages(low, tokens):
         add("age", age)
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (\d+|" + "|".join(NUMBERS) +

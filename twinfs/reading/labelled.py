@@ -40,7 +40,7 @@ LABELS = {
     "currently studying": "school", "course": "school",
     "partner": "partner", "spouse": "partner", "husband": "partner", "wife": "partner",
     "emergency contact": "kin", "next of kin": "kin", "dependent": "kin", "dependant": "kin", "children": "kin",
-    "kid": "kin", "child": "kin", "family": "kin",
+    "kid": "kin", "child": "kin", "family": "kin", "home base": "home_city",
 }
 LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several
 LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/]{0,30}?)\s*[:?]\s*(?P<value>\S.*?)\s*\.?\s*$")
@@ -66,14 +66,20 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
             or not _theirs(turn_text, speaker):  # the whole turn searched only for a form's line
         return []
     value = EXCEPT.sub("", value)
-    if attribute == "kin":
-        return [pair for item in _items(value) for pair in _relative(item)]
+    if attribute == "kin":  # "Dependents: Theo (son, 9)"; "kids: Inês (9), Rafael (6)" their relation in the label
+        kind = KIN.get(m.group("label").strip().lower())
+        return [pair for item in _items(value) for pair in _relative(item, kind)]
+    if attribute in KIN.values() and attribute != "partner":  # "my mum: Graça, 71, comes with us"
+        name = value.split(",")[0].strip()
+        return [(attribute, name)] if re.fullmatch(r"[A-ZÀ-Ý][\w'-]+(?: [A-ZÀ-Ý][\w'-]+)?", name) else []
     if attribute in ("partner", "age"):
-        value = ONWARD.sub("", value).strip()
+        value = ONWARD.sub("", value.split(",")[0] if attribute == "partner" else value).strip()
         return [(attribute, value)] if value and (attribute != "age" or told_age(value)) else []  # not "Age: ask me"
     if attribute in ("job", "employer"):  # "Pharmacist now, switched last year"
         value = re.sub(r"\s+(?:now|currently|these days|at the moment)$", "", value.split(",")[0])
-    items = _items(value) if attribute in LISTS else [value]
+    items = _items(value) if attribute in LISTS or ";" in value else [value]
+    if any(re.match(r"me\b", item, re.I) for item in items):  # "diet: me vegetarian; Rafael no nuts"
+        items = [re.sub(r"^me\b\W*", "", item, flags=re.I) for item in items if re.match(r"me\b", item, re.I)]
     if any(CLAUSE.search(item) for item in items):
         return []  # "Languages: Norwegian is my native language, …": sentences, read as said
     return [(attribute, cut) for item in items if (cut := ONWARD.sub("", item).strip(" .")) and not FILLER.match(cut)
@@ -93,7 +99,8 @@ def attribute_of(label: str) -> str | None:
     if "'" in label or FORMER.search(label) or label.startswith(("their ", "his ", "her ")):
         return None
     label = re.sub(r"^my ", "", label)
-    return LABELS.get(label) or LABELS.get(label.removesuffix("s"))
+    relation = KIN.get(label) if label in KIN and KIN[label] not in ("children", "friend") else None
+    return LABELS.get(label) or LABELS.get(label.removesuffix("s")) or relation
 
 
 OWNER = re.compile(r"^(?:[\w ]+?'s?|their|his|her) ")  # "Partner's ", "Dependents' ", "their "
@@ -140,15 +147,16 @@ def _items(value: str) -> list[str]:
     return [i.strip() for i in out if i.strip()]
 
 
-def _relative(item: str) -> list[tuple[str, str]]:
-    """ "Luana Menezes (wife)" -> ("partner", "Luana Menezes"); "Theo (son, 9)" -> ("son", "Theo"); a relative
-    named by no relation word tells nothing."""
+def _relative(item: str, kind: str | None = None) -> list[tuple[str, str]]:
+    """ "Luana Menezes (wife)" -> ("partner", "Luana Menezes"); "Theo (son, 9)" -> ("son", "Theo"); "Inês (9)"
+    under a "kids" label (`kind`) -> ("child", "Inês"); a relative named by no relation word tells nothing."""
     m = ITEM.match(item)
     if not m:
         return []
     words = [w.strip().lower() for w in m.group("inside").split(",")]
     relation = next((w for w in words if w in KIN), None)
-    if relation is None:
+    if relation is not None:
+        kind = KIN[relation]
+    elif kind is None or not m.group("name")[:1].isupper():
         return []
-    kind = KIN[relation]
-    return [("partner" if kind == "partner" else kind, m.group("name").strip())]
+    return [("child" if kind == "children" and relation is None else kind, m.group("name").strip())]

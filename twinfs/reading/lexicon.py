@@ -84,7 +84,7 @@ FIELDS = (r"(?:marketing|finance|sales|tech|it|hr|human resources|education|heal
           r"administration|academia|gaming|cybersecurity|data science)")
 BUSINESS = r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm)"
 DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "kosher", "halal",
-         "flexitarian", "plant-based", "pure veg", "eggetarian"}
+         "flexitarian", "plant-based", "pure veg", "eggetarian", "teetotal"}
 # an intolerance is health (attributes.ADJECTIVAL_HEALTH)
 HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "arthritis", "celiac", "epilepsy",
           "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism",

@@ -52,6 +52,11 @@ def plans(text: str, low: str) -> list[Pair]:
                   r"masters|phd|mba|degree|apprenticeship|bachelor ?'s|course|diploma))\b", low)
     if m:
         add("plans", "start " + m.group(1).replace(" 's", "'s"))  # "I'm starting a master's here in September"
+    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are) applying (?:for|to) ((?:an? |the )?(?:[\w'-]+ ){0,3}?(?:post|job|"
+                  r"position|role|place|vacancy|visa|residency|scholarship|fellowship|programme|program|"
+                  r"apprenticeship|master ?'s|phd|mba|course|mortgage))\b", low)
+    if m:
+        add("plans", "apply for " + (as_spelled(m.group(1), text) or m.group(1)))  # "I'm applying for a … post"
     m = re.search(r"\b(?:i|we|and i) (?:'re|are|'m|am) getting married\b", low)
     if m:
         add("plans", "get married")  # "Shirin and I are getting married next August"

@@ -1,0 +1,55 @@
+"""A pasted markdown table about a household, for the rules reader: the speaker's row ("| me (Rahul) | 41 | pre-diabetic
+|") written as a form's lines and a note, the others' rows as the family they are ("Family: Kavya (wife)"), so that
+labelled.py and the list rules read them as they read a form.
+
+    table_lines("| name | age | notes |\\n|---|---|---|\\n| me (Rahul) | 41 | cutting carbs |\\n| Kavya (wife) | 39 |")
+    # "Age: 41\\n- cutting carbs\\nFamily: Kavya (wife)"
+
+A turn without a table (a header row, then a row of dashes) is returned unchanged.
+"""
+from __future__ import annotations
+
+import re
+
+ROW = re.compile(r"^\s*\|(.+)\|\s*$")
+RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$", re.M)
+ME = re.compile(r"^(?:me|myself|i|me \([^)]*\)|[^()]+ \(me\))$", re.I)
+NAME_COLUMNS = {"name", "who", "person", "member", "people"}
+NOTE_COLUMNS = {"notes", "note", "comments", "details", "info", "about"}
+
+
+def table_lines(text: str) -> str:
+    """`text` with each markdown table's rows as a form's lines; the same text when it has no table."""
+    if "|" not in text or not RULE.search(text):
+        return text
+    lines, out, n = text.split("\n"), [], 0
+    while n < len(lines):
+        if n + 1 < len(lines) and ROW.match(lines[n]) and RULE.match(lines[n + 1]):
+            header = _cells(lines[n])
+            n += 2
+            family = []
+            while n < len(lines) and ROW.match(lines[n]):
+                row = dict(zip(header, _cells(lines[n]), strict=False))
+                out.extend(_speaker_lines(row, header[0]) if ME.match(row.get(header[0], "")) else [])
+                if not ME.match(row.get(header[0], "")) and "(" in row.get(header[0], ""):
+                    family.append(re.sub(r"\((?:my|our) ", "(", row[header[0]]))  # "Amma (my mother)"
+                n += 1
+            out += [f"Family: {', '.join(family)}"] if family else []
+            continue
+        out.append(lines[n])
+        n += 1
+    return "\n".join(out)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _speaker_lines(row: dict[str, str], first: str) -> list[str]:
+    """The speaker's row: a known column as "Label: value", a note as a list line of its own."""
+    said = []
+    for column, cell in row.items():
+        if column == first or not cell or column in NAME_COLUMNS:
+            continue
+        said.append(f"- {cell}" if column in NOTE_COLUMNS else f"{column.capitalize()}: {cell}")
+    return said
