@@ -96,6 +96,21 @@ def test_the_speaker_back_at_the_keyboard_is_read_again():
     ("I'm pre-diabetic, apparently.", ("health", "pre-diabetic"), None),
     ("I'm applying for a lab technician post at the hospital.", ("plans", "apply for a lab technician post"), None),
     ("If it goes well, I'm applying for a visa.", None, ("plans", "apply for a visa")),
+    ("I'm a cataloguer at the university library, on reduced hours.", ("job", "cataloguer"), None),
+    ("I'm a big believer at heart.", None, ("job", "big believer")),
+    ("Since 2021 I run a small poultry farm outside the city.", ("job", "owner of a small poultry farm"), None),
+    ("I'm a Cork man born and bred.", ("hometown", "Cork"), None),
+    ("btw im on the swim team so i cant do tuesdays", ("hobby", "on the swim team"), None),
+    ("I'm on the infra team at Vridhi Bank.", None, ("hobby", "on the infra team")),
+    ("and i play bass in a band called wet cardboard", ("hobby", "play bass in a band"), None),
+    ("I have sung in the Kumasi Male Voice Choir for 40 years.", ("hobby", "sing in the Kumasi Male Voice Choir"),
+     None),
+    ("i kinda like the alliances part", ("likes", "alliances part"), None),
+    ("I am a non-smoker since 1999.", ("health", "non-smoker"), None),
+    ("Dr Basra says I'm borderline anaemic.", ("health", "anaemic"), None),
+    ("I've a dodgy left knee since an old hurling injury.", ("health", "dodgy left knee"), None),
+    ("I've been veggie since 7th grade.", ("diet", "veggie"), None),
+    ("• Mentor with Code First Girls since 2022", ("hobby", "Mentor with Code First Girls"), ("job", "Mentor")),
 ])
 def test_plain_statements_of_a_life(text, want, unwanted):
     got = values(("user", text))

@@ -74,6 +74,8 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
         form = "{who} enjoys {value}"  # "I collect vinyl, about 800 of them": "… enjoys collecting vinyl" (the
         # rules' own words; a pastime read from "started playing basketball" may be a job)
+    if form is None and attribute == "hobby" and re.match(r"(?:mentor|volunteer) with \w", value, re.I):
+        form, value = "{who} is a {value}", value[0].lower() + value[1:]  # "Mentor with Code First Girls"
     if form is None and attribute == "plans":
         value = re.sub(r"^to ", "", value)  # "I want to see everything": "plans to see everything"
         form = "{who} plans to {value}" if not re.match(r"\w+ing\b", value) else "{who} is thinking about {value}"
@@ -290,7 +292,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     if m and len(m.group(1)) > 3:
         add("health", (as_spelled(m.group(1), text) or "").replace(" 's", "'s"))  # "ADHD", "Crohn's" as said;
         # "because of my high blood pressure"
-    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely |an? )?(" + ADJECTIVAL_HEALTH + r")\b", low)
+    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely |borderline |mildly |slightly |an? )?("
+                  + ADJECTIVAL_HEALTH + r")\b", low)
     if m:
         add("health", m.group(1))  # "I'm colorblind, so please avoid red-green charts"
     m = re.search(r"\bmy ((?:left |right |lower |upper )?(?:knees?|back|hips?|shoulders?|ankles?|wrists?|neck|joints|"
@@ -298,6 +301,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"very |a bit |so |quite |always )?(bad|stiff|weak|dodgy|terrible|shot)\b", low)
     if m:  # "my knees are bad", "my lower back gets really stiff"
         add("health", f"{m.group(2)} {m.group(1)}")
+    m = re.search(r"\bi(?: 've| have)(?: got)? an? ((?:bad|stiff|weak|dodgy|bum|gammy|sore|dicky|wonky) "
+                  r"(?:left |right |lower |upper )?(?:knee|back|hip|shoulder|ankle|wrist|neck))\b", low)
+    if m:  # "I've a dodgy left knee since an old hurling injury"
+        add("health", m.group(1))
+    if re.search(r"\bi(?: 'm| am)(?: now)? an? non-?smoker\b", low):
+        add("health", "non-smoker")  # "I am a non-smoker since 1999"
 
     for pair in tastes(text, low):  # hobbies, sports, what one likes and does not
         add(*pair)

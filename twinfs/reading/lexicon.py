@@ -30,7 +30,8 @@ PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit
         "guinea pig", "puppies", "kittens", "greyhound", "labrador", "poodle", "beagle", "terrier", "spaniel",
         "collie", "retriever", "husky", "dachshund", "pug", "bulldog", "corgi", "chihuahua", "whippet", "lurcher",
         "schnauzer", "shiba", "shih tzu", "cockapoo", "labradoodle", "budgie", "canary", "cockatiel", "chinchilla",
-        "hedgehog", "goldfish", "axolotl"}
+        "hedgehog", "goldfish", "axolotl", "jack russell", "elkhound", "staffie", "springer spaniel",
+        "cavapoo", "maltese", "greyhounds", "westie", "weimaraner", "vizsla", "dalmatian", "rottweiler"}
 JOBS = {"hygienist", "inspector", "dietician", "podcaster", "recruiter", "coordinator", "actuary", "barrister",
         "notary", "orthodontist", "anaesthetist", "anesthetist", "videographer", "stylist", "beautician", "steward",
         "stewardess",
@@ -82,9 +83,10 @@ FIELDS = (r"(?:marketing|finance|sales|tech|it|hr|human resources|education|heal
           r"pharma|biotech|manufacturing|film|tv|television|radio|music|theatre|theater|social work|social care|"
           r"customer service|recruitment|pr|public relations|architecture|aviation|nursing|medicine|admin|"
           r"administration|academia|gaming|cybersecurity|data science)")
-BUSINESS = r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm)"
+BUSINESS = (r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm|"
+            r"farm|guesthouse|b&b|vineyard|nursery)")
 DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "kosher", "halal",
-         "flexitarian", "plant-based", "pure veg", "eggetarian", "teetotal"}
+         "flexitarian", "plant-based", "pure veg", "eggetarian", "teetotal", "veggie"}
 # an intolerance is health (attributes.ADJECTIVAL_HEALTH)
 HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "arthritis", "celiac", "epilepsy",
           "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism",

@@ -45,6 +45,20 @@ def tastes(text: str, low: str) -> list[Pair]:
     if m:
         add("hobby", m.group(1))  # "I sea-swim at Salthill most mornings", "I sing in a choir"; not "I run a bakery",
         # "I cycle to work" (a verb with its object or its way), "when I climb", "the shelter I volunteer at"
+    m = re.search(r"\bi(?: 'm| am| 've been| have been)(?: also| still)? on (?:the|a|my) ((?:[\w-]+ ){0,2}?"
+                  r"(?:swim|swimming|football|soccer|rugby|netball|basketball|hockey|rowing|cricket|volleyball|running|"
+                  r"cycling|debate|debating|chess|tennis|track|cross-country|dance|cheer|baseball|softball|lacrosse|"
+                  r"badminton|climbing|quiz|darts|pool) (?:team|squad))\b", low)
+    if m:  # "im on the swim team", not "I'm on the infra team" (work)
+        add("hobby", "on the " + m.group(1))
+    m = re.search(r"\bi (?:also |still )?(?:play|sing|have sung|'ve sung|sang for years|play(?: the)? [a-z]+) in "
+                  r"(?:a|the|my|our) (?:[\w'-]+ ){0,4}?(?:band|choir|orchestra|ensemble|quartet|chorus)\b"
+                  r"(?=\s*(?:[,.;:!?)—–-]|$|(?:for|since|called|named|with|and|on|at|but)\b))", text, re.I)
+    if m:  # "i play bass in a band called …", "I have sung in the Kumasi Male Voice Choir for 40 years"
+        played = re.sub(r"^(?:have|'ve) sung\b", "sing", text[m.start() + 2:m.end()].removeprefix("also ")
+                        .removeprefix("still "))
+        found = [(a, v) for a, v in found if not (a == "hobby" and played.startswith(v))]  # not "sing" beside it
+        add("hobby", played)
 
     m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"
                   r"| gon na| gonna)* (started|start|took up|picked up|learning|doing|practicing|practising|into|do|"

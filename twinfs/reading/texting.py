@@ -41,6 +41,8 @@ SCOTS = {"ah": "I", "ah'm": "I'm", "ah've": "I've", "ah'd": "I'd", "ma": "my", "
          "anythin": "anything", "somethin": "something", "nothin": "nothing", "maist": "most"}
 SCOTS_SEEN = {"ah'm", "cannae", "dinnae", "didnae", "wisnae", "isnae", "tae", "wi", "oot", "dae", "aye", "wean", "maw",
               "nae", "whit", "jist", "gid", "masel", "nivver", "bides", "glesga", "aboot"}
+# a hedge before a taste, which spaCy parses as the verb: "i kinda like the alliances part" says "like"
+HEDGE = re.compile(r"\b(?:kinda|sorta|kind of|sort of) (?=(?:like|love|hate|enjoy|miss|prefer)\b)", re.I)
 SCOTS_WORD = re.compile(r"(?<![\w'’])[a-z]+(?:'[a-z]+)?(?![\w'’])", re.I)
 
 
@@ -58,7 +60,7 @@ def plain(text: str) -> str:
             return word  # "BC" and "U" are names; "Dont", "im" are not
         return full[0].upper() + full[1:] if word[:1].isupper() and not full.startswith("I") else full
 
-    return WORD.sub(written, LONE_I.sub("I", text))
+    return WORD.sub(written, LONE_I.sub("I", HEDGE.sub("", text)))
 
 
 def _scots(text: str) -> str:

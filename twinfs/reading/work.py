@@ -24,7 +24,8 @@ NOT_TAUGHT = re.compile(r"(?:\w+ing|myself|them|him|her|us|it)\b")  # no subject
 # words ending as a doer's do without being one: "as a team", "together", "as a mother"
 NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daughter", "number", "member", "water",
              "power", "order", "corner", "paper", "whatever", "either", "neither", "later", "ever", "never", "color",
-             "colour", "favor", "favour", "honor", "honour", "floor", "door", "minor", "major", "error"}
+             "colour", "favor", "favour", "honor", "honour", "floor", "door", "minor", "major", "error",
+             "volunteer", "regular", "customer", "beginner", "believer", "lover", "supporter"}
 
 
 def is_job(value: str | None) -> bool:
@@ -180,12 +181,20 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                 add(("former_school" if past else "school") if studies else ("former_employer" if past else "employer"),
                     workplace(text[at.start():], orgs) if at else None)  # "a student at UBC": a school, no employer
                 break
+        else:  # a doer the lexicon does not list, said with where: "I'm a cataloguer at the university library"
+            at = re.match(r"((?:[\w-]+ ){0,2}?[\w-]+) (?:at|for) (?:the |an? )?\w", m.group(2))
+            if at and not past and is_job(at.group(1)) \
+                    and not re.match(r"(?:big|huge|great|firm|strong) ", at.group(1)):
+                add("job", at.group(1))
+                job_at = re.search(re.escape(at.group(1)), text, re.I)
+                add("employer", workplace(text[job_at.start():], orgs) if job_at else None)
     m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )"
-                  rf"((?:[\w-]+ )?{BUSINESS})\b", low) or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
+                  rf"((?:[\w-]+ ){{0,2}}{BUSINESS})\b", low) \
+        or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
     if m and not re.search(r"\b(?:want|wanna|going to|gonna|gon na|hope|dream|plan|thinking|looking|find|search|ideal|"
                            r"start|starting|take a shot)",
                            low[:m.start()]):
-        add("job", "owner of a " + m.group(1).strip())
+        add("job", ("owner of an " if m.group(1)[0] in "aeiou" else "owner of a ") + m.group(1).strip())
     m = re.search(r"\b(?:i|we) (?:'m |am |just |recently )?(?:signed|signed up|joined|play|playing|played) "
                   r"(?:with|for) (?:the )?([A-Z][\w .'-]+)", text)
     if m and ents.get("ORG") and ents["ORG"] in m.group(0):
@@ -252,4 +261,6 @@ def introduced(text: str, tokens: Iterable[Token]) -> list[Pair]:
         # ago", "Next summer, probably"
     if m.group(3) and re.fullmatch(r"(?:the )?(?:\d.*|[A-Z][a-z]+day|noon|midnight)", m.group(3)):
         return [("job", m.group(1))]
+    if m.group(3) and m.group(1).lower().split()[-1] in ("mentor", "volunteer"):
+        return [("hobby", f"{m.group(1)} {m.group(2)} {m.group(3)}")]  # "Mentor with Code First Girls": unpaid
     return [("job", m.group(1))] + ([("employer", m.group(3))] if m.group(3) else [])
