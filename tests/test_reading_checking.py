@@ -126,7 +126,15 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("Rent doesn't pay itself. Maybe when I'm 40, ha.", "age", "40"),
              # and the twelfth set: what was had, or of a childhood (its sentence changed here)
              ("as a kid in Bergen we had a hamster called Pip, that was it", "pet", "hamster"),
-             ("We had a dog once, a collie.", "pet", "collie")]
+             ("We had a dog once, a collie.", "pet", "collie"),
+             # and the sixteenth set: a thing had, a joke, work that was, an animal, a verb (its sentences changed)
+             ("Every time I have a flat white at work my stomach hates me.", "hobby", "flat white"),
+             ("on weekends I'm basically a professional napper", "hobby", "napper"),
+             ("Need a weekday dinner plan, we eat out Fridays.", "hobby", "dinner plan"),
+             ("I confess I enjoy it more than I expected.", "likes", "enjoy it more than I expected"),
+             ("I live alone, save for an elderly Jack Russell called Pip.", "family", "Jack Russell"),
+             ("The cleaner comes Mondays; I cook on Saturdays myself.", "job", "cook"),
+             ("My old job at Cork University Hospital had a staff shuttle.", "employer", "Cork University Hospital")]
     for turn, attribute, value in wrong:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert verdict.action == "none", (turn, verdict)
@@ -143,7 +151,11 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("I have carpal tunnel in my left wrist.", "health", "carpal tunnel"),
              ("Honestly I'm a sci-fi addict.", "likes", "sci-fi"),
              ("Coriander's a no for me.", "dislikes", "Coriander"),
-             ("Hull's where I was a kid, no garden.", "hometown", "Hull")]
+             ("Hull's where I was a kid, no garden.", "hometown", "Hull"),
+             # and the sixteenth set's pastimes, in sentences of our own
+             ("I teach piano on weekends.", "hobby", "piano"),
+             ("Honestly, sea swimming every morning keeps me sane.", "hobby", "sea swimming"),
+             ("I play chess every Sunday.", "hobby", "chess")]
     for turn, attribute, value in right:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert (verdict.action, verdict.value) == ("add", value), (turn, verdict)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SOMEDAY, TENS
+from .tastes import PASTIMES
 from .work import SCHOOLING, is_job
 
 LIKING = re.compile(r"\b(?:lov(?:e|es|ed|ing)|lik(?:e|es|ed)|enjoy\w*|adore\w*|obsessed|favou?rite|fan of|into|"
@@ -65,7 +66,8 @@ CUES = {
             r"|\bhere\s+in\s+{value}\b.*\b(?:moved|live|living)\b",  # "I love it here in Dundee, I moved last May"
     "hometown": r"\b(?:from|grew up in|born in|raised in|born and raised in|hometown(?: is|,)?|home town(?: is|,)?)\s+"
                 r"(?:the\s+)?{value}|{value}(?:'s| is) where (?:i|we) (?:grew up|was born|were born|was a kid)\b"
-                r"|{value} (?:boy|girl|lad|lass|native|born and (?:bred|raised))\b",  # "a Gdańsk boy"
+                r"|{value} (?:boy|girl|lad|lass|native|(?:(?:man|woman),? )?born and (?:bred|raised))\b",
+    # "a Gdańsk boy", "a Cork man born and bred"
     "age": r"(?:^|[.!?,]\s*|\band\s+)at\s+{value},?\s+i(?:'m| am| 'm)\b"  # "at 37 I'm too old for this"
            r"|\b(?:i'm|i am|i 'm|turned|turning|aged?|age of)\s+(?:just\s+|nearly\s+|almost\s+)?{value}\b"
            r"(?!\s*(?:grade|years? of|th|st|nd|rd|%|percent|minutes|hours|days|weeks|months|km|miles))",
@@ -76,6 +78,22 @@ def _words(value: str) -> set[str]:
     return {w.lower().strip("'’") for w in re.findall(r"[\w'’-]+", value)}
 
 
+def _doing(value: str, sentence: str) -> bool:
+    """A pastime's value names a doing: a word in -ing ("sea swimming"), a class or club ("the pottery drop-in" is
+    not), a pastime's verb, a thing the sentence says is played, done, taught or practised ("chess", "yoga",
+    "piano"), or one it has a class or a club of ("pottery")."""
+    low = value.lower()
+    return bool(re.search(r"\b\w{3,}ing\b", low) and not re.fullmatch(r"(?:\w+ )*(?:thing|morning|evening|something|"
+                                                                      r"building|wedding|ceiling|nothing)s?", low)) \
+        or bool(HABIT.search(value)) and low not in ("practice", "practise", "training") \
+        or bool(re.fullmatch(PASTIMES + r"(?: .*)?", low)) \
+        or bool(re.search(rf"\b(?:play|plays|played|do|does|doing|did|practi[cs]e|took up|take|go to|into|love|"
+                          rf"enjoy|teach|teaches|learn|learning)\s+(?:some\s+|the\s+|a\s+bit\s+of\s+)?"
+                          rf"{re.escape(value)}\b", sentence, re.I)) \
+        or bool(re.search(rf"\b{re.escape(value)}\s+(?:class|classes|lessons?|club|course|group|team|sessions?)\b",
+                          sentence, re.I))  # "I signed up for a pottery class on Thursdays"
+
+
 def _named(value: str) -> bool:
     return any(w[:1].isupper() and w[1:2].islower() for w in value.split() if w.lower() not in ("i", "my"))
 
@@ -83,8 +101,9 @@ def _named(value: str) -> bool:
 def misfit(concept: str, value: str, sentence: str) -> str | None:
     """Why `value` (said in `sentence`) is not of the kind `concept` names, or None when it is."""
     words = _words(value)
-    if re.fullmatch(r"(?:\w+ )*(?:it|this|that|them|one)", value.strip(), re.I):
-        return f"{value!r} names nothing by itself"  # "plans: thinking about it"
+    if re.fullmatch(r"(?:\w+ )*(?:it|this|that|them|one)", value.strip(), re.I) or (
+            concept in ("likes", "dislikes", "hobby") and re.search(r"\b(?:it|this|that|them)\b", value, re.I)):
+        return f"{value!r} names nothing by itself"  # "plans: thinking about it", "likes: enjoy it more than I …"
     if concept in CUES and not re.search(CUES[concept].format(value=re.escape(value)), sentence, re.I):
         return f"{sentence!r} says no {concept} of {value!r}"  # "I'm writing from the airport in Amsterdam"
     if concept not in ("hometown", "family", "partner", "age") and re.search(
@@ -102,6 +121,10 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         rf"\b(?:no|not|never)\s+(?:[\w-]+\s+)?{re.escape(value)}", sentence, re.I)
     if denied and concept not in ("diet", "allergy", "dislikes"):
         return f"{value!r} says what is not"  # "i'm 23 and broke so no private trainer": no job of a trainer
+    if concept in ("job", "employer") and re.search(rf"\b(?:old|former|previous|last|first|ex)[- ](?:job|employer|"
+                                                   rf"workplace|company|boss)\s+(?:at|with|in)\s+(?:the\s+)?"
+                                                   rf"{re.escape(value)}", sentence, re.I):
+        return f"{value!r} is work that was"  # "My old job at Cork University Hospital had a staff shuttle"
     if concept in ("job", "employer") and re.search(
             r"\b(?:apply(?:ing)?|applied|applications?|interview(?:ing|ed)?|looking|search(?:ing)?|hunting|hoping)\s+"
             rf"(?:for|at|to|with)\s+(?:a |an |the )?(?:[\w-]+ ){{0,3}}?{re.escape(value)}", sentence, re.I):
@@ -119,6 +142,8 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
             return f"{value!r} is a job trained for, not held"  # "going back to school to train as a midwife"
         if re.search(rf"\b(?:was|were)\s+(?:a |an |the )?{re.escape(value)}", sentence, re.I):
             return f"{value!r} is a role that was"  # "I was the banker" (at Monopoly)
+        if re.search(rf"\b(?:i|we)\s+(?:also\s+|still\s+|usually\s+)?{re.escape(value)}\b", sentence, re.I):
+            return f"{value!r} is a doing, not a job"  # "Cook comes Mon–Thu; I cook on Saturdays myself"
         taught = re.search(rf"\bteach(?:es|ing)?\s+{re.escape(value)}\b", sentence, re.I)
         return None if is_job(value) or taught else f"{value!r} names no job"
     if concept == "school" and not STUDYING.search(sentence):
@@ -134,6 +159,8 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     # a name is a relative's, a partner's or a pet's when the sentence says which: "We're stuck between Layla and
     # Maya" names babies-to-be, no one of the family
     if concept == "family":
+        if value.lower() in PETS or words & PETS:
+            return f"{value!r} is an animal"  # "a rather elderly Jack Russell called Pip"
         return None if (words | _words(sentence)) & set(KIN) else f"{value!r} names no relative"
     if concept == "partner":
         return None if (words | _words(sentence)) & PARTNERS else f"{value!r} names no partner"
@@ -167,5 +194,7 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
             return f"{value!r} says when something happens, not a pastime"  # "my gears keep skipping when i climb"
         if _named(value) and not HABIT.search(value):
             return f"{value!r} is a name, not a pastime"
+        if not _doing(value, sentence):
+            return f"{value!r} names nothing done"  # "latte", "dinner plan", "a professional napper"
         return None if HABIT.search(sentence) else f"{sentence!r} says nothing done again"
     return None
