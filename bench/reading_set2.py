@@ -80,6 +80,7 @@ def meaning(attribute: str | None) -> str | None:
         return _EXTRA[key]
     if key.startswith(("favorite_", "favourite_")):
         return "likes"
+    key = key.replace("_", "-") if key.replace("_", "-") in KIN else key  # "mother_in_law": KIN's "mother-in-law"
     if key in KIN or key.rstrip("s") in KIN:
         relation = KIN.get(key, KIN.get(key.rstrip("s")))
         return "partner" if relation == "partner" else "family"

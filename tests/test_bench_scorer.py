@@ -26,3 +26,10 @@ def test_a_gold_read_from_its_own_turn_is_not_wrong_for_a_distractor_elsewhere_s
     assert right.found == 1 and not right.wrong
     taken = score_set({"c1": [record("t2")]}, [conv])  # read from the suggestion's turn: the suggestion, taken
     assert taken.found == 1 and len(taken.wrong) == 1
+
+
+def test_a_relative_by_a_hyphenated_relation_is_family():
+    from bench.reading_set2 import meaning
+
+    assert meaning("mother_in_law") == meaning("mother-in-law") == "family"
+    assert meaning("sister") == "family" and meaning("wife") == "partner"
