@@ -77,6 +77,7 @@ def test_a_key_value_block_names_relatives_by_their_labels_and_keeps_the_speaker
     "hi, this is Tom, Ana's husband, typing on her account because she's on a call. I'm a chef and I'm allergic "
     "to cats.",
     "Hello, it's Priya, writing for him while he drives. I'm a nurse in Leeds.",
+    "hi, this is Tom, Ana's husband, typing for her. anyway here is the plan: I'm a chef in Porto.",  # no "Ana here"
 ])
 def test_someone_typing_for_the_speaker_says_nothing_of_theirs(text):
     assert own_words(text) == "" and values(("user", text)) == set()

@@ -27,7 +27,7 @@ STAND_IN = re.compile(r"^\W*(?:(?:hi|hello|hey)\b[\s,!.]*)?(?:this is|it's|it is
                       r"\b(?:typing|writing|messaging) for (?:her|him|them)\b|"
                       r"'s (?:husband|wife|partner|son|daughter|mum|mom|dad|brother|sister|friend)\b[^\n.!?]{0,40}?"
                       r"\b(?:typing|writing|here)\b)", re.I)
-BACK = re.compile(r"(?:^|[\n.!?]\s*)(?:[A-Z][\w'-]+ here|(?:it's )?me again|I'm back)\b", re.I)
+BACK = re.compile(r"(?:^|[\n.!?]\s*)(?:(?-i:[A-Z][\w'-]+) here|(?:it's )?me again|I'm back)\b", re.I)
 QUOTED = re.compile(r"^[ \t]*>.*$", re.M)
 STRUCK = re.compile(r"~~[^~\n]+~~")
 # "pescatarian - no wait, that's old. vegetarian since 2019": the words before the taking back, from where the line,
