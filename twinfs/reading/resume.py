@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 # a heading alone on its line, in capitals or as a word or two, the section it opens
-HEADING = re.compile(r"^\s*(?:#+\s*)?(?P<name>[A-Za-z][A-Za-z &/]{2,30}?)\s*:?\s*$")
+HEADING = re.compile(r"^\s*(?:#+\s*)?(?P<name>[A-Za-z][A-Za-z &/]{2,30}?)\s*:?\s*$", re.M)
 SECTIONS = {"languages": "language", "language skills": "language", "education": "school",
             "education and training": "school", "qualifications": "school", "experience": "job",
             "work experience": "job", "employment": "job", "employment history": "job", "career": "job",
@@ -30,7 +30,7 @@ SCHOOL = re.compile(r"\b(?:universit\w*|universidad|université|college|school|i
 def cv_lines(text: str) -> str:
     """`text` with each line under a CV's heading written as a form's line ("Job: Owner"), a job that ended left
     out; the same text when it has no such heading."""
-    if not re.search(r"^\s*(?:#+\s*)?[A-Za-z][A-Za-z &/]{2,30}?\s*:?\s*$", text, re.M):
+    if not HEADING.search(text):
         return text
     out, section = [], None
     for line in text.split("\n"):
@@ -40,8 +40,9 @@ def cv_lines(text: str) -> str:
             section = SECTIONS.get(m.group("name").strip().lower())
             out.append(line)
             continue
-        if not line.strip() or section is None:
-            section = section if line.strip() else None
+        if not line.strip():
+            section = None  # a blank line ends the section
+        if section is None:
             out.append(line)
             continue
         out.extend(_as_form(BULLET.sub("", line).strip(), section))

@@ -30,9 +30,11 @@ def table_lines(text: str) -> str:
             family = []
             while n < len(lines) and ROW.match(lines[n]):
                 row = dict(zip(header, _cells(lines[n]), strict=False))
-                out.extend(_speaker_lines(row, header[0]) if ME.match(row.get(header[0], "")) else [])
-                if not ME.match(row.get(header[0], "")) and "(" in row.get(header[0], ""):
-                    family.append(re.sub(r"\((?:my|our) ", "(", row[header[0]]))  # "Amma (my mother)"
+                who = row.get(header[0], "")
+                if ME.match(who):
+                    out.extend(_speaker_lines(row, header[0]))
+                elif "(" in who:
+                    family.append(re.sub(r"\((?:my|our) ", "(", who))  # "Amma (my mother)"
                 n += 1
             out += [f"Family: {', '.join(family)}"] if family else []
             continue

@@ -43,6 +43,11 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         if value:
             found.append((attribute, value))
 
+    def after(job: str) -> str | None:
+        """The workplace said after a job's words: "a nurse at St Mary's Hospital"."""
+        at = re.search(re.escape(job), text, re.I)
+        return workplace(text[at.start():], orgs) if at else None
+
     m = re.search(r"\b[Ii](?: 'm| am)? (?:doing|taking|studying|enrolled on|enrolled in) (?:an? |the |my )?"
                   r"((?:[A-Z][\w'-]+ )+)(?:course|degree|diploma|module|programme|program)\b", text)
     if m and SCHOOLING.search(m.group(1)):
@@ -176,18 +181,16 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
             if hits:
                 job = " ".join(words[:hits[0] + n])
                 add("former_job" if past else "job", job)
-                at = re.search(re.escape(job), text, re.I)  # "a nurse at St Mary's Hospital"
                 studies = words[hits[0] + n - 1] in ("student", "pupil", "undergrad", "undergraduate", "postgrad")
                 add(("former_school" if past else "school") if studies else ("former_employer" if past else "employer"),
-                    workplace(text[at.start():], orgs) if at else None)  # "a student at UBC": a school, no employer
+                    after(job))  # "a student at UBC": a school, no employer
                 break
         else:  # a doer the lexicon does not list, said with where: "I'm a cataloguer at the university library"
             at = re.match(r"((?:[\w-]+ ){0,2}?[\w-]+) (?:at|for) (?:the |an? )?\w", m.group(2))
             if at and not past and is_job(at.group(1)) \
                     and not re.match(r"(?:big|huge|great|firm|strong) ", at.group(1)):
                 add("job", at.group(1))
-                job_at = re.search(re.escape(at.group(1)), text, re.I)
-                add("employer", workplace(text[job_at.start():], orgs) if job_at else None)
+                add("employer", after(at.group(1)))
     m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )"
                   rf"((?:[\w-]+ ){{0,2}}{BUSINESS})\b", low) \
         or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
