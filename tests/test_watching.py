@@ -10,6 +10,7 @@ from conftest import MOVE, PORTO, chat, until
 
 from twinfs import Memory, Settings
 from twinfs.models import AddRequest, SearchRequest, StatusRequest
+from twinfs.watching import Watcher
 
 
 def log(memory, user) -> list[str]:
@@ -132,3 +133,26 @@ def test_without_the_watcher_the_brief_looks_at_each_record_file(memory, alice):
     assert "Lisbon" in _known(memory, alice)
     records.write_text(_lives_in("Porto", thread))
     assert "Porto" in _known(memory, alice)  # at once: the file's own stamp changed
+
+
+def test_a_new_folder_wakes_its_vault_only_for_files_the_writer_did_not_write(tmp_path):
+    users = tmp_path / "users"
+    (users / "a.b.c" / "passages" / "memory").mkdir(parents=True)
+    ours: set[str] = set()
+    woken: list[str] = []
+    watcher = Watcher(users, wrote=lambda user, rel: rel in ours, wake=woken.append, quiet=0.2)
+    watcher.start(wait=True)
+    try:
+        thread = users / "a.b.c" / "passages" / "memory" / "messages" / "th_1"
+        ours.add("passages/memory/messages/th_1/p_0001.md")
+        thread.mkdir(parents=True)  # the writer's new thread: a folder, then its first passage, its own
+        (thread / "p_0001.md").write_text("the writer's")
+        time.sleep(1.0)
+        assert woken == []  # (a new folder woke its vault on every first add: a mend due at a stop, see above)
+        moved = tmp_path / "by-hand"
+        moved.mkdir()
+        (moved / "p_0001.md").write_text("a person's")
+        moved.rename(users / "a.b.c" / "passages" / "memory" / "notes")  # a folder moved in, files and all
+        assert until(lambda: woken == ["a.b.c"], 5), woken
+    finally:
+        watcher.stop()

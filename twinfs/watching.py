@@ -209,7 +209,10 @@ class Watcher:
                 return
             if not path.name.startswith("."):
                 self._watch_tree(path)
-                self._touch(path.relative_to(self.users).parts[0])  # what was written before the watch began
+                for under, subfolders, files in os.walk(path):  # what was written before the watch began:
+                    subfolders[:] = [s for s in subfolders if not s.startswith(".")]  # the writer's own files
+                    for name in files:  # wake no one (a new thread's folder woke the vault on every first add)
+                        self._note(Path(under) / name)
             return
         if depth >= 3 and not event.is_create:
             self._note(path)
