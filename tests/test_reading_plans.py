@@ -2,6 +2,8 @@
 negation, another's plan or a habit is not (conversations written for these tests)."""
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from test_reading_plain import read, values
 
@@ -20,6 +22,11 @@ from test_reading_plain import read, values
     ("I'm going to Porto with my son in April, to meet his in-laws.", "going to Porto with my son"),
     ("Meeting the landlord at the flat on Friday.", "Meeting the landlord at the flat"),  # the "I'm" left out
     ("Going to the garden centre on Thursday to pick up seeds.", "Going to the garden centre"),
+    ("I have an audition on Wednesday for the city youth choir.", "have an audition for the city youth choir"),
+    ("I'm seeing the physio at St Anne's on the 12th.", "seeing the physio at St Anne"),
+    # a sentence that does not read alone ("she", "this") still says a plan that does
+    ("I'll renew the passport tomorrow before she notices it's expired.", "renew the passport"),
+    ("I'm interviewing a new nanny on the 9th, so I need this sorted before then.", "interviewing a new nanny"),
 ])
 def test_a_plan_said_with_its_day_is_a_plan_of_the_speakers(text, plan):
     records = read(("user", text))
@@ -40,6 +47,9 @@ def test_a_plan_said_with_its_day_is_a_plan_of_the_speakers(text, plan):
     "I went fishing at the reservoir last Saturday.",
     "Lukas will come the weekend of the 14th.",
     "Scaffolding from May until August, apparently.",  # a noun, no deed left without its "I'm"
+    "I'll see how it goes on Monday.",
+    "Fair enough. I'll come and watch in May if my shifts allow it.",  # a plan on a condition
+    "I have a headache since Tuesday.",
 ])
 def test_a_wish_a_maybe_a_no_anothers_plan_or_a_habit_is_no_plan(text):
     assert not any(a == "plans" for a, _ in values(read(("user", text)))), values(read(("user", text)))
@@ -48,3 +58,11 @@ def test_a_wish_a_maybe_a_no_anothers_plan_or_a_habit_is_no_plan(text):
 def test_the_day_said_is_not_part_of_the_value_and_a_plan_the_patterns_read_is_not_read_twice():
     got = values(read(("user", "I'm planning to visit Lisbon next spring.")))
     assert [v for a, v in got if a == "plans"] == ["visit Lisbon"], got
+
+
+def test_two_days_said_together_leave_the_text_whole():
+    records = read(("user", "I'm on a pottery course in Kilkenny Saturday and Sunday, first one in ages."))
+    texts = [r.text for r in records]
+    assert texts and all("Saturday and" not in t and "and Sunday" not in t for t in texts), texts
+    days = [date.fromisoformat(r.happened).weekday() for r in records if r.happened]
+    assert 5 in days, records  # the first day's, a Saturday

@@ -61,6 +61,8 @@ _FIND_RE = re.compile(
     rf"|(?:in|from|starting)\s+{MONTH}(?:\s+(?:19|20)\d\d)?(?!\s+(?:last|next|this)\s+year)"
     rf"|{MONTH}\s+(?:19|20)\d\d"
     r"|(?:in|since|back in)\s+(?:19|20)\d\d"
+    rf"|(?<=\bon )the\s+\d{{1,2}}(?:st|nd|rd|th)(?!\s+(?:of\b|{MONTH}|floor|century|grade|birthday|anniversary|time|"
+    r"place|row|hole|minute|lap|day|week|month|year))"  # "on the 9th": of this month or the next
     r")\b",
     re.I,
 )

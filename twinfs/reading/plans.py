@@ -6,8 +6,11 @@ simple present of "fly", "leave" or "start" says a timetable only with a time ah
 from __future__ import annotations
 
 import re
+from datetime import datetime
+from typing import Any
 
-from .dates import MONTH
+from .assertion import gate
+from .dates import MONTH, resolve
 from .values import as_spelled, cut_value
 
 Pair = tuple[str, str]
@@ -79,3 +82,20 @@ def plans(text: str, low: str) -> list[Pair]:
         add("plans", " ".join([BASE.get(said[0], said[0]), *said[1:]]))  # "we fly out 18 December", "in three
         # weeks I fly to Recife", "we're flying to Oslo next Friday"
     return found
+
+
+def dated_plan(sentence: Any, at: datetime, scheduled: bool) -> tuple[str, str] | None:
+    """What the speaker will do on a day ahead the sentence names, in their words, with that day's phrase ("I'll
+    submit the application on Friday" -> ("submit the application", "Friday")); None when the sentence names no day
+    ahead or says no deed whole of the speaker's (`sentence`: a sentence.Sentence, whose `planned` reads the deed),
+    or says it as a wish, an if or someone else's.
+    `scheduled`: the sentence is an arrangement in the present ("We fly to Lisbon on Friday")."""
+    phrase, where = sentence.time_phrase(at)
+    if phrase is None or re.search(r"\b(?:if|unless|provided|assuming|depending)\b", sentence.span.text, re.I) \
+            or (planned := sentence.planned(where, scheduled)) is None:  # "I'll come in June if exams are over"
+        return None
+    day = resolve(phrase, at, "future")
+    if day is None or (day < at.date() and not phrase.lower().startswith("this ")):
+        return None
+    verdict = gate(sentence.span, planned, concept="plans")
+    return (planned, phrase) if "not_a_span" in verdict.reasons or verdict.holds("plans") else None

@@ -24,6 +24,7 @@ from .labelled import facts as labelled
 from .lexicon import KIN
 from .own_words import as_read
 from .pipeline import nlp
+from .plans import dated_plan
 from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said
 from .sentence import BULLETS, Sentence
@@ -336,9 +337,8 @@ class RulesReader:
             text = with_question(text, span, worth_carrying(asked))
         planned = None
         if phrase is not None and all(a != "plans" for a, _ in pairs) \
-                and (planned := sentence.planned(where, kind == "plan")) \
-                and (day := resolve(phrase, turn.at, "future")) is not None \
-                and (day >= turn.at.date() or phrase.lower().startswith("this ")) and _asserted(span, "plans", planned):
+                and (plan := dated_plan(sentence, turn.at, kind == "plan")) is not None:
+            planned = plan[0]
             pairs = [*pairs, ("plans", planned)]  # "I'll submit the application on Friday": a plan, with its day
         values: list[tuple[str | None, str | None, str]] = [
             (a, sentence.resolved(v), "plan" if (a, v) == ("plans", planned) else kind) for a, v in pairs] or [
@@ -369,6 +369,13 @@ class RulesReader:
             kind = "preference" if attribute in ("likes", "dislikes", "hobby") else "state"
             drafts.append(Draft(kind=kind, text=text, subject=turn.speaker, attribute=attribute, value=value[:80],
                                 turns=[turn.id]))
+        if all(a != "plans" for a, _ in pairs) and sentence.tokens \
+                and (plan := dated_plan(sentence, turn.at, sentence.kind() == "plan")) is not None \
+                and not FIRST & set(re.findall(r"[\w']+", plan[0].lower())):  # "with my mum": the words as said
+            said = "is" if plan[0].split()[0].endswith("ing") else "will"  # "I'll buy the course tomorrow
+            text = f"{turn.speaker} {said} {plan[0]}"  # before she sees": the plan reads alone, with its day
+            drafts.append(Draft(kind="plan", text=text, subject=turn.speaker, attribute="plans",
+                                value=plan[0][:80], when=plan[1], turns=[turn.id]))
         return drafts
 
     def _suggestion(self, span: Span, turn, user: str) -> list[Draft]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..text import FIRST
 from .assertion import PAST_FORMS
 from .attributes import stated
-from .dates import phrases, resolve
+from .dates import DAY, phrases, resolve
 from .lexicon import KIN
 from .reference import POINTING, Said, pointers
 from .reference import resolve as referent
@@ -35,6 +35,10 @@ WISHES = {"want", "hope", "plan", "think", "love", "like", "wait", "look", "need
 VAGUE = set(POINTING) | {"it", "them", "there", "one", "some", "more", "so"}  # what a plan's object may not be
 TIMES = {"weekend", "week", "month", "year", "day", "today", "tonight", "tomorrow", "morning", "evening", "afternoon",
          "night"}  # left of a time phrase only partly taken out
+EVENTS = {"interview", "appointment", "exam", "meeting", "gig", "match", "operation", "surgery", "scan", "viewing",
+          "recital", "concert", "wedding", "party", "audition", "race", "flight", "shift", "lesson", "class",
+          "presentation", "retreat", "checkup", "conference", "tournament", "competition", "hearing", "date"}
+# what one has on a day ahead: "I have a panel interview on Monday" (planned)
 CHATTER = {"btw", "lol", "haha", "tho", "though", "too", "anyway", "then", "now", "soon"}
 BULLETS = {"-", "•", "*", "–", "·"}  # what starts a line of a list
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
@@ -238,7 +242,12 @@ class Sentence:
                                              and re.search(r"\b(?:winter|summer|spring|autumn|fall)$", ent.text, re.I)):
                 continue  # "a one-year course", "at 11pm", "sixty years later", "for the winter": no day of it
             if ent.label_ in ("DATE", "TIME") and resolve(ent.text, base) is not None:
-                return ent.text, (ent.start_char - self.span.start_char, ent.end_char - self.span.start_char)
+                start, end = ent.start_char - self.span.start_char, ent.end_char - self.span.start_char
+                if then := re.match(rf"\s*(?:and|or|to|&|-|–)\s*(?:on )?{DAY}\b", text[end:], re.I):
+                    end += then.end()  # "on Friday and Saturday": both days out of the text, the first its day
+                if first := re.search(rf"\b({DAY})\s*(?:and|or|to|&|-|–)\s*$", text[:start], re.I):
+                    return first[1], (first.start(1), end)  # "Saturday and Sunday" (spaCy's date the second)
+                return text[start:end] if then is None else ent.text, (start, end)
         for phrase in phrases(text):
             at = text.find(phrase)
             if RECURRING.search(text[:at]) or RECURRING_AFTER.match(text[at + len(phrase):]):
@@ -326,11 +335,13 @@ class Sentence:
         verb = first if left_out else verb
         led = None  # "going to paint", "decided to study": the verb the plan is of
         if verb is not None and verb.tag_ != "VBD" and (verb.lemma_ == "decide" or (
-                verb.lemma_ == "go" and verb.i + 2 < len(verb.doc) and verb.nbor().lower_ == "to")):
+                verb.lemma_ == "go" and verb.i + 2 < len(verb.doc) and verb.nbor().lower_ in ("to", "na"))):
             led = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"
                         and (verb.lemma_ == "decide" or c.i == verb.i + 2)), None)
         verb = led or verb
-        if verb is None or verb.pos_ != "VERB" or verb.lemma_ in WISHES or any(
+        if verb is None or verb.pos_ != "VERB" or verb.lemma_ in WISHES and not any(c.dep_ == "dobj" and (
+                verb.lemma_ in ("see", "get") and c.pos_ in ("NOUN", "PROPN") or verb.lemma_ == "have"
+                and c.lemma_ in EVENTS) for c in verb.children) or any(
                 c.dep_ == "neg" for c in (*verb.children, *verb.head.children)):
             return None
         helpers = {c.lower_ for c in (*verb.children, *verb.head.children) if c.dep_ == "aux"}
@@ -348,7 +359,8 @@ class Sentence:
                 words.append(t)
             elif words and words[-1].pos_ == "ADP" and words[-1].i == t.i - 1:
                 words.pop()  # "travel to Oslo on [Friday] for the conference": the time's "on" goes with it
-        while words and (words[-1].pos_ in ("ADP", "CCONJ", "DET", "PART", "INTJ") or words[-1].lower_ in CHATTER):
+        while words and (words[-1].pos_ in ("ADP", "CCONJ", "DET", "PART", "INTJ") or words[-1].lower_ in CHATTER
+                         or words[-1].lower_ == "coming" and len(words) > 2):  # "have a meeting coming up"
             words.pop()  # "submit the application on": the time phrase was what it led; "changing jobs btw"
         if len(words) < 2 or any(t.lower_ in VAGUE or t.lower_ in TIMES for t in words[1:]):
             return None  # "draft it", "come the weekend" (of "the weekend of the 14th"): no deed said whole
