@@ -172,7 +172,8 @@ def _answer(attribute: str, asked: Span, sentence: Span) -> list[tuple[str, str]
         items = [i.strip() for i in re.split(r",\s*(?:and\s+)?", text) if i.strip()]
         if len(items) > 1 and " and " in items[-1]:  # "climbing, baking bread and birdwatching"
             items[-1:] = items[-1].split(" and ")
-        items = [i for i in items if set(re.findall(r"[\w']+", i.lower())) - VAGUE]  # "Jazz, mostly.", "Nothing much"
+        items = [i for i in items if set(re.findall(r"[\w']+", i.lower())) - VAGUE  # "Jazz, mostly.", "Nothing much"
+                 and not (attribute == "allergy" and re.search(r"\d", i))]  # "Budget 2.5 lakh, 120 guests"
         items = [re.sub(r"^(?:me|myself),? ", "", i) for i in items  # "me vegetarian": the speaker, as some say it
                  if not re.match(r"(?:since|for|from|until|till|ever since)\b", i, re.I)]  # "since school": a time
         return [("diet" if i.lower() in DIETS else attribute, i) for i in items if len(i.split()) <= 4] \

@@ -242,6 +242,9 @@ def _clause(tokens: list[Token]) -> Assertion:
     return Assertion(whose, holder, frozenset(reasons))
 
 
+STORY_ROLES = {"character", "protagonist", "heroine", "hero", "narrator", "villain", "avatar", "persona"}
+
+
 def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[Token]) -> tuple[str, str]:
     if subject is None:
         verb = path[-1] if path else None
@@ -251,6 +254,8 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
         return "speaker", ""
     holder = " ".join(t.text for t in subject.subtree)
     low = subject.lower_
+    if subject.lemma_.lower() in STORY_ROLES:
+        return "other", holder  # "My main character is Lorna, a seamstress": a story's, not the speaker's
     if low in ("i", "we") or any(c.lower_ in ("i", "we") for c in subject.conjuncts):
         return "speaker", holder
     if low in ("you", "ya", "u"):
@@ -322,8 +327,9 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
             reasons.add("conditional")
         if any(a in WOULD for a in auxes):
             reasons.add("plan" if lemma in ("love", "like") else "conditional")
-        if any(a in MODALS for a in auxes) and lemma not in ("stand",) and not _all_day(verb, auxes):
-            reasons.add("modal")
+        if any(a in MODALS for a in auxes) and lemma not in ("stand",) and not _all_day(verb, auxes) or any(
+                c.dep_ == "advmod" and c.lower_ in ("maybe", "perhaps", "possibly") for c in children):
+            reasons.add("modal")  # "I might", "move out by spring, maybe"
         if any(a in WILL for a in auxes) or (lemma == "go" and verb.tag_ == "VBG" and any(
                 c.dep_ == "xcomp" for c in children)) or lemma in PLAN_VERBS and any(
                 c.dep_ in ("xcomp", "prep") for c in children) and lemma != "think" or (

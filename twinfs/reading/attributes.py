@@ -261,7 +261,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("diet", m.group(1))
     m = re.search(r"\bi (?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|"
                   r"(?:do n't|don't) (?:eat|drink)) ([\w -]+)", low)  # "I can't have dairy", not "I don't have plans"
-    if m and (value := cut_value(m.group(1), 3)) and not VERB_STOP.match(value):
+    if m and (value := cut_value(m.group(1), 3)) and re.match(r"(?:at all|anymore|any more)\b", value):
+        value = "alcohol" if m.group(0).endswith(" drink " + m.group(1)) else None  # "I don't drink at all"
+    if m and value and not VERB_STOP.match(value) and not re.match(r"(?:much|a lot|really|either|too)\b", value):
         allergy = re.search(r"\ballergic to (?:them|it)\b", low[m.end():])  # "… tomatoes - I'm allergic to them"
         add("allergy" if allergy else "diet", value if allergy else f"no {value}")
     m = re.search(r"\bi (?:'ve |have )?(?:started|stopped|quit|gave up) (eating|drinking) ([\w -]+)", low)

@@ -349,12 +349,10 @@ class EndpointChecker(Checker):
 
 
 def load(path: str, n_threads: int = 2, n_ctx: int = 1024) -> Any:
-    """A Llama for checking: a small context (one question at a time), one model loaded once.
-
-    Loaded verbose, its talk kept in `sys.stderr`'s stead, then made quiet: with `verbose=False` llama-cpp-python
-    points the process's own file descriptors 1 and 2 at /dev/null while it loads, and what every other thread
-    printed meanwhile was lost (the demo's answers, the server's log lines: the model pass loads in the
-    background)."""
+    """A Llama for checking: a small context, one model loaded once. Loaded verbose (its talk kept in `sys.stderr`'s
+    stead), then made quiet: with `verbose=False` llama-cpp-python points the process's file descriptors 1 and 2 at
+    /dev/null while it loads, and what every other thread printed meanwhile was lost (the demo's answers, the
+    server's log lines: the model pass loads in the background)."""
     from llama_cpp import Llama, _logger
 
     with contextlib.redirect_stderr(io.StringIO()):
@@ -374,7 +372,9 @@ def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes:
     but a relative, partner or pet read from "my …" (kinds.RELATIONS: code keeps it), and (`clauses`) one for each
     sentence of a user's turn whose subject is the speaker and that no record's value falls in. `turns`: the
     thread's turns in order (each with .id, .text, .role)."""
-    order, read = {t.id: n for n, t in enumerate(turns)}, [as_read(t.text) if _user_turn(t) else t.text for t in turns]
+    order = {t.id: n for n, t in enumerate(turns)}
+    read = [as_read(t.text, getattr(t, "speaker", None), turns[n - 1].text if n else None) if _user_turn(t)
+            else t.text for n, t in enumerate(turns)]
     asked: list[tuple[int, int, Question]] = []
     covered: dict[str, list[str]] = {}
     for r in records:

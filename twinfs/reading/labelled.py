@@ -47,11 +47,13 @@ LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/]{0,30
 # a value's first sentence ("Husband: Hafiz. He'll join sometimes."), past a word that only takes the floor
 SAID = re.compile(r"(?<=\w)[.!?]+\s+(?=\S)")
 ASIDE = re.compile(r"^(?:forgot|oops|update|right|oh|ok|okay|so|also|and)\W*$", re.I)
-NONE = re.compile(r"^(?:none|no|n/?a|nil|nothing|-+|—|not applicable|unknown|no known \w+|nkda?)\b\W*$", re.I)
+NONE = re.compile(r"^(?:none|no|n/?a|nil|nothing|-+|—|not applicable|unknown|no known \w+|nkda?|no (?:pets?|kids|"
+                  r"children|allergies|conditions?|partner|issues|problems))\b\W*$", re.I)
 EXCEPT = re.compile(r"^(?:none|nothing|no known \w+)(?: known)?,? (?:except|apart from|other than|but)\s+", re.I)
 ONWARD = re.compile(r"\s+(?:since|from|for the past|for|as of)\s+.*$|\s*\([^)]*\)", re.I)  # "low-carb since …"
 FORMER = re.compile(r"\b(?:past|previous|former|prior|old|ex)\b", re.I)
-FILLER = re.compile(r"^(?:obviously|honestly|mostly|really|too|also|etc|lol|haha|i guess|i think|though)\W*$", re.I)
+FILLER = re.compile(r"^(?:obviously|honestly|mostly|really|too|also|etc|lol|haha|i guess|i think|though|badly|mildly|"
+                    r"severely|seriously|slightly|very badly|quite badly)\W*$", re.I)  # "Allergies: shellfish, badly"
 CLAUSE = re.compile(r"\b(?:i|is|are|am|was|were|have|has|had|getting|will|would|can)\b|\w'(?:re|m|ve)\b|…|\.\.\.",
                     re.I)
 ITEM = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inside>[^)]*)\)$")  # "Theo (son, 9)"

@@ -24,7 +24,9 @@ KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": 
        # the words for grandparents many English speakers keep from home
        "abuela": "grandmother", "abuelita": "grandmother", "abuelo": "grandfather", "nonna": "grandmother",
        "nonno": "grandfather", "oma": "grandmother", "opa": "grandfather", "babcia": "grandmother",
-       "lola": "grandmother", "lolo": "grandfather", "bubbe": "grandmother", "zayde": "grandfather"}
+       "lola": "grandmother", "lolo": "grandfather", "bubbe": "grandmother", "zayde": "grandfather",
+       "mommy": "mother", "mummy": "mother", "mama": "mother", "daddy": "father", "papa": "father",
+       "maman": "mother", "mamá": "mother", "papá": "father", "suegra": "mother-in-law", "suegro": "father-in-law"}
 PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
         "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
         "guinea pig", "puppies", "kittens", "greyhound", "labrador", "poodle", "beagle", "terrier", "spaniel",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .elided import with_subject
+from .questionnaire import by_number
 from .resume import cv_lines
 from .tables import table_lines
 from .texting import plain
@@ -29,6 +30,11 @@ STAND_IN = re.compile(r"^\W*(?:(?:hi|hello|hey)\b[\s,!.]*)?(?:this is|it's|it is
                       r"\b(?:typing|writing|here)\b)", re.I)
 BACK = re.compile(r"(?:^|[\n.!?]\s*)(?:(?-i:[A-Z][\w'-]+) here|(?:it's )?me again|I'm back)\b", re.I)
 QUOTED = re.compile(r"^[ \t]*>.*$", re.M)
+# a pasted chat's line, its time and who wrote it first: "[07/11/26, 19:05] Niamh: I'm vegan now" (WhatsApp's
+# export), "07/11/2026, 19:05 - Niamh: …" (Android's), "[19:05] Niamh: …"
+EXPORTED = re.compile(r"^[ \t]*(?:\[(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4},?\s+)?\d{1,2}:\d{2}(?::\d{2})?"
+                      r"(?:\s?[APap][Mm])?\]|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4},?\s+\d{1,2}:\d{2}(?:\s?[APap][Mm])?\s+[-–])"
+                      r"[ \t]*([^:\n]{1,40}):[ \t]?(.*)$", re.M)
 STRUCK = re.compile(r"~~[^~\n]+~~")
 # "pescatarian - no wait, that's old. vegetarian since 2019": the words before the taking back, from where the line,
 # label or sentence starts, up to where the taking back ends (its sentence, or its clause before a comma)
@@ -38,9 +44,13 @@ TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?
                         r"[ \t]*", re.I)
 
 
-def own_words(text: str) -> str:
-    """`text` without what it quotes, strikes through or takes back, or what someone else typed for the speaker;
-    the same text when it has none of them."""
+def own_words(text: str, speaker: str | None = None) -> str:
+    """`text` without what it quotes, strikes through or takes back, or what someone else typed for the speaker,
+    or another's lines of a chat it pastes (the speaker's own lines kept, their time and name taken off: `speaker`,
+    the speaker's name, its first word the name the chat gives them); the same text when it has none of them."""
+    if ":" in text and EXPORTED.search(text):
+        first = (speaker or "").split(" ")[0].lower()
+        text = EXPORTED.sub(lambda m: m[2] if m[1].strip().lower() in (first, "me", "you") else "", text)
     if STAND_IN.match(text):
         back = BACK.search(text, 1)
         text = text[back.start():] if back else ""
@@ -51,7 +61,8 @@ def own_words(text: str) -> str:
     return TAKEN_BACK.sub(lambda m: m.group(1), text)
 
 
-def as_read(text: str) -> str:
+def as_read(text: str, speaker: str | None = None, before: str | None = None) -> str:
     """A speaker's turn as the rules reader and the model pass's code read it: their own words, chat shorthand
-    written out, a CV's sections and a table's rows as a form's lines, the "I" its notes leave out written in."""
-    return with_subject(plain(table_lines(cv_lines(own_words(text)))))
+    written out, a CV's sections, a table's rows and the answers by number to the turn `before`'s numbered questions
+    as a form's lines, the "I" its notes leave out written in."""
+    return with_subject(plain(table_lines(cv_lines(own_words(by_number(text, before), speaker)))))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .dates import DAY, MONTH
-from .lexicon import NAME
+from .lexicon import KIN, NAME
 from .values import proper_name
 
 Pair = tuple[str, str]
@@ -92,7 +92,8 @@ def homes(text: str, places: list[str]) -> list[Pair]:
 def _place_named(places: list[str], rest: str) -> str | None:
     """The place `rest` starts with: a place spaCy named, else its capitalised words ("Headingley with …")."""
     place = next((p for p in places if rest.startswith(p)), None) or proper_name(rest)
-    return None if place and re.fullmatch(rf"(?:{MONTH}|{DAY})", place.lower()) else place  # "Moved in January"
+    return None if place and (re.fullmatch(rf"(?:{MONTH}|{DAY})", place.lower()) or place.lower() in KIN) \
+        else place  # "Moved in January", "chez Maman & Papa (where I grew up)"
 
 
 def _where(text: str, verbs: str) -> re.Match[str] | None:

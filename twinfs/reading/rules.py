@@ -179,8 +179,9 @@ class RulesReader:
                 break
             user = turn.speaker if turn.role != "assistant" else user
             earlier = turn
-        docs = list(nlp().pipe([plain(t.text) if t.role == "assistant" else as_read(t.text)
-                                for t in ([earlier] if earlier else []) + turns], batch_size=32))
+        parsed = ([earlier] if earlier else []) + turns  # a user's turn read with the one before (by_number)
+        docs = list(nlp().pipe([plain(t.text) if t.role == "assistant" else as_read(
+            t.text, t.speaker, parsed[n - 1].text if n else None) for n, t in enumerate(parsed)], batch_size=32))
         before: list[Said] = []  # the sentences said last, the newest first
         if earlier is not None:
             before = [Said(s, earlier.speaker or "") for s in reversed(list(docs.pop(0).sents))][:RECENT]

@@ -22,6 +22,7 @@ SHORT = {
     "theyre": "they're", "rn": "right now", "tho": "though", "bc": "because", "cuz": "because", "coz": "because",
     "abt": "about", "pls": "please", "plz": "please", "thru": "through", "tbh": "to be honest", "gf": "girlfriend",
     "bf": "boyfriend", "bday": "birthday", "u": "you", "ur": "your", "atm": "at the moment", "ppl": "people",
+    "evry": "every", "tmrw": "tomorrow", "tmr": "tomorrow", "wknd": "weekend", "wkend": "weekend", "thx": "thanks",
     "w/o": "without",
     "w/": "with",
 }

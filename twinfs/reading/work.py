@@ -25,7 +25,9 @@ NOT_TAUGHT = re.compile(r"(?:\w+ing|myself|them|him|her|us|it)\b")  # no subject
 NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daughter", "number", "member", "water",
              "power", "order", "corner", "paper", "whatever", "either", "neither", "later", "ever", "never", "color",
              "colour", "favor", "favour", "honor", "honour", "floor", "door", "minor", "major", "error",
-             "volunteer", "regular", "customer", "beginner", "believer", "lover", "supporter"}
+             "volunteer", "regular", "customer", "beginner", "believer", "lover", "supporter", "list", "playlist",
+             "checklist", "wishlist", "shortlist", "waitlist", "tracklist", "wrist", "mist", "fist", "twist", "gist",
+             "exist", "assist", "resist", "insist", "persist", "christian", "indian", "asian", "median"}
 
 
 def is_job(value: str | None) -> bool:

@@ -1,0 +1,38 @@
+"""Questions asked by number and answered by number, for the rules reader: each answer as a form's line, labelled by
+what its question asks.
+
+    by_number("1. 58\n5. Roskilde, near the fjord.", "1. How old are you?\n5. Where do you live?")
+    # "Age: 58\nHome: Roskilde, near the fjord."
+
+An assistant taking a person's details asks a numbered list ("please answer by number") and is answered "1. 58":
+the answer alone says nothing of what it is. A line whose question asks for one of the speaker's lasting facts
+(asked.ASKS: an age, where they live, where they are from, a diet, allergies, pets, languages) is read as a form's
+line ("Age: 58", labelled.py); any other answer is read without its number.
+"""
+from __future__ import annotations
+
+import re
+
+from .asked import ASKS
+
+NUMBERED = re.compile(r"^[ \t]*(\d{1,2})[.)][ \t]+(\S.*)$", re.M)  # "1. How old are you?", "2) Leeds"
+LABEL = {"age": "Age", "home_city": "Home", "hometown": "Hometown", "diet": "Diet", "allergy": "Allergies",
+         "pet": "Pets", "language": "Languages"}  # the labels labelled.LABELS reads as these attributes
+
+
+def by_number(text: str, asked: str | None) -> str:
+    """`text` with each numbered answer to a numbered question of `asked` (the turn before) that asks for a fact of
+    LABEL's as that fact's form line; `text` itself when it answers none."""
+    if not asked or not NUMBERED.search(text):
+        return text
+    questions = {m[1]: m[2] for m in NUMBERED.finditer(asked) if "?" in m[2]}
+
+    def labelled(line: re.Match) -> str:
+        question = questions.get(line[1])
+        asks = [a for pattern, a in ASKS if question and pattern.search(question)]
+        if question is None:
+            return line[0]
+        return f"{LABEL[asks[0]]}: {line[2]}" if len(asks) == 1 and asks[0] in LABEL else line[2]  # "4. I like
+        # cycling": its number says nothing without its question
+
+    return NUMBERED.sub(labelled, text) if questions else text
