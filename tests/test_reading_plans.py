@@ -27,6 +27,10 @@ from test_reading_plain import read, values
     # a sentence that does not read alone ("she", "this") still says a plan that does
     ("I'll renew the passport tomorrow before she notices it's expired.", "renew the passport"),
     ("I'm interviewing a new nanny on the 9th, so I need this sorted before then.", "interviewing a new nanny"),
+    ("Maybe Clontarf or Howth, I'll look at houses next week with the agent.", "look at houses with the agent"),
+    ("I'm leading a workshop for the interns next Tuesday morning.", "leading a workshop for the interns"),
+    ("And I am walking the Cami de Cavalls–Menorca route in May.", "walking the Cami de Cavalls–Menorca route"),
+    ("I'll phone the garage tomorrow — if it's the clutch again I'll scream.", "phone the garage"),  # another's if
 ])
 def test_a_plan_said_with_its_day_is_a_plan_of_the_speakers(text, plan):
     records = read(("user", text))
@@ -49,6 +53,7 @@ def test_a_plan_said_with_its_day_is_a_plan_of_the_speakers(text, plan):
     "Scaffolding from May until August, apparently.",  # a noun, no deed left without its "I'm"
     "I'll see how it goes on Monday.",
     "Fair enough. I'll come and watch in May if my shifts allow it.",  # a plan on a condition
+    "I'm taking the Friday after off to rest.",  # the day is the deed's own word: no deed whole without it
     "I have a headache since Tuesday.",
 ])
 def test_a_wish_a_maybe_a_no_anothers_plan_or_a_habit_is_no_plan(text):
@@ -66,3 +71,8 @@ def test_two_days_said_together_leave_the_text_whole():
     assert texts and all("Saturday and" not in t and "and Sunday" not in t for t in texts), texts
     days = [date.fromisoformat(r.happened).weekday() for r in records if r.happened]
     assert 5 in days, records  # the first day's, a Saturday
+
+
+def test_a_days_part_goes_out_of_the_text_with_its_day():
+    records = read(("user", "I'm leading a workshop for the interns next Tuesday morning."))
+    assert records and all("morning" not in r.text and "Tuesday" not in r.text for r in records), records

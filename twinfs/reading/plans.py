@@ -91,9 +91,12 @@ def dated_plan(sentence: Any, at: datetime, scheduled: bool) -> tuple[str, str] 
     or says it as a wish, an if or someone else's.
     `scheduled`: the sentence is an arrangement in the present ("We fly to Lisbon on Friday")."""
     phrase, where = sentence.time_phrase(at)
-    if phrase is None or re.search(r"\b(?:if|unless|provided|assuming|depending)\b", sentence.span.text, re.I) \
-            or (planned := sentence.planned(where, scheduled)) is None:  # "I'll come in June if exams are over"
+    if phrase is None or (planned := sentence.planned(where, scheduled)) is None:
         return None
+    clause = re.split(r"\s[—–-]\s|;", sentence.span.text)  # the plan's clause, not one after a dash
+    said = next((c for c in clause if planned.split()[0] in c), sentence.span.text)
+    if re.search(r"\b(?:if|unless|provided|assuming|depending)\b", said, re.I):
+        return None  # "I'll come and cheer in June if exams are over"
     day = resolve(phrase, at, "future")
     if day is None or (day < at.date() and not phrase.lower().startswith("this ")):
         return None

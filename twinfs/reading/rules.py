@@ -373,7 +373,8 @@ class RulesReader:
         if all(a != "plans" for a, _ in pairs) and sentence.tokens \
                 and (plan := dated_plan(sentence, turn.at, sentence.kind() == "plan")) is not None \
                 and not FIRST & set(re.findall(r"[\w']+", plan[0].lower())):  # "with my mum": the words as said
-            said = "is" if plan[0].split()[0].endswith("ing") else "will"  # "I'll buy the course tomorrow
+            said = "is" if any(t.text == plan[0].split()[0] and t.tag_ == "VBG" for t in sentence.tokens) \
+                else "will"  # "I'll buy the course tomorrow
             text = f"{turn.speaker} {said} {plan[0]}"  # before she sees": the plan reads alone, with its day
             drafts.append(Draft(kind="plan", text=text, subject=turn.speaker, attribute="plans",
                                 value=plan[0][:80], when=plan[1], turns=[turn.id]))

@@ -243,11 +243,13 @@ class Sentence:
                 continue  # "a one-year course", "at 11pm", "sixty years later", "for the winter": no day of it
             if ent.label_ in ("DATE", "TIME") and resolve(ent.text, base) is not None:
                 start, end = ent.start_char - self.span.start_char, ent.end_char - self.span.start_char
+                if part := re.match(r"\s+(?:morning|afternoon|evening|night)\b", text[end:], re.I):
+                    end += part.end()  # "next Thursday evening": out of the text whole
                 if then := re.match(rf"\s*(?:and|or|to|&|-|–)\s*(?:on )?{DAY}\b", text[end:], re.I):
                     end += then.end()  # "on Friday and Saturday": both days out of the text, the first its day
                 if first := re.search(rf"\b({DAY})\s*(?:and|or|to|&|-|–)\s*$", text[:start], re.I):
                     return first[1], (first.start(1), end)  # "Saturday and Sunday" (spaCy's date the second)
-                return text[start:end] if then is None else ent.text, (start, end)
+                return ent.text, (start, end)
         for phrase in phrases(text):
             at = text.find(phrase)
             if RECURRING.search(text[:at]) or RECURRING_AFTER.match(text[at + len(phrase):]):
@@ -341,7 +343,8 @@ class Sentence:
         verb = led or verb
         if verb is None or verb.pos_ != "VERB" or verb.lemma_ in WISHES and not any(c.dep_ == "dobj" and (
                 verb.lemma_ in ("see", "get") and c.pos_ in ("NOUN", "PROPN") or verb.lemma_ == "have"
-                and c.lemma_ in EVENTS) for c in verb.children) or any(
+                and c.lemma_ in EVENTS) or verb.lemma_ == "look" and c.dep_ == "prep" and c.lower_ in (
+                "at", "into", "round", "around") for c in verb.children) or any(
                 c.dep_ == "neg" for c in (*verb.children, *verb.head.children)):
             return None
         helpers = {c.lower_ for c in (*verb.children, *verb.head.children) if c.dep_ == "aux"}
@@ -352,13 +355,18 @@ class Sentence:
         cut = {x.i for c in verb.children if c.dep_ in ("nsubj", "aux", "advcl", "parataxis", "ccomp", "mark")
                or (c.dep_ == "conj" and any(x.dep_ == "nsubj" for x in c.children)) for x in c.subtree}
         words: list[Token] = []
+        dropped = -2  # the last token of the time phrase taken out
         for t in verb.doc[verb.i:verb.right_edge.i + 1]:
             if t.i in cut or (words and t.is_punct and not joining(t)) or t.i >= self.span.end:  # "part-time"
                 break
-            if drop is None or not drop[0] <= t.idx - start < drop[1]:
+            if drop is not None and drop[0] <= t.idx - start < drop[1] or dropped == t.i - 1 and t.lower_ in TIMES:
+                if words and words[-1].lower_ in ("the", "a", "this") and words[-1].i == t.i - 1:
+                    return None  # "taking the Monday after off": the day is the deed's own word
+                if words and words[-1].pos_ == "ADP" and words[-1].i == t.i - 1:
+                    words.pop()  # "travel to Oslo on [Friday] for the conference": the time's "on" goes with it
+                dropped = t.i  # "next Thursday evening": its part of the day goes with it
+            else:
                 words.append(t)
-            elif words and words[-1].pos_ == "ADP" and words[-1].i == t.i - 1:
-                words.pop()  # "travel to Oslo on [Friday] for the conference": the time's "on" goes with it
         while words and (words[-1].pos_ in ("ADP", "CCONJ", "DET", "PART", "INTJ") or words[-1].lower_ in CHATTER
                          or words[-1].lower_ == "coming" and len(words) > 2):  # "have a meeting coming up"
             words.pop()  # "submit the application on": the time phrase was what it led; "changing jobs btw"

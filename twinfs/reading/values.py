@@ -53,8 +53,8 @@ VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|k
 
 
 def joining(t: Token) -> bool:
-    """A hyphen inside a word: "forty-four", "sea-swim", "part-time"."""
-    return t.text == "-" and not t.whitespace_ and t.i > 0 and not t.nbor(-1).whitespace_
+    """A hyphen inside a word: "forty-four", "sea-swim", "part-time"; a dash inside a name ("Bałtyk–Bieszczady")."""
+    return t.text in ("-", "–") and not t.whitespace_ and t.i > 0 and not t.nbor(-1).whitespace_
 
 
 def names_a_kind(t: Token) -> bool:
