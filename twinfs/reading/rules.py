@@ -28,9 +28,10 @@ from .plans import dated_plan
 from .records import Draft, Outcome, finish
 from .reference import POINTING, POINTS, Said
 from .sentence import BULLETS, Sentence
+from .suggestions import suggestion
 from .talk import asked_past, asked_when, back_then, chatter, remembered
 from .texting import plain
-from .third_person import MAX_CHARS, kin_named, named_kin
+from .third_person import kin_named, named_kin
 from .trimming import ANNOUNCED
 from .windows import Window
 
@@ -51,10 +52,6 @@ NEWS = re.compile(rf"^\W*(?:(?:also|and|oh|actually|anyway|ok|okay)\W+)*(?:{ANNO
 WEEKDAY = re.compile(rf"(?:on |this )?{DAY}", re.I)
 SINGLE_PARENT = re.compile(r"\bas an? single (?:parent|mom|mother|dad|father)\b", re.I)
 RECENT = 3  # sentences back where "this necklace" may find the necklace named before
-SUGGESTION = re.compile(
-    r"^(?:(?:maybe|perhaps|so|and|also|oh|then),? )*(?:you (?:might|could|may|should|would) (?:also |really )?"
-    r"(?P<v1>enjoy|like|love|try|want to try|consider|check out|look into|think about)|(?P<v2>try|consider|how about|"
-    r"why not try|i(?:'d| would) recommend|i recommend|i suggest))\b(?P<rest>.+)$", re.I)
 
 
 # what one did for work, kept as a former job when said with "used to" ("I used to work at Lidl")
@@ -191,7 +188,7 @@ class RulesReader:
             if turn.role == "assistant":  # its own words are suggestions, not facts about the person
                 for span in doc.sents:
                     if user is not None:
-                        drafts.extend(self._suggestion(span, turn, user))
+                        drafts.extend(suggestion(span, turn, user))
                     before = [Said(span, turn.speaker or "assistant"), *before][:RECENT]  # "Where are you based?"
                 continue
             user = turn.speaker
@@ -379,21 +376,3 @@ class RulesReader:
             drafts.append(Draft(kind="plan", text=text, subject=turn.speaker, attribute="plans",
                                 value=plan[0][:80], when=plan[1], turns=[turn.id]))
         return drafts
-
-    def _suggestion(self, span: Span, turn, user: str) -> list[Draft]:
-        """An assistant's suggestion as it was made ("You might enjoy a lentil curry" -> "The assistant suggested
-        Alice enjoy a lentil curry"): a record `by: assistant` that never states a value of the user."""
-        m = SUGGESTION.match(span.text.strip())
-        if m is None:
-            return []
-        verb = (m.group("v1") or m.group("v2")).lower()
-        verb = verb if verb in ("enjoy", "like", "love", "try", "want to try", "consider", "check out", "look into",
-                                "think about") else "try"
-        rest = re.split(r"[;:!?]|\. ", m.group("rest"), maxsplit=1)[0]
-        rest = re.sub(r"\byour\b", f"{user}'s", re.sub(r"\byou\b", user, rest.strip(), flags=re.I), flags=re.I)
-        rest = rest.rstrip(" .,")
-        if len(rest.split()) < 2:
-            return []
-        text = f"The assistant suggested {user} {verb} {rest}"[:MAX_CHARS]
-        return [Draft(kind="opinion", text=text, subject=user, when=None, turns=[turn.id])]
-
