@@ -134,7 +134,10 @@ def test_words_of_another_kind_than_the_label_are_not_added():
              ("I confess I enjoy it more than I expected.", "likes", "enjoy it more than I expected"),
              ("I live alone, save for an elderly Jack Russell called Pip.", "family", "Jack Russell"),
              ("The cleaner comes Mondays; I cook on Saturdays myself.", "job", "cook"),
-             ("My old job at Cork University Hospital had a staff shuttle.", "employer", "Cork University Hospital")]
+             ("My old job at Cork University Hospital had a staff shuttle.", "employer", "Cork University Hospital"),
+             # and the seventeenth set: one's place among siblings, a story's character (their sentences changed)
+             ("I'm the youngest btw, so I get away with everything.", "family", "youngest"),
+             ("My main character is Rosa, a baker from Cádiz.", "job", "baker")]
     for turn, attribute, value in wrong:
         verdict = decide(Question(turn), ModelAnswer(True, attribute, value))
         assert verdict.action == "none", (turn, verdict)

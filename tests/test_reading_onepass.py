@@ -83,6 +83,32 @@ def test_a_question_of_another_turn_is_asked_the_separate_way_after_the_keys():
     assert [q.key for q, _, _ in done] == [ASKED[0].key, elsewhere.key]
 
 
+PASTED = """---
+id: th_0000000000000001/p_0001
+thread: th_0000000000000001
+turns: [m1, m2]
+roles: [user]
+from: '2024-05-07T09:00:00Z'
+to: '2024-05-07T09:01:00Z'
+---
+Context: messages (memory), 7 May 2024.
+
+**Jon** 09:00 · How old are you, by the way? ^m1
+**Mira** 09:01 · Pasting the chat: ^m2
+[07/05/24, 08:10] Ana: I'm vegan now ^m2
+[07/05/24, 08:11] Mira: I'm 41 and in Sligo ^m2
+"""
+
+
+def test_a_turn_is_sent_as_code_reads_it_anothers_pasted_lines_left_out():
+    turn = "Pasting the chat:\n\nI'm 41 and in Sligo"  # own_words.as_read's
+    llm = ScriptedLlama([CHECK])
+    PassageRun(checking.Checker(llm)).passage(PASSAGE_OF_PASTE := PASTED, [
+        Question(turn, "How old are you, by the way?", "age", "41", "r1", turn_id="m2")], keys=False)
+    assert llm.prompts[0].endswith(f"Jon: How old are you, by the way?\nMira: {turn}\nWords: 41" + ASK)
+    assert "vegan" not in llm.prompts[0] and PASSAGE_OF_PASTE.count("Mira") == 2
+
+
 def test_no_keys_asked_when_not_wanted():
     llm = ScriptedLlama([CHECK])
     done, keys = PassageRun(checking.Checker(llm)).passage(PASSAGE, ASKED[:1], keys=False)

@@ -161,6 +161,8 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "family":
         if value.lower() in PETS or words & PETS:
             return f"{value!r} is an animal"  # "a rather elderly Jack Russell called Pip"
+        if re.search(rf"\b(?:i'm|i am|im) the {re.escape(value)}\b", sentence, re.I):
+            return f"{value!r} is the speaker's place in the family"  # "I'm the eldest btw"
         return None if (words | _words(sentence)) & set(KIN) else f"{value!r} names no relative"
     if concept == "partner":
         return None if (words | _words(sentence)) & PARTNERS else f"{value!r} names no partner"

@@ -76,6 +76,10 @@ class PassageRun:
         lines = lines_of(passage_text)
         last = {turn_id: n for n, (_, turn_id) in enumerate(lines) if turn_id}
         here = [q for q in asked if q.note is None and q.turn_id in last]
+        said = {q.turn_id: q.turn for q in here}  # a turn asked about, as code reads it (own_words.as_read: another's
+        first = {turn_id: n for n, (_, turn_id) in reversed(list(enumerate(lines))) if turn_id}  # lines of a pasted
+        lines = [(f"{line.split(': ', 1)[0]}: {said[turn_id]}" if n == first.get(turn_id or "") else "", turn_id)
+                 if turn_id in said else (line, turn_id) for n, (line, turn_id) in enumerate(lines)]  # chat out)
         by_line: dict[int, list[Question]] = {}
         for q in here:
             by_line.setdefault(last[q.turn_id or ""], []).append(q)
@@ -83,16 +87,17 @@ class PassageRun:
         n_ctx = self.llm.n_ctx() if hasattr(self.llm, "n_ctx") else CONTEXT
         answered: dict[int, tuple[Question, Any, CheckVerdict]] = {}
         for n, (line, _) in enumerate(lines):
-            pending += line + "\n"
+            pending += line + "\n" if line else ""
             for q in by_line.get(n, []):
                 started = time.perf_counter()
                 self.checker.questions += 1
                 prompt = self._tokens(pending + q.focus() + ASK)
                 if len(tokens) + len(prompt) + self.checker.max_tokens > n_ctx:  # begun again: the turn before, this
                     self.fresh, whole = self.fresh + 1, False
-                    before = lines[n - 1][0] + "\n" if n > 0 else ""
+                    at = first.get(q.turn_id or "", n)  # the turn's own line, and the line said before it
+                    before = next((lines[k][0] + "\n" for k in range(at - 1, -1, -1) if lines[k][0]), "")
                     tokens = self._tokens(SYSTEM, first=True)
-                    prompt = self._tokens(before + line + "\n" + q.focus() + ASK)
+                    prompt = self._tokens(before + lines[at][0] + "\n" + q.focus() + ASK)
                 tokens += prompt
                 text = self.checker.answer_to(tokens, schema_of(q), 60, 0, self.checker.max_tokens)
                 tokens += self._tokens(text + AFTER)
