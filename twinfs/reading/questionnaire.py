@@ -29,9 +29,9 @@ def by_number(text: str, asked: str | None) -> str:
 
     def labelled(line: re.Match) -> str:
         question = questions.get(line[1])
-        asks = [a for pattern, a in ASKS if question and pattern.search(question)]
         if question is None:
             return line[0]
+        asks = [a for pattern, a in ASKS if pattern.search(question)]
         return f"{LABEL[asks[0]]}: {line[2]}" if len(asks) == 1 and asks[0] in LABEL else line[2]  # "4. I like
         # cycling": its number says nothing without its question
 
