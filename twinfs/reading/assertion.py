@@ -90,6 +90,11 @@ class Assertion:
         """The value may be set as the speaker's `concept` (a folding concept: home, job, plans, dislikes…)."""
         return self.whose == "speaker" and not (self.reasons - ALLOWED.get(concept or "", set()))
 
+    def stands(self, concept: str | None = None) -> bool:
+        """`holds`, or the value is not the turn's words at all (the rules' own: "single", "no alcohol"), which no
+        clause of the turn can say is another's."""
+        return "not_a_span" in self.reasons or self.holds(concept)
+
 
 def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | None = None,
          concept: str | None = None) -> Assertion:

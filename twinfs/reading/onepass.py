@@ -76,10 +76,16 @@ class PassageRun:
         lines = lines_of(passage_text)
         last = {turn_id: n for n, (_, turn_id) in enumerate(lines) if turn_id}
         here = [q for q in asked if q.note is None and q.turn_id in last]
-        said = {q.turn_id: q.turn for q in here}  # a turn asked about, as code reads it (own_words.as_read: another's
-        first = {turn_id: n for n, (_, turn_id) in reversed(list(enumerate(lines))) if turn_id}  # lines of a pasted
-        lines = [(f"{line.split(': ', 1)[0]}: {said[turn_id]}" if n == first.get(turn_id or "") else "", turn_id)
-                 if turn_id in said else (line, turn_id) for n, (line, turn_id) in enumerate(lines)]  # chat out)
+        # a turn asked about is given as code reads it (own_words.as_read: another's lines of a pasted chat out), on
+        # its first line; its other lines are left empty, so each question still follows the turn's last line
+        said = {q.turn_id: q.turn for q in here}
+        first: dict[str, int] = {}
+        for n, (_, turn_id) in enumerate(lines):
+            if turn_id:
+                first.setdefault(turn_id, n)
+        lines = [(line, turn_id) if turn_id not in said else
+                 (f"{line.split(': ', 1)[0]}: {said[turn_id]}" if n == first[turn_id or ""] else "", turn_id)
+                 for n, (line, turn_id) in enumerate(lines)]
         by_line: dict[int, list[Question]] = {}
         for q in here:
             by_line.setdefault(last[q.turn_id or ""], []).append(q)

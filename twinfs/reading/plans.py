@@ -100,5 +100,4 @@ def dated_plan(sentence: Any, at: datetime, scheduled: bool) -> tuple[str, str] 
     day = resolve(phrase, at, "future")
     if day is None or (day < at.date() and not phrase.lower().startswith("this ")):
         return None
-    verdict = gate(sentence.span, planned, concept="plans")
-    return (planned, phrase) if "not_a_span" in verdict.reasons or verdict.holds("plans") else None
+    return (planned, phrase) if gate(sentence.span, planned, concept="plans").stands("plans") else None

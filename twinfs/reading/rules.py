@@ -84,7 +84,7 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     if attribute == "relationship_status" and SINGLE_PARENT.search(span.text) \
             and not verdict.reasons - {"modal", "plan", "not_a_span"}:
         return True  # "It'll be tough as a single parent": the future is the parenting; single she is now
-    return "not_a_span" in verdict.reasons or verdict.holds(attribute)
+    return verdict.stands(attribute)
 
 
 def _told(turn, pairs: list[tuple[str, str]]) -> list[Draft]:
