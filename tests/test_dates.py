@@ -143,9 +143,19 @@ def test_a_window_without_a_year_holds_in_every_year():
     ("the 15th", date(2023, 8, 10), "past", date(2023, 7, 15)),
     ("the 15th", date(2023, 8, 10), "future", date(2023, 8, 15)),
     ("the 31st", date(2023, 7, 10), "past", date(2023, 5, 31)),  # June has no 31st
+    ("the twenty-third", date(2023, 8, 10), "future", date(2023, 8, 23)),  # said in words
+    ("the first", date(2023, 8, 10), "future", date(2023, 9, 1)),
 ])
 def test_a_day_of_the_month_is_the_nearest_one_on_the_side_preferred(phrase, said, prefer, expected):
     assert resolve(phrase, said, prefer) == expected
+
+
+def test_a_day_of_the_month_in_words_is_found_only_where_the_sentence_goes_on():
+    said = date(2023, 8, 10)
+    assert find("I'll take the train up on the twenty-third, as every year.", said, "future") == \
+        ("the twenty-third", date(2023, 8, 23))
+    assert find("On the third attempt I passed.", said) is None  # the third of tries, no day
+    assert find("I won on the second try", said) is None
 
 
 def test_a_habit_names_no_day():

@@ -31,6 +31,13 @@ from test_reading_plain import read, values
     ("I'm leading a workshop for the interns next Tuesday morning.", "leading a workshop for the interns"),
     ("And I am walking the Cami de Cavalls–Menorca route in May.", "walking the Cami de Cavalls–Menorca route"),
     ("I'll phone the garage tomorrow — if it's the clutch again I'll scream.", "phone the garage"),  # another's if
+    # the speaker of the time phrase's own clause, not the sentence's first "I"
+    ("I'm on nights at the depot, so I'll repaint the hallway Saturday morning.", "repaint the hallway"),
+    ("I shall visit my cousin's farm in Galway by bus on the twenty-fourth, as always.", "visit my cousin's farm in "
+                                                                                         "Galway by bus"),
+    ("As you may know, I'm having my knee scoped on 3 March at St Vincent's.", "having my knee scoped at St Vincent"),
+    ("I'm baking the cake on Sunday regardless, and Pia can bring cupcakes if she likes.",
+     "baking the cake regardless"),
 ])
 def test_a_plan_said_with_its_day_is_a_plan_of_the_speakers(text, plan):
     records = read(("user", text))
@@ -55,6 +62,8 @@ def test_a_plan_said_with_its_day_is_a_plan_of_the_speakers(text, plan):
     "Fair enough. I'll come and watch in May if my shifts allow it.",  # a plan on a condition
     "I'm taking the Friday after off to rest.",  # the day is the deed's own word: no deed whole without it
     "I have a headache since Tuesday.",
+    "I'm still paying for the old gym, which I'll cancel since I never go — on the third try they answered.",
+    "Honestly I'm tired, so maybe I'll do something nice on Friday.",
 ])
 def test_a_wish_a_maybe_a_no_anothers_plan_or_a_habit_is_no_plan(text):
     assert not any(a == "plans" for a, _ in values(read(("user", text)))), values(read(("user", text)))

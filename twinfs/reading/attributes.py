@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .ages import ages
+from .languages import THINGS, spoken
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .places import homes
 from .plans import plans
@@ -103,7 +104,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
     def add(attribute: str, value: str | None) -> None:
         said = value.split()[1:] if value and value.split()[0].lower() == "learning" else (value or "").split()
-        if attribute == "hobby" and said and said[0].lower() in languages:
+        if attribute == "hobby" and said and said[0].lower() in languages and not (
+                len(said) > 1 and said[1].lower() in THINGS):
             # "I'm learning German", "Portuguese for work", "I've started learning Italian"
             attribute, value = "language", as_spelled(said[0], text)
         if value and value.islower() and text.lower().find(value) > 0:
@@ -316,31 +318,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     for pair in plans(text, low):  # "I'm planning to visit Lisbon", "we fly out 18 December"
         add(*pair)
 
-    # languages and car
-    some = r"(?:(?:fluent|some|basic|decent|good|conversational|a little|a bit of|a little bit of|broken) )?"
-    m = re.search(r"\b(?:[Ii]|[Ww]e) (?:still |also |both |only )?(?:speak|do speak|also speak|'m fluent in|"
-                  r"am fluent in|'m learning|"
-                  r"am learning|'m picking up|am picking up|"
-                  r"'m studying|am studying|(?:'ve |have )?started learning|(?:'ve|have) been learning) " + some
-                  + r"((?i:[a-z]+)(?:(?:,|,? and|,? or) " + some
-                  + r"(?i:[a-z]+))*)", text)
-    if m:  # "I speak fluent Spanish and a bit of Arabic", "we speak irish at home"
-        for language in re.split(r"(?:,|,? and|,? or) " + some, m.group(1)):
-            if language.lower() in languages:
-                add("language", language)
-    m = re.search(r"\b((?i:[a-z]+)) is my (?:first|native|mother|home|second|third|other) (?:language|tongue)"
-                  r"(?: after ((?i:[a-z]+))(?: and ((?i:[a-z]+)))?)?", text)
-    m = m or re.search(r"\b[Mm]y (?:first|native|mother|home) (?:language|tongue) is ((?i:[a-z]+))\b", text) \
-        or re.match(r"(?:I 'm )?((?i:[a-z]+)) (?:native|mother tongue)(?:, (?:fluent|native|conversational|good|basic|"
-                    r"decent) ((?i:[a-z]+)))?\W*$", text)  # a list's "Swedish native, fluent English"
-    m = m or re.search(r"\b[Mm]y ((?i:[a-z]+)) is (?:decent|good|ok|okay|fluent|rusty|basic|not bad|pretty good|"
-                       r"passable|conversational|solid|native|fine)\b", text) \
-        or re.search(r"\b(?:[Ii]|[Ww]e) (?:always |still |only |mostly |usually )?(?:talk|speak|chat|text|write) "
-                       r"(?:to|with) (?:[\w']+ ){1,2}in ((?i:[a-z]+))\b", text)  # "i talk to her in swedish"
-    for language in (m.groups() if m else ()):
-        if language and language.lower() in languages:
-            add("language", language)  # "Japanese is my first language", "english is my third language after
-            # arabic and french"
+    for language in spoken(text, languages):  # "I speak fluent Spanish and a bit of Arabic", "my German is B1"
+        add("language", language)
     m = re.search(r"\b[Ii] (?:drive|bought|got|have|own) (?:an? |my |the )?(?:new |used |old )?((?:[A-Z][\w-]+ ?)+)"
                   r"(?: car| truck| SUV)?\b", text) if re.search(r"\b(?:car|drive|truck|suv)\b", low) else None
     if m and ents.get("ORG", ents.get("PRODUCT")):

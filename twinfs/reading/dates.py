@@ -30,6 +30,12 @@ _SEASON_RE = re.compile(r"^(this|last|next|the|past)\s+(spring|summer|fall|autum
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _OTHER_DAY_RE = re.compile(r"^the other (day|night)$", re.I)
 _ORDINAL_RE = re.compile(r"^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)$", re.I)  # "on the 15th": of this month or the last
+# a day of the month said in words: "on the twenty-third"
+_UNITS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+ORDINAL_WORDS = {word: n for n, word in enumerate(
+    (*_UNITS, "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+     "eighteenth", "nineteenth", "twentieth", *(f"twenty-{u}" for u in _UNITS), "thirtieth", "thirty-first"), 1)}
+_ORDINAL_WORD_RE = re.compile(r"^(?:the\s+)?(" + "|".join(ORDINAL_WORDS) + r")$", re.I)
 _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 _RELATIVE_RE = re.compile(r"\b(ago|last|next|this|past|yesterday|tomorrow|coming|previous|later|earlier|in \d+|in a)\b",
                           re.I)
@@ -63,6 +69,9 @@ _FIND_RE = re.compile(
     r"|(?:in|since|back in)\s+(?:19|20)\d\d"
     rf"|(?<=\bon )the\s+\d{{1,2}}(?:st|nd|rd|th)(?!\s+(?:of\b|{MONTH}|floor|century|grade|birthday|anniversary|time|"
     r"place|row|hole|minute|lap|day|week|month|year))"  # "on the 9th": of this month or the next
+    # "on the twenty-third", only where the sentence goes on at once: not "on the third attempt"
+    rf"|(?<=\bon )the\s+(?:{'|'.join(sorted(ORDINAL_WORDS, key=len, reverse=True))})(?=\s*(?:[,.;:!?)—–]|$)|\s+"
+    r"(?:and|at|to|until|till|for|so|as|when|but|or|then|because|in|with|after|before|by)\b)"
     r")\b",
     re.I,
 )
@@ -198,6 +207,8 @@ def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") 
         return _named_month(m.group(1).lower(), _MONTHS.index(m.group(2).lower()[:3]) + 1, day)
     if m := _ORDINAL_RE.match(text):
         return _of_month(int(m.group(1)), day, prefer)
+    if m := _ORDINAL_WORD_RE.match(text):
+        return _of_month(ORDINAL_WORDS[m.group(1).lower()], day, prefer)
     relative = bool(_RELATIVE_RE.search(text))
     settings = {
         "RELATIVE_BASE": datetime.combine(day, time(12)),

@@ -52,10 +52,12 @@ NONE = re.compile(r"^(?:none|no|n/?a|nil|nothing|-+|—|not applicable|unknown|n
 EXCEPT = re.compile(r"^(?:none|nothing|no known \w+)(?: known)?,? (?:except|apart from|other than|but)\s+", re.I)
 ONWARD = re.compile(r"\s+(?:since|from|for the past|for|as of)\s+.*$|\s*\([^)]*\)", re.I)  # "low-carb since …"
 FORMER = re.compile(r"\b(?:past|previous|former|prior|old|ex)\b", re.I)
+# how much, no item: "Allergies: shellfish, badly", "Conditions: asthma, mild"
 FILLER = re.compile(r"^(?:obviously|honestly|mostly|really|too|also|etc|lol|haha|i guess|i think|though|badly|mildly|"
-                    r"severely|seriously|slightly|very badly|quite badly)\W*$", re.I)  # "Allergies: shellfish, badly"
+                    r"mild|severely|seriously|slightly|very badly|quite badly)\W*$", re.I)
 CLAUSE = re.compile(r"\b(?:i|is|are|am|was|were|have|has|had|getting|will|would|can)\b|\w'(?:re|m|ve)\b|…|\.\.\.",
                     re.I)
+BORN_AND_AGE = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\s*(?:[—–-]|,)\s*(\d{1,3})$")  # a birth date, then the age
 ITEM = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inside>[^)]*)\)$")  # "Theo (son, 9)"
 
 
@@ -76,9 +78,12 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
         return [(attribute, name)] if re.fullmatch(r"[A-ZÀ-Ý][\w'-]+(?: [A-ZÀ-Ý][\w'-]+)?", name) else []
     if attribute in ("partner", "age"):
         value = ONWARD.sub("", value.split(",")[0] if attribute == "partner" else value).strip()
+        if attribute == "age" and (born := BORN_AND_AGE.match(value)):
+            value = born.group(1)  # "Date of birth / age: 14/03/1988 — 38"
         return [(attribute, value)] if value and (attribute != "age" or told_age(value)) else []  # not "Age: ask me"
     if attribute in ("job", "employer"):  # "Pharmacist now, switched last year"
-        value = re.sub(r"\s+(?:now|currently|these days|at the moment)$", "", value.split(",")[0])
+        value = re.sub(r"\s+(?:now|currently|these days|at the moment)$", "",
+                       re.sub(r"\s*\([^)]*\)", "", value).split(",")[0])  # "Estúdio Vértice (mine, w/ 2 partners)"
     items = _items(value) if attribute in LISTS or ";" in value else [value]
     if any(re.match(r"me\b", item, re.I) for item in items):  # "diet: me vegetarian; Rafael no nuts"
         items = [re.sub(r"^me\b\W*", "", item, flags=re.I) for item in items if re.match(r"me\b", item, re.I)]
@@ -135,7 +140,7 @@ def _theirs(turn_text: str, speaker: str) -> bool:
 
 
 def _items(value: str) -> list[str]:
-    """A listed value's items: split at commas, semicolons and a last "and", never inside brackets."""
+    """A listed value's items: split at commas, semicolons, "and", "&" and "+", never inside brackets."""
     items, depth, start = [], 0, 0
     for i, ch in enumerate(value):
         depth += {"(": 1, ")": -1}.get(ch, 0)
@@ -145,7 +150,7 @@ def _items(value: str) -> list[str]:
     items.append(value[start:])
     out = []
     for item in items:
-        out += re.split(r"\s+(?:and|&)\s+(?![^(]*\))", item.strip())
+        out += re.split(r"\s+(?:and|&|\+)\s+(?![^(]*\))", item.strip())  # "bouldering + film photography"
     return [i.strip() for i in out if i.strip()]
 
 

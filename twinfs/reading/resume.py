@@ -18,10 +18,13 @@ HEADING = re.compile(r"^\s*(?:#+\s*)?(?P<name>[A-Za-z][A-Za-z &/]{2,30}?)\s*:?\s
 SECTIONS = {"languages": "language", "language skills": "language", "education": "school",
             "education and training": "school", "qualifications": "school", "experience": "job",
             "work experience": "job", "employment": "job", "employment history": "job", "career": "job",
-            "professional experience": "job", "work history": "job"}
+            "professional experience": "job", "work history": "job", "interests": "hobby", "hobbies": "hobby",
+            "hobbies and interests": "hobby", "interests and hobbies": "hobby", "hobbies & interests": "hobby",
+            "interests & hobbies": "hobby"}
 BULLET = re.compile(r"^\s*[-•*·–]\s*")
-# a span of years: "(2022–present)", "2019-2020", "since 2022"
-SPAN = re.compile(r"\(?\b(?:19|20)\d\d\s*[–—-]\s*(?P<end>(?:19|20)\d\d|present|now|today|current|date)?\b\)?|"
+# a span of years: "(2022–present)", "2019-2020", "(Jul 2019 – Jan 2022)", "since 2022"
+SPAN = re.compile(r"\(?\b(?:19|20)\d\d\s*[–—-]\s*(?P<end>(?:[A-Za-z]{3,9}\.? )?(?:19|20)\d\d|present|now|today|current|"
+                  r"date)?\b\)?|"
                   r"\bsince (?:19|20)\d\d\b", re.I)
 SCHOOL = re.compile(r"\b(?:universit\w*|universidad|université|college|school|institut\w*|academy|polytechnic|"
                     r"hochschule|conservato\w+)\b", re.I)
@@ -59,7 +62,9 @@ def _as_form(item: str, section: str) -> list[str]:
     if section == "school":
         school = next((p for p in parts if SCHOOL.search(p)), None)
         return [f"School: {school}"] if school else [item]
-    if not parts or span is None or (span.group("end") and span.group("end")[0].isdigit()):
+    if section == "hobby":
+        return ["Hobbies: " + item]
+    if not parts or span is None or (span.group("end") and span.group("end")[-1].isdigit()):
         return []  # "Chemistry teacher, IES Lluís Vives (1999–2021)": a job that was; an undated line no job told
     job = re.sub(r"\s*\([^)]*\)", "", parts[0]).strip()
     return [f"Job: {job}"] + ([f"Employer: {parts[1]}"] if len(parts) > 1 else [])

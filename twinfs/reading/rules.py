@@ -261,7 +261,7 @@ class RulesReader:
         if facts := answered(asked, span):  # "Where do you live?" - "Manchester, near the university."
             return _told(turn, facts)
         if not (sentence.informative() or (pairs and ({t.lower_ for t in sentence.tokens} & FIRST or any(
-                a in RELATIONS or a in ("job", "age") for a, _ in pairs) or span[0].text in BULLETS))):
+                a in RELATIONS or a in ("job", "age", "language") for a, _ in pairs) or span[0].text in BULLETS))):
             return []  # a short sentence that states a fact is kept: "I'm doing kickboxing", "Tom (bf) cooks",
             # "Senior developer at Monzo.", "4th year, 23 and skint.", "- Swedish native, fluent English"
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
@@ -357,7 +357,8 @@ class RulesReader:
             end = sentence.span.start_char + at + len(value)  # a clause of its own after the comma is no list:
             clause = at >= 0 and any(t.idx >= end and t.dep_ in ("nsubj", "nsubjpass") and t.head.i > t.i
                                      for t in sentence.tokens)  # "swimming pools, the chlorine makes me sick"
-            listed = rest.startswith(",") and not clause and attribute not in (*WORK, "age", "school") and not re.match(
+            listed = rest.startswith(",") and not clause and attribute not in (*WORK, "age", "school", "language") \
+                and not re.match(
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|our|who|whose)\b"
                 r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
                 r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "the energy, …" a list; "a postman, years ago" a time

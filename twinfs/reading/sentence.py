@@ -327,7 +327,11 @@ class Sentence:
         "going to paint the fence" -> "paint the fence"). None for a wish or a feeling (the patterns read those), a
         being somewhere, a negation, or a thing only said before ("I'll draft it tonight"). `scheduled`: the sentence
         is an arrangement in the present ("We fly to Lisbon on Friday"), its present is ahead too."""
-        subject = next((t for t in self.tokens if t.lower_ in ("i", "we") and t.dep_ == "nsubj"), None)
+        mine = [t for t in self.tokens if t.lower_ in ("i", "we") and t.dep_ == "nsubj"]
+        timed = next((t for t in self.tokens if drop is not None and drop[0] <= t.idx - self.span.start_char), None)
+        # the speaker of the time phrase's clause: "I'm on a day shift till 6, so I'll prep the filling Friday night"
+        subject = next((s for a in (timed.ancestors if timed is not None else ()) for s in mine if s.head == a),
+                       mine[0] if mine else None)
         verb = subject.head if subject is not None else None
         first = self.tokens[0]
         left_out = subject is None and self.implicit == "is" and first.tag_ == "VBG" and first.dep_ == "ROOT" and any(
@@ -344,7 +348,8 @@ class Sentence:
         if verb is None or verb.pos_ != "VERB" or verb.lemma_ in WISHES and not any(c.dep_ == "dobj" and (
                 verb.lemma_ in ("see", "get") and c.pos_ in ("NOUN", "PROPN") or verb.lemma_ == "have"
                 and c.lemma_ in EVENTS) or verb.lemma_ == "look" and c.dep_ == "prep" and c.lower_ in (
-                "at", "into", "round", "around") for c in verb.children) or any(
+                "at", "into", "round", "around") or verb.lemma_ in ("have", "get") and c.dep_ in ("ccomp", "xcomp")
+                and c.tag_ == "VBN" for c in verb.children) or any(  # "having my hip replaced"
                 c.dep_ == "neg" for c in (*verb.children, *verb.head.children)):
             return None
         helpers = {c.lower_ for c in (*verb.children, *verb.head.children) if c.dep_ == "aux"}
@@ -352,7 +357,9 @@ class Sentence:
                 or (verb.tag_ == "VBG" and (left_out or helpers & {"'m", "am", "'re", "are"}))):
             return None  # not said as ahead: "we drive up every September", "I went fishing"
         start = self.span.start_char
-        cut = {x.i for c in verb.children if c.dep_ in ("nsubj", "aux", "advcl", "parataxis", "ccomp", "mark")
+        cut = {x.i for c in verb.children if (c.dep_ in ("nsubj", "aux", "advcl", "parataxis", "mark")
+                                              or c.dep_ == "ccomp" and not (verb.lemma_ in ("have", "get")
+                                                                            and c.tag_ == "VBN"))
                or (c.dep_ == "conj" and any(x.dep_ == "nsubj" for x in c.children)) for x in c.subtree}
         words: list[Token] = []
         dropped = -2  # the last token of the time phrase taken out

@@ -24,7 +24,8 @@ JOINTS = (("by", "the", "way"), ("in", "the", "meantime"), ("speaking", "of", "w
 # of trips, I started learning to sail"
 ANNOUNCED = re.compile(r"(?:(?:i|we) ?(?:have|'ve got|got|'ve) (?:some |a bit of |big |great |good |exciting )?news"
                        r"(?: too| as well)?|(?:big|great|good|exciting|some|other) news|guess what|"
-                       r"speaking of [\w' ]{1,30})")
+                       r"speaking of [\w' ]{1,30}|as (?:some of |many of |most of )?you (?:all |may |might |probably |"
+                       r"already )?(?:know|remember|recall|can see|can tell|saw))")  # "As some of you know, I'm …"
 # what ends a sentence after its last comma and tells nothing: a laugh, a reassurance, a gasp
 TAILS = {("ha",), ("haha",), ("hahaha",), ("lol",), ("lmao",), ("hehe",), ("but", "wow"), ("so", "do", "n't", "worry"),
          ("do", "n't", "worry"), ("no", "joke"), ("honestly",), ("though",)}
