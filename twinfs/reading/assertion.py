@@ -45,7 +45,7 @@ MODALS = {"might", "may", "could", "should", "must", "ought"}
 WOULD = {"would", "'d"}
 WILL = {"will", "'ll", "shall", "gonna"}
 PLAN_VERBS = {"plan", "want", "hope", "intend", "aim", "wish", "dream", "wanna", "consider", "think"}
-LIKING = {"like", "love", "enjoy", "stand", "fan", "care", "mind"}
+LIKING = {"like", "love", "enjoy", "stand", "abide", "fan", "care", "mind"}
 CONSUMING = {"eat", "drink", "have", "touch", "digest"}
 ADVISING = {"want", "tell", "ask", "suggest", "recommend", "urge", "push", "encourage", "nag", "try", "keep",
             "convince", "persuade", "beg"}
@@ -332,7 +332,7 @@ def _reasons(path: list[Token], sentence: Any) -> set[str]:
             reasons.add("conditional")
         if any(a in WOULD for a in auxes):
             reasons.add("plan" if lemma in ("love", "like") else "conditional")
-        if any(a in MODALS for a in auxes) and lemma not in ("stand",) and not _all_day(verb, auxes) or any(
+        if any(a in MODALS for a in auxes) and lemma not in ("stand", "abide") and not _all_day(verb, auxes) or any(
                 c.dep_ == "advmod" and c.lower_ in ("maybe", "perhaps", "possibly") for c in children):
             reasons.add("modal")  # "I might", "move out by spring, maybe"
         if any(a in WILL for a in auxes) or (lemma == "go" and verb.tag_ == "VBG" and any(

@@ -144,7 +144,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\b(?:i|we) (?:'m |am |got |are |'re |just got |was )(?:now |finally |recently |still |happily )?"
                   r"(single|married|divorced|engaged|widowed|separated)\b", low) \
         or re.search(r"\b(?:as )?an? (single) (?:parent|mom|mum|mother|dad|father)\b", low)
-    over = re.search(r"\b(?:i|we) (?:was|were) married (?:to \w+ )?for\b", low)  # "I was married for five years"
+    over = re.search(r"\b(?:i|we) (?:was|were) married (?:to \w+ )?for\b|\b(?:while|when|before|until|till) (?:i|we) "
+                     r"(?:was|were) married\b", low)  # "I was married for five years", "while I was married"
     if m and not over:
         add("relationship_status", m.group(1))
     m = re.search(r"\bi(?: 'm| am) \d{1,3}, (married|single|divorced|engaged|widowed)\b", low)  # "I'm 42, married, …"
@@ -236,8 +237,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"([A-Z]\w+))?", text, re.I)  # "a golden retriever named Max", "two guinea pigs"
     if m:
         name = m.group(2) or pet_named(text[m.end():])  # "We got a puppy last week, a spaniel called Biscuit"
-        both = re.match(r",? (" + NAME + r")(?:,| and) (" + NAME + r")\b", text[m.end():])  # "two cats, Mochi and Soba"
-        if name is None and both and m.group(1).lower().endswith("s") and "i" not in (both.group(1).lower(),
+        both = re.match(r"(?: already| too| as well| at home)?,? (" + NAME + r")(?:,| and) (" + NAME + r")\b",
+                        text[m.end():])  # "two cats, Mochi and Soba", "two cats already, Chile and Limón"
+        if name is None and both and (m.group(1).lower().endswith("s") or text[m.end(1):m.end(1) + 1] == "s") \
+                and "i" not in (both.group(1).lower(),
                                                                                       both.group(2).lower()):
             name = f"{both.group(1)} and {both.group(2)}"
         one = re.match(r", (" + NAME + r")(?=,| who\b| which\b| that\b|\W*$)", text[m.end():])  # "a cat, Miso, who …"
@@ -249,13 +252,21 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                         r"(?: (?:named|called) (" + NAME + r"))?", text[m.end():], re.I)  # "… and two guinea pigs"
         if more:
             add("pet", (more.group(1) + more.group(2)).lower() + (f" named {more.group(3)}" if more.group(3) else ""))
+    m = re.search(r"\b(?:[Tt]he|[Oo]ur|[Mm]y) (" + PET_WORDS + r")s? are (" + NAME + r"(?:, " + NAME + r")*(?:,? and "
+                  + NAME + r"(?: " + NAME + r")?))\b", text) \
+        or re.search(r"(?:^|[,.;] |\b[Pp]lus )(" + NAME + r"), (?:our|my) (?:\w+ )?(" + PET_WORDS + r")\b", text)
+    pet, name = (m.group(1), m.group(2)) if m and m.group(1).lower() in PETS else (m.group(2), m.group(1)) if m \
+        else ("", "")  # "The hens are Doris, Gudrun and Fru Hansen", "Plus Pepper, our beagle, who also needs …"
+    if pet.lower() in PETS and name.lower() not in NOT_NAMES | KIN.keys():
+        found[:] = [(a, v) for a, v in found if (a, v.lower()) != ("pet", pet.lower())]  # named now
+        add("pet", f"{pet.lower()} named {name}")
 
     # diet, allergies and health
     m = re.search(r"\b(?:i|we) (?:'m |am |'ve been |have been |went |became |'re |are |'ve (?:recently |just )?gone |"
                   r"have (?:recently |just )?gone |recently went |just went |turned )(?:a |now |mostly |strictly |"
-                  r"fully |still )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r")\b", low)
+                  r"fully |still )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r"|veg)\b", low)
     if m:
-        add("diet", m.group(1))
+        add("diet", m.group(1))  # "I've been veg since grade 9": said of oneself, "veg" is the diet
     m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are|'ve been| have been)(?: now| still| currently| strictly)? on an? "
                   r"(?:strict |new )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r"|low-carb|low-fodmap|"
                   r"mediterranean) diet\b", low)  # "I'm on a keto diet at the moment"
@@ -292,7 +303,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bi (?:have|'ve got|(?:was|got|'ve been|have been) diagnosed with|suffer from|struggle with|"
                   r"live with) (?:an? )?((?:type [12] |chronic |mild |severe |bad )?(?:" + conditions + r"|"
                   + CONDITION + r"))\b", low) \
-        or re.search(r"\b(?:of|with|for|about) my ((?:type [12] |chronic )?(?:" + conditions + r"))\b", low)
+        or re.search(r"\b(?:of|with|for|about|on) my ((?:type [12] |chronic )?(?:" + conditions + r"))\b", low) \
+        or re.search(r"\bmy \w+ (?:is|are|get|gets) (?:\w+ )?(?:stiff|sore|swollen|bad) with ((?:" + conditions + r"|"
+                     + CONDITION + r"))\b", low)  # "my thumbs are stiff with osteoarthritis"
     if m and len(m.group(1)) > 3:
         add("health", (as_spelled(m.group(1), text) or "").replace(" 's", "'s"))  # "ADHD", "Crohn's" as said;
         # "because of my high blood pressure"

@@ -32,6 +32,9 @@ STATES = ("allergic", "vegetarian", "vegan", "pescatarian", "fluent", "married",
 # "allergic to", "vegetarian, 20 years"; not a bare "Obsessed." (an answer, maybe of someone else) but in a list
 FOLLOWS = r"(?=,\s*\d|\s+(?:to|in|from|since|for|with|out of|of|near|now|at)\b)"
 BULLET = r"(?:^|\n)[ \t]*(?:[-•*–·]|\d{1,2}[.)])[ \t]+"
+# emoji (with their skin tones, joiners and variation selectors) that lead a line, as a list's bullets
+EMOJI = "\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF"
+EMOJI_LED = re.compile(r"^[ \t]*[" + EMOJI + r"][" + EMOJI + r"\u200d\ufe0f\u20e3]*[ \t]+(?=\w)", re.M)
 START = r"(?:^|(?<=[.!?;:])[ \t]+|\n[ \t]*|" + BULLET + r")['\"“‘(]?"  # after a quote opened
 AGE = re.compile(r"(" + BULLET + r")(\d{1,2})(?=\s*(?:,|$|\n|y/?o\b|yo\b|years? old\b))", re.I)
 STATE = re.compile(START + r"(?=(?i:" + "|".join(STATES) + r")" + FOLLOWS + r")[A-Za-z]")
@@ -51,8 +54,13 @@ LANGUAGE_LIST = re.compile(START + r"(?=" + SOME + r"([A-Za-z]+)(?:, " + SOME + 
                            + r"[A-Za-z]+)?\s*(?:[.!]|$|\n))")
 
 
+BORN_HERE = re.compile(START + r"(?=(?!I\b|I')[A-Z][\w'-]+(?: [A-Z][\w'-]+)? born (?:and|&) (?:raised|bred)\b)")
+
+
 def with_subject(text: str) -> str:
     """`text` with the "I" its notes leave out written in; the same text when it has none."""
+    text = EMOJI_LED.sub("", text)  # "🐝 allergic to bee stings": an emoji that leads a line is its bullet
+    text = BORN_HERE.sub(lambda m: m.group(0) + "I'm ", text)  # "- Soweto born & raised" - "- I'm Soweto born …"
     text = AGE.sub(lambda m: f"{m.group(1)}I'm {m.group(2)}", text)
     text = _in_lines(text)
     text = STATE.sub(lambda m: m.group(0) if _labelled(m) else m.group(0)[:-1] + "I'm " + m.group(0)[-1].lower(),
@@ -72,7 +80,8 @@ def _opened(m: re.Match) -> str:
 def _labelled(m: re.Match) -> bool:
     """The match follows a form's label ("Diet: vegan", "Languages: Portuguese, English"): labelled.py reads it."""
     line = m.string[:m.start()].rsplit("\n", 1)[-1]
-    return line.rstrip().endswith(":") and len(line.split()) <= 3
+    return "\n" not in m.group(0) and line.rstrip().endswith(":") and len(line.split()) <= 3  # not a list's heading
+    # ("fun facts:\n- allergic to pollen")
 
 
 def _in_lines(text: str) -> str:

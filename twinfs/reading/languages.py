@@ -50,6 +50,9 @@ FRONTED = (r"(?:^|[,;:—-] |\b(?:[Bb]ut|[Aa]nd|[Ss]o) )(" + WORD + r"(?:(?:,|,?
            r"speak\b|(?:are|is) (?:both |all )?fine for me\b)")
 SPEAKER = r"\b(?:fluent|native) (" + WORD + r") speakers?\b"  # "one of the only fluent Irish speakers"
 AT_HOME = r"(?:^|[,;—-] )(" + WORD + r") at home\b"  # "…, Danish at home of course"
+# lessons one takes: "that's my online Tamil lessons", "I'm taking Korean classes on Thursdays"
+LESSONS = (r"\b(?:[Mm]y|(?:[Ii]|[Ww]e) (?:'m |am |'ve |have )?(?:been )?(?:take|taking|do|doing|have|having|started|"
+           r"start|booked)) (?:\w+ )?(" + WORD + r") (?:lessons?|classes|class|course|tutoring)\b")
 # a translator's languages: "freelance translator, German and Swedish into Danish", "translator, Irish and German"
 TRANSLATOR = r"\btranslat(?:or|ing|e)\b,? (?:from )?(" + LIST + r")(?: (?:into|to) (" + WORD + r"))?"
 
@@ -68,8 +71,15 @@ def spoken(text: str, known: set[str]) -> list[str]:
         for m in re.finditer(pattern, text, re.M):
             for group in m.groups():
                 take(group)
-    for pattern in (FIRST, MY_FIRST, NATIVE_LINE, HOW_WELL, TALK_IN, SPEAKER, AT_HOME):
+    for pattern in (FIRST, MY_FIRST, NATIVE_LINE, HOW_WELL, TALK_IN, SPEAKER, AT_HOME, LESSONS):
         for m in re.finditer(pattern, text, re.M):
             for group in m.groups():
                 take(group, split=False)
     return found
+
+
+def my_lessons(text: str, language: str) -> bool:
+    """`text` says the lessons of `language` are the speaker's: "that's my online Tamil lessons" (whose subject is
+    "that", so the gate finds no speaker there)."""
+    return re.search(r"\b[Mm]y (?:\w+ )?" + re.escape(language) + r" (?:lessons?|classes|class|course|tutoring)\b",
+                     text) is not None

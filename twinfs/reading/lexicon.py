@@ -33,7 +33,7 @@ PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit
         "collie", "retriever", "husky", "dachshund", "pug", "bulldog", "corgi", "chihuahua", "whippet", "lurcher",
         "schnauzer", "shiba", "shih tzu", "cockapoo", "labradoodle", "budgie", "canary", "cockatiel", "chinchilla",
         "hedgehog", "goldfish", "axolotl", "jack russell", "elkhound", "staffie", "springer spaniel",
-        "cavapoo", "maltese", "greyhounds", "westie", "weimaraner", "vizsla", "dalmatian", "rottweiler"}
+        "cavapoo", "maltese", "greyhounds", "westie", "weimaraner", "vizsla", "dalmatian", "rottweiler", "hen", "hens"}
 JOBS = {"hygienist", "inspector", "dietician", "podcaster", "recruiter", "coordinator", "actuary", "barrister",
         "notary", "orthodontist", "anaesthetist", "anesthetist", "videographer", "stylist", "beautician", "steward",
         "stewardess",

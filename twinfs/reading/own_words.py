@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .elided import with_subject
+from .lexicon import TENS
 from .questionnaire import by_number
 from .resume import cv_lines
 from .signature import signed
@@ -37,6 +38,15 @@ EXPORTED = re.compile(r"^[ \t]*(?:\[(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4},?\s+)?\d{
                       r"(?:\s?[APap][Mm])?\]|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4},?\s+\d{1,2}:\d{2}(?:\s?[APap][Mm])?\s+[-–])"
                       r"[ \t]*([^:\n]{1,40}):[ \t]?(.*)$", re.M)
 STRUCK = re.compile(r"~~[^~\n]+~~")
+# a repair said as it is spoken: "we live in San Anto— well, technically Helotes now", "I'm thirty-six— no,
+# thirty-seven": the words before the dash are taken back when the repair is of their kind (a name for a name, a
+# number for a number)
+NUMBER = (r"(?:\d{1,4}|" + TENS + r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|one|two|three|four|five|six|"
+          r"seven|eight|nine|ten|eleven|twelve|\w+teen)")
+REPAIRED = re.compile(r"(?:(?P<name>\b[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})|(?P<number>\b" + NUMBER + r"))"
+                      r"[ \t]*[—–-][ \t]*(?:no|well|sorry|I mean|wait|actually|or rather|er|um)[,.]?[ \t]+"
+                      r"(?:(?:technically|actually|really|I mean|it's|it is)[ \t]+)?"
+                      r"(?=(?P<fix>(?!(?:I|It|We|They|He|She|You|The|That|This|My|Our)\b)[A-Z]|" + NUMBER + r"\b))")
 # "pescatarian - no wait, that's old. vegetarian since 2019": the words before the taking back, from where the line,
 # label or sentence starts, up to where the taking back ends (its sentence, or its clause before a comma)
 TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?][ \t]+)[^\n.!?:]*?[ \t]*[-—–,][ \t]*"
@@ -46,9 +56,10 @@ TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?
 
 
 def own_words(text: str, speaker: str | None = None) -> str:
-    """`text` without what it quotes, strikes through or takes back, or what someone else typed for the speaker,
-    or another's lines of a chat it pastes (the speaker's own lines kept, their time and name taken off: `speaker`,
-    the speaker's name, its first word the name the chat gives them); the same text when it has none of them."""
+    """`text` without what it quotes, strikes through, takes back or repairs, or what someone else typed for the
+    speaker, or another's lines of a chat it pastes (the speaker's own lines kept, their time and name taken off:
+    `speaker`, the speaker's name, its first word the name the chat gives them); the same text when it has none of
+    them."""
     if ":" in text and EXPORTED.search(text):
         first = (speaker or "").split(" ")[0].lower()
         text = EXPORTED.sub(lambda m: m[2] if m[1].strip().lower() in (first, "me", "you") else "", text)
@@ -59,6 +70,7 @@ def own_words(text: str, speaker: str | None = None) -> str:
         text = QUOTED.sub("", text)
     if "~~" in text:
         text = STRUCK.sub("", text)
+    text = REPAIRED.sub(lambda m: "" if bool(m["name"]) == m["fix"][:1].isupper() else m[0], text)
     return TAKEN_BACK.sub(lambda m: m.group(1), text)
 
 

@@ -76,8 +76,8 @@ def homes(text: str, places: list[str]) -> list[Pair]:
         add("hometown", place)
     m = re.search(r"\b[Ii](?: ?'m| am) an? (" + NAMES + r") (?:boy|girl|lad|lass|native|(?:man|woman),? born and "
                   r"(?:bred|raised))\b", text) \
-        or re.search(r"(?:^|\( |, )(" + NAMES + r") (?:lad|lass|born and (?:bred|raised))\b", text) \
-        or re.search(r"\b[Ii](?: ?'m| am) (" + NAMES + r") born and (?:bred|raised)\b", text)
+        or re.search(r"(?:^|\( |, |- )(" + NAMES + r") (?:lad|lass|born (?:and|&) (?:bred|raised))\b", text) \
+        or re.search(r"\b[Ii](?: ?'m| am) (" + NAMES + r") born (?:and|&) (?:bred|raised)\b", text)
     # "I'm a Gdańsk boy", "I'm a Cork man born and bred",
     # "(Fort William lad, …)", "Peckham born and bred", "I'm Birmingham born and raised"; not
     # "I'm a Swedish native" (a nationality)

@@ -44,7 +44,8 @@ def plans(text: str, low: str) -> list[Pair]:
     if m and re.match(r"(?:do|host|throw|give) (?:it|this|that|them|something|anything|more|my|the same|so|some|a lot"
                       r"|what|up|in)\b", m.group(1)):
         m = None  # "I want to do something nice": no deed said
-    if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", m.group(1))[0], 8)):
+    if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", _undated(m.group(1)))[0],
+                                 8)):
         add("plans", as_spelled(value, text))
     m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|booking|organi[sz]ing|saving for) "
                   r"(an? [\w-]+(?: [\w-]+)? (?:trip|holiday|vacation|honeymoon|visit|move|reunion|road trip|weekend|"
@@ -72,9 +73,10 @@ def plans(text: str, low: str) -> list[Pair]:
                      r"[A-Z][\w'-]+(?: [A-Z][\w'-]+)* to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text)
     if m:
         add("plans", f"move to {m.group(1)}")  # "I want to learn Portuguese before we relocate to Lisbon"
-    m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 'm| am| 're| are| 've| have)? (?:booked|signed up|registered|entered) "
-                  r"(?:in )?(?:to|for) ((?:run|do|climb|walk|swim|ride|cycle|see|visit|attend|take|go)\b[\w '-]+|the "
-                  r"[\w '-]+)", text)
+    m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 'm| am| 're| are| 've| have)? (?:finally |just |already )?(?:booked|"
+                  r"signed up|signed (?:myself|ourselves) up|registered|entered|enrolled) "
+                  r"(?:myself |ourselves |us |me )?(?:in )?(?:to|for|into|onto|on) "
+                  r"((?:run|do|climb|walk|swim|ride|cycle|see|visit|attend|take|go)\b[\w '-]+|the [\w '-]+)", text)
     if m:
         add("plans", cut_value(re.split(r" (?:for|with|because|before|on|in|at|this|next) ", m.group(1))[0], 8))
         # "I'm booked to run the Ruzafa night 10K on 14 December"
@@ -86,6 +88,12 @@ def plans(text: str, low: str) -> list[Pair]:
         add("plans", " ".join([BASE.get(said[0], said[0]), *said[1:]]))  # "we fly out 18 December", "in three
         # weeks I fly to Recife", "we're flying to Oslo next Friday"
     return found
+
+
+def _undated(value: str) -> str:
+    """A plan's words without the time ahead said after them: "do the prep this Saturday after" -> "do the prep"."""
+    ahead = AHEAD.search(value)
+    return value[:ahead.start()].strip() if ahead and ahead.start() > 0 else value
 
 
 def dated_plan(sentence: Any, at: datetime, scheduled: bool) -> tuple[str, str] | None:

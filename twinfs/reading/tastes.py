@@ -73,7 +73,8 @@ def tastes(text: str, low: str) -> list[Pair]:
             r"mfa|msc|ma|ba|bsc|llm|certificate)|(?:an? )?(?:(?:part|full)[- ]time )?(?:"
             r"diploma|course|internship|"
             r"residency|placement|apprenticeship|overtime|shifts?)|\w+ing (?:my|a|the|to|on|for|with)\b|speak|know|"
-            r"have|like|love|want|need|think|feel|live|work|understand|miss|as|(?:[\w-]+ )?shifts?|[\w ]*(?:ology|"
+            r"have|like|love|want|need|think|feel|live|work|understand|miss|as|(?:[\w-]+ )?shifts?|"
+            r"(?:\w+|a|an) (?:days?|hours?|nights?|mornings?|evenings?|shifts?|times?)|[\w ]*(?:ology|"
             r"ics|law|medicine|engineering|architecture|nursing|history|chemistry|physics|economics|accounting))\b",
             value) \
             and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid and not SCHOOLING.search(value):
@@ -133,9 +134,10 @@ def tastes(text: str, low: str) -> list[Pair]:
     if m:
         for value in listed(m.group(1)):
             add("hobby", value)
-    for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still |do )*"
-                         r"(love|like|enjoy|adore|prefer|hate|dislike|ca n't stand|can't stand|detest|despise|"
-                         r"loathe) ([\w'-][\w '-]*)", low):
+    for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still |do |genuinely |honestly |"
+                         r"seriously |truly |simply |literally )*"
+                         r"(love|like|enjoy|adore|prefer|hate|dislike|ca n't stand|can't stand|can not stand|detest|"
+                         r"despise|loathe|ca n't abide|can't abide|can not abide) ([\w'-][\w '-]*)", low):
         liking = m.group(1) in ("love", "like", "enjoy", "adore", "prefer")
         rest = m.group(2)
         if re.match(r"\w+ing\b", rest) and liking:
@@ -151,12 +153,13 @@ def tastes(text: str, low: str) -> list[Pair]:
         or re.search(r"\bi(?: 'm| am) all about ([\w '-]+)", low) \
         or re.search(r"\b[Ii](?: 'm| am) (?:an? )(?:big |huge |massive |lifelong |die-hard )?((?:[A-Z][\w'-]+ ?)+) "
                      r"(?:fan|supporter)\b", text) \
-        or re.search(r"\bi(?: 'm| am) (?:really |so |super )?(?:passionate about|obsessed with|drawn to) "
-                     r"([\w '-]+)", low) \
+        or re.search(r"\bi(?: 'm| am| 've been| have been| 've become| have become| became| got)? (?:really |so |"
+                     r"super |a bit |kind of |kinda |weirdly |totally |completely |slightly |genuinely )?(?:passionate "
+                     r"about|obsessed with|drawn to) ([\w '-]+)", low) \
         or re.search(r"\b(?:i|we)(?: 'm| am| 're| are) (?:both |all |absolutely |totally |just )?(?:mad|crazy|nuts|"
                      r"bonkers) (?:about|for) ([\w '-]+)", low)  # "We're both mad about football"
     if m:
-        add("likes", cut_value(m.group(1), 5))
+        add("likes", as_spelled(cut_value(m.group(1), 5), text))
     m = re.search(r"\bi (?:really |just |also )?(?:like|love|enjoy) to (?:just |sit and |go and )*"
                   r"(?:take a look at|look at|watch|gaze at|stare at|listen to) ([\w '-]+)", low)  # "… at the sunset"
     value = cut_value(re.split(r"-| (?:from|in|at|on|with|when|while|because|as|and|it|every)\b", m.group(1))[0], 4) \
@@ -171,12 +174,14 @@ def tastes(text: str, low: str) -> list[Pair]:
     m = re.search(r"\bmy (?:all-time |top |absolute )?favou?rite ([a-z ]{3,30}?) (?:is|was|are) (.+)$", text, re.I)
     if m:
         add("favorite_" + "_".join(m.group(1).lower().split()), cut_value(m.group(2), 6))
-    m = re.search(r"\b([\w -]+?) (?:is|are) my (?:all-time )?(?:top pick|favou?rite)\b(?: ([a-z]+)\b)?", low)
+    m = re.search(r"\b([\w -]+?) (?:is|are) my (?:all-time )?(?:top pick|favou?rite)\b(?: ([a-z]+)\b)?", low) \
+        or re.search(r"\b([\w -]+?) (?:is|are) (?:basically |literally |honestly )?my (?:whole |entire )?"
+                     r"(?:personality|obsession|jam|happy place)()\b", low)  # "Amapiano is my whole personality"
     if m and (value := cut_value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 6)):  # "landscapes and still life"
         if m.group(2) in KINDS_OF_FAVORITE:  # "Ursula Le Guin is my favourite author"
             add("favorite_" + m.group(2), as_spelled(value, text))
         else:
-            add("hobby" if re.match(r"\w+ing\b", value) else "likes", value)
+            add("hobby" if re.match(r"\w+ing\b", value) else "likes", as_spelled(value, text))
     m = re.search(r"(?:^|[-–:] )((?:[a-z]+ing\b[\w ]*?, ){2,}(?:or |and )?[a-z]+ing\b[\w ]*?)(?: [-–]|[.;!]|$)", low)
     if m:  # "me-time each day - running, reading, or playing my violin -"
         for value in listed(m.group(1)):

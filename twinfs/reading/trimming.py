@@ -59,8 +59,8 @@ def trimmed(span: Span) -> list[Token]:
         t = tokens[0]
         nxt = tokens[1] if len(tokens) > 1 else None
         vocative = (t.pos_ == "PROPN" and nxt is not None and nxt.text in (",", "!", "-", "–", ".") and not (
-            [x.lower_ for x in tokens[2:3]] in (["my"], ["our"]) and len(tokens) > 4 and tokens[3].lower_ in KIN
-            and tokens[4].text == ",")) or (
+            [x.lower_ for x in tokens[2:3]] in (["my"], ["our"]) and len(tokens) > 4 and (
+                tokens[3].lower_ in KIN or tokens[3].lower_ in PETS) and tokens[4].text == ",")) or (
             t.lower_ in ADDRESS and nxt is not None and (nxt.text in (",", "!") or nxt.lower_ in ("i", "we")))
         cleft = t.lower_ == "what" and nxt is not None and nxt.lower_ in ("i", "we")  # "What I love is …"
         degree = t.lower_ == "so" and nxt is not None and nxt.lower_ == "far"  # "So far I've saved …", not "far I've …"

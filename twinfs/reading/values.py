@@ -106,8 +106,11 @@ def as_spelled(value: str | None, text: str) -> str | None:
     """A lower-cased value as the sentence spells it ("visit lisbon" -> "visit Lisbon")."""
     if value is None:
         return None
-    at = text.lower().find(value.lower())
-    return text[at:at + len(value)] if at >= 0 else value
+    for said in (text, rejoined(text)):  # "portland's food carts" of "Portland 's food carts"
+        at = said.lower().find(value.lower())
+        if at >= 0:
+            return said[at:at + len(value)]
+    return value
 
 
 def cut_value(rest: str, words: int = 6) -> str | None:

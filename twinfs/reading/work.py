@@ -27,7 +27,10 @@ NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daug
              "colour", "favor", "favour", "honor", "honour", "floor", "door", "minor", "major", "error",
              "volunteer", "regular", "customer", "beginner", "believer", "lover", "supporter", "list", "playlist",
              "checklist", "wishlist", "shortlist", "waitlist", "tracklist", "wrist", "mist", "fist", "twist", "gist",
-             "exist", "assist", "resist", "insist", "persist", "christian", "indian", "asian", "median"}
+             "exist", "assist", "resist", "insist", "persist", "christian", "indian", "asian", "median", "butter",
+             "burger", "ginger", "pepper", "cucumber", "flower", "tower", "summer", "winter", "letter", "weather",
+             "leather", "feather", "finger", "counter", "computer", "printer", "sticker", "poster", "charger",
+             "heater", "cooler", "blender", "freezer", "dinner", "supper", "river", "silver", "liquor", "mirror"}
 
 
 def is_job(value: str | None) -> bool:
@@ -84,7 +87,7 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("job", f"{m.group(1).replace(' ', '-')} {m.group(2)}")  # "I'm a stay-at-home dad of three"
     if re.search(r"\bi(?: 'm| am)(?: now| fully| happily| semi-?)? retired\b(?! from)", low):
         add("job", "retired")  # "I'm retired" (what one retired from is `former`: assertion.gate)
-    m = re.search(r"\bi (?:'m |am )?(?:work|working)\b[\w ']{0,40}? as an? ([\w -]+)", low) \
+    m = re.search(r"\bi (?:'m |am )?(?:work|working|do|doing)\b[\w ']{0,40}? as an? ([\w -]+)", low) \
         or re.search(r"\bi (?:'m |am )?(?:\w+ )?(?:earn|earning|make|making|get paid|am paid|'m paid)\b[^.;!?]{0,40}? "
                      r"as an? ([\w -]+)", low)  # "I earn about ₦650,000 a month as a QA engineer at Brightwave"
     if m and (value := cut_value(AT_PLACE.split(m.group(1))[0], 3)) and is_job(value):

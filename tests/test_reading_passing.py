@@ -1,0 +1,49 @@
+"""Facts said in passing, in the ways a voice note, a list of emoji or a long aside says them: a repair said as it is
+spoken, an emoji as a list's bullet, a relative who has died, a pet named after its name, a taste said as an
+obsession, a condition said as "my …" (each sentence written for these tests)."""
+from __future__ import annotations
+
+import pytest
+from test_reading_plain import read, values
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("So we're in Bristol— well, technically Keynsham now, since June.", {("home_city", "Keynsham")}),
+    ("And I'm forty-one— no, forty-two, as of Sunday, ugh.", {("age", "forty-two")}),
+    ("fun facts:\n🌿 allergic to pollen, sadly\n🏡 Leeds born & raised", {("allergy", "pollen"),
+                                                                         ("hometown", "Leeds")}),
+    ("I do two days a week as a radiographer at the Royal Infirmary.", {("job", "radiographer"),
+                                                                        ("employer", "Royal Infirmary")}),
+    ("Thursdays are out, that's my evening Greek classes.", {("language", "Greek")}),
+    ("I've finally signed myself up for the Sunday pottery course at the arts centre.",
+     {("plans", "Sunday pottery course")}),
+    ("My knees are fine, but don't ask me about my asthma.", {("health", "asthma")}),
+    ("My fingers get stiff with rheumatoid arthritis in the cold.", {("health", "rheumatoid arthritis")}),
+    ("I've been veg since uni, honestly.", {("diet", "veg")}),
+    ("We have two rabbits already, Toffee and Fudge, so no.", {("pet", "rabbits named Toffee and Fudge")}),
+    ("The goldfish are Sid, Nancy and Elvis; they are very old.", {("pet", "goldfish named Sid, Nancy and Elvis")}),
+    ("Plus Biscuit, our spaniel, who eats socks.", {("pet", "spaniel named Biscuit")}),
+    ("I've become slightly obsessed with Lisbon's tram lines.", {("likes", "Lisbon's tram lines")}),
+    ("Afrobeats is my whole personality these days.", {("likes", "Afrobeats")}),
+    ("I honestly can't stand the smell of wet dog.", {("dislikes", "smell of wet dog")}),
+    ("I cannot abide milk in my coffee.", {("dislikes", "milk in my coffee")}),
+])
+def test_facts_said_in_passing(text, expected):
+    got = values(read(("user", text)))
+    assert expected <= got, got
+
+
+@pytest.mark.parametrize(("text", "unwanted"), [
+    ("I live in Bristol— well, technically Keynsham now.", ("home_city", "Bristol")),  # taken back as said
+    ("She's lived with us since my dad passed, bless her.", ("family", "dad")),  # died: no relative now
+    ("I live alone since my wife, Maureen, passed away.", ("partner", "Maureen")),
+    ("I cook every night now, which I never did while I was married.", ("relationship_status", "married")),
+    ("Marmite toast, hmm, I tried that once and— no.", ("job", "Marmite toast")),  # a food, no doer
+    ("I do three shifts a week at the café, it's fine.", ("hobby", "three shifts a week")),
+])
+def test_what_is_not_so_now(text, unwanted):
+    assert unwanted not in values(read(("user", text))), values(read(("user", text)))
+
+
+def test_a_relative_who_passed_a_test_is_still_a_relative():
+    assert ("brother", "Tom") in values(read(("user", "My brother Tom just passed his driving test!")))
