@@ -27,6 +27,13 @@ from test_reading_plain import read, values
     ("Afrobeats is my whole personality these days.", {("likes", "Afrobeats")}),
     ("I honestly can't stand the smell of wet dog.", {("dislikes", "smell of wet dog")}),
     ("I cannot abide milk in my coffee.", {("dislikes", "milk in my coffee")}),
+    ("I'm a vet nurse, I work at, um, Paws and Claws, the one by the station.", {("employer", "Paws and Claws")}),
+    ("I live alone in Whitby since the kids left.", {("home_city", "Whitby")}),
+    ("Since March I've been renting a two-bed in Leipzig, near the zoo.", {("home_city", "Leipzig")}),
+    ("I'm now a data engineer at a tiny fintech called Ledgerly, less money.", {("employer", "Ledgerly")}),
+    ("Update for those of you asking — we moved out of the city to Clonakilty last spring.",
+     {("home_city", "Clonakilty")}),
+    ("Oh and I have psoriasis, so gentle soap please — my skin hates perfume.", {("health", "psoriasis")}),
 ])
 def test_facts_said_in_passing(text, expected):
     got = values(read(("user", text)))
@@ -40,6 +47,7 @@ def test_facts_said_in_passing(text, expected):
     ("I cook every night now, which I never did while I was married.", ("relationship_status", "married")),
     ("Marmite toast, hmm, I tried that once and— no.", ("job", "Marmite toast")),  # a food, no doer
     ("I do three shifts a week at the café, it's fine.", ("hobby", "three shifts a week")),
+    ("I'm 1.85 and ninety kilos, so a big bike.", ("age", "1")),  # a height
 ])
 def test_what_is_not_so_now(text, unwanted):
     assert unwanted not in values(read(("user", text))), values(read(("user", text)))

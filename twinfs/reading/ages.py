@@ -27,7 +27,8 @@ NAMING_NO_ONE = {"NORP", "LANGUAGE", "GPE", "LOC", "FAC", "ORG", "DATE", "TIME",
 def ages(low: str, tokens: Iterable[Token]) -> list[str]:
     """The ages a sentence gives its speaker, as said."""
     found = []
-    m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?: years? old)?\b(?! ?(?:" + UNITS + r")\b)", low)
+    m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?![.,]\d)(?: years? old)?\b"
+                  r"(?! ?(?:" + UNITS + r")\b)", low)  # not "I'm 1.85": a height
     if m and 0 < int(m.group(1)) < 120 and "%" not in low and not _someday(low[:m.start()]):
         found.append(m.group(1))  # "I'm 5 months pregnant" tells no age
     m = re.search(r"\bi(?: 'm| am| just turned| turned) (" + SPELLED + r")(?: years? old)?"

@@ -27,6 +27,8 @@ SPEAK = (r"\b(?:[Ii]|[Ww]e) (?:still |also |both |only |mostly |can |do )?(?:spe
          r"am fluent in|'m learning|am learning|'m picking up|am picking up|'m studying|am studying|"
          r"(?:'ve |have )?started learning|(?:'ve|have) been learning|get by in|can get by in|manage in|"
          r"'m doing duolingo|am doing duolingo|(?:'ve|have) been doing duolingo) " + SOME + "(" + LIST + ")")
+# how many, then which: "I speak four languages (Malayalam, Tamil, Hindi, English)"
+COUNTED = r"\b(?:[Ii]|[Ww]e) (?:can )?speak (?:\w+ )?languages\s*[(:—–-]\s*(" + LIST + ")"
 # the same said without "I", by a line or a sentence that starts with the verb: "Speak Twi, English …"
 BARE = (r"^(?:[Aa]nd |[Aa]lso |[Oo]h and )?(?:[Ss]peak|[Ll]earning|[Ff]luent in|[Dd]oing duolingo|"
         r"[Bb]een doing duolingo) " + SOME + "(" + LIST + ")")
@@ -67,7 +69,7 @@ def spoken(text: str, known: set[str]) -> list[str]:
             if word.lower() in known and word.lower() not in {w.lower() for w in found}:
                 found.append(word)
 
-    for pattern in (SPEAK, BARE, OTHER_TONGUE, ARE, FRONTED, TRANSLATOR):
+    for pattern in (SPEAK, BARE, OTHER_TONGUE, ARE, FRONTED, TRANSLATOR, COUNTED):
         for m in re.finditer(pattern, text, re.M):
             for group in m.groups():
                 take(group)

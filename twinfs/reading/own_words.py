@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 
+from .bio import in_first_person
 from .elided import with_subject
+from .games import without_the_lie
 from .lexicon import TENS
 from .questionnaire import by_number
 from .resume import cv_lines
@@ -47,6 +49,7 @@ REPAIRED = re.compile(r"(?:(?P<name>\b[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})|(?P<nu
                       r"[ \t]*[—–-][ \t]*(?:no|well|sorry|I mean|wait|actually|or rather|er|um)[,.]?[ \t]+"
                       r"(?:(?:technically|actually|really|I mean|it's|it is)[ \t]+)?"
                       r"(?=(?P<fix>(?!(?:I|It|We|They|He|She|You|The|That|This|My|Our)\b)[A-Z]|" + NUMBER + r"\b))")
+FILLERS = re.compile(r",? \b(?:um+|uh+|erm+|er)\b,?(?= )", re.I)  # a voice note's "um", "uh"
 # "pescatarian - no wait, that's old. vegetarian since 2019": the words before the taking back, from where the line,
 # label or sentence starts, up to where the taking back ends (its sentence, or its clause before a comma)
 TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?][ \t]+)[^\n.!?:]*?[ \t]*[-—–,][ \t]*"
@@ -70,6 +73,7 @@ def own_words(text: str, speaker: str | None = None) -> str:
         text = QUOTED.sub("", text)
     if "~~" in text:
         text = STRUCK.sub("", text)
+    text = FILLERS.sub("", text)  # "I work at, um, Alamo Smiles"
     text = REPAIRED.sub(lambda m: "" if bool(m["name"]) == m["fix"][:1].isupper() else m[0], text)
     return TAKEN_BACK.sub(lambda m: m.group(1), text)
 
@@ -77,5 +81,7 @@ def own_words(text: str, speaker: str | None = None) -> str:
 def as_read(text: str, speaker: str | None = None, before: str | None = None) -> str:
     """A speaker's turn as the rules reader and the model pass's code read it: their own words, chat shorthand
     written out, a CV's sections, an e-mail's signature, a table's rows and the answers by number to the turn
-    `before`'s numbered questions as a form's lines, the "I" its notes leave out written in."""
-    return with_subject(plain(table_lines(cv_lines(signed(own_words(by_number(text, before), speaker), speaker)))))
+    `before`'s numbered questions as a form's lines, a game's lie out, a bio of the speaker by name in the first
+    person, the "I" its notes leave out written in."""
+    said = in_first_person(without_the_lie(own_words(by_number(text, before), speaker)), speaker)
+    return with_subject(plain(table_lines(cv_lines(signed(said, speaker)))))

@@ -23,6 +23,8 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     m = re.search(r"\b(?:i|we)(?: just)?(?: '(?:ve|m|re)| have| am| are)?(?: been)?(?: just| recently| finally| now|"
                   r" still| actually| currently)?"
                   r" (?:live|lived|living|reside|residing|moved|moving|relocated|relocating|based|rent|renting)"
+                  r"(?: (?:out of|away from) the (?:city|town|village|suburbs)| back| out| over| down| up| alone|"
+                  r" together)?"
                   r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:(?:an?|the) (?:[\w-]+ ){0,2}"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence) "
                   r"in )?([A-Z][\w .'-]+)",
@@ -44,7 +46,8 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     m = re.search(r"\b(?:[Mm]y|[Oo]ur) (?:own |little |small |tiny |rented |new )?(?:house|flat|apartment|home|"
                   r"apartment building|building|terrace|terraced house|semi|bungalow|cottage|place|condo|townhouse|"
                   r"maisonette|bedsit) (?:here |up |down |out )?in ([A-Z][\w .'-]+)", text) \
-        or re.search(r"\b(?:i|we) (?:'m |am |are |'re )?(?:renting|rent|share|sharing) an? (?:[\w-]+ )?(?:flat|house|"
+        or re.search(r"\b(?:i|we) (?:'m |am |are |'re |'ve been |have been )?(?:renting|rent|share|sharing) an? "
+                     r"(?:[\w-]+ )?(?:flat|house|"
                      r"apartment|room|place|studio|bedsit|[a-z]+-bed(?:room)?) in ([A-Z][\w .'-]+)", text, re.I) \
         or re.search(r"\b(?:i|we) (?:'m|am|are|'re) in an? (?:[\w-]+ ){0,3}(?:flat|house|apartment|studio|bedsit|"
                      r"condo|[a-z]+-bed(?:room)?) (?:here |up |down |out )?in ([A-Z][\w .'-]+)", text, re.I) \

@@ -108,9 +108,13 @@ def trimmed(span: Span) -> list[Token]:
                      or (t.lower_ == "let" and i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "us"))),
                     None)  # "…, so let's make it happen",
     # "…, so please avoid red-green charts": what the listener is asked
-    lead = next((i for i, t in enumerate(tokens) if listener is not None and i > listener and t.text in (":", ";")
-                 and any(x.lower_ in FIRST for x in tokens[i + 1:i + 3])), None)
-    if lead is not None:  # "Quick intro so you can help me: I'm Priya, I work as …": what follows is theirs
+    asking = listener is not None and not any(x.lower_ in FIRST for x in tokens[:listener]) and (
+        tokens[listener].dep_ in ("nsubj", "nsubjpass") or tokens[listener - 1].lower_ == "of")  # "loads of you ask"
+    lead = next((i for i, t in enumerate(tokens) if listener is not None and i > listener and (
+        t.text in (":", ";") or t.text == "—" and asking) and any(x.lower_ in FIRST for x in tokens[i + 1:i + 3])),
+                None)
+    if lead is not None:  # "Quick intro so you can help me: I'm Priya, I work as …", "loads of you asking whose
+        # kitchen this is — we actually moved …": what follows is theirs
         tokens = tokens[lead + 1:]
         listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU), None)
     if listener is not None:

@@ -160,10 +160,12 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("job", f"works in {m.group(1)}{m.group(2)}")  # "I've worked in a library for twenty years"
     m = re.search(r"\b(?:firm|company|studio|agency|shop|practice|startup|business|restaurant|cafe|café|bakery|"
                   r"charity|clinic|lab|school|exporter|importer|publisher|brewery|hotel|chain|supplier|consultancy|"
-                  r"manufacturer|distributor|brand) (?:called|named) ([A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*)", text)
+                  r"manufacturer|distributor|brand|fintech|start-up|nonprofit|non-profit|bank|app) (?:called|named) "
+                  r"([A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*)", text)
     if m and re.search(r"\b(?:i|we) (?:'m |am |now |still |'ve |have |just )*(?:work|working|worked|started (?:work )?"
                        r"as)\b", text, re.I) or m and any(is_job(j.group(1)) for j in re.finditer(
-                           r"\b[Ii] (?:'m|am) an? ([\w-]+(?: [\w-]+)?) at an? ", text[:m.start()])):
+                           r"\b[Ii] (?:'m|am) (?:now |currently |still )?an? ([\w-]+(?: [\w-]+)?) at an? ",
+                           text[:m.start()])):
         add("employer", m.group(1))
     m = re.search(r"\b(?:lost|quit|left) my (?:secure )?(?:job|position|9-5|gig) (as|at) (?:an? |the )?([\w '&-]+)",
                   text, re.I)
