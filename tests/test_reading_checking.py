@@ -97,6 +97,17 @@ def test_a_new_label_for_other_words_or_one_that_does_not_hold_keeps_the_rules_r
     assert (moved.action, moved.value) == ("add", "Dundee")
 
 
+def test_the_gate_of_the_check_reads_my_and_a_question_after_the_statement_as_the_rules_do():
+    # what the eighteenth set's run showed: the model agreed, and code's gate dropped what the rules had read right
+    arthritis = Question("The lads don't need a lecture on my arthritis.", "", "health", "arthritis", "th#r1")
+    assert decide(arthritis, ModelAnswer(True, "health", "arthritis")).action == "keep"  # "my" says whose
+    films = Question("also I can't stand slasher films, would that work as a hot take?", "", "dislikes",
+                     "slasher films", "th#r2")
+    assert decide(films, ModelAnswer(True, "hobby", "slasher films")).action == "keep"  # the question comes after
+    theirs = Question("My brother doesn't need a lecture on his arthritis.", "", "health", "arthritis", "th#r3")
+    assert decide(theirs, ModelAnswer(True, "health", "arthritis")).action == "drop"  # his, not the speaker's
+
+
 def test_words_of_another_kind_than_the_label_are_not_added():
     # what Qwen2.5-Coder-1.5B added from sentences the rules left alone in chats between friends (the third set)
     wrong = [("We've got a gig on Saturday!", "job", "gig"), ("Work's been mad this week.", "job", "Work"),

@@ -28,7 +28,7 @@ the friend's; "I live in Leeds and work as a nurse" the speaker's) and reads tha
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..text import FIRST
@@ -96,6 +96,16 @@ class Assertion:
         return "not_a_span" in self.reasons or self.holds(concept)
 
 
+def stated_before(verdict: Assertion, value: str, turn: str) -> Assertion:
+    """`verdict` without its "question" when `value` is said before the question begins ("I'm 27; is that too
+    late?", "I can't stand horror movies, would that work?"): the rules read the statement before it (BREAK), which
+    the gate reads as the question's sentence."""
+    if "question" in verdict.reasons and verdict.whose == "speaker" and re.search(
+            rf"{re.escape(value)}[^?]*?(?:{BREAK.pattern})[^?]*\?", turn, re.I):
+        return replace(verdict, reasons=verdict.reasons - {"question"})
+    return verdict
+
+
 def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | None = None,
          concept: str | None = None) -> Assertion:
     """Whose `value` is in this turn and whether it is asserted (see the module's docstring). `concept`: with no
@@ -121,6 +131,11 @@ def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | Non
             continue
         if concept == "age" and said_bare(tokens[0], tokens[-1]):
             return Assertion("speaker", "", frozenset())  # "Fifty-two, dodgy hip", "44 now and it takes longer"
+        if concept in ("health", "language") and re.search(r"\b(?i:my|our)\s+(?:\w+\s+)?$", whole[:at]) and (
+                concept == "health" or re.match(r"\s+(?:lessons?|classes|class|course|tutoring)\b",
+                                                whole[at + len(value):])):
+            return Assertion("speaker", "", frozenset())  # "they don't need a lecture on my arthritis", "that's my
+            # online Tamil lessons": "my" says whose, whatever the clause does
         line = whole[whole.rfind("\n", 0, at) + 1:].split("\n", 1)[0]
         if owner := whose(line):  # a form's line, "Job: Pharmacist now", "Partner's job: …": its label says whose
             return Assertion(*owner, frozenset())

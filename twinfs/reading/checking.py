@@ -18,10 +18,10 @@ import hashlib
 import io
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from .assertion import BREAK, gate
+from .assertion import gate, stated_before
 from .clauses import held_to, left_alone
 from .fields import FieldDecoder, fits
 from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, WORK_SAID, misfit
@@ -190,12 +190,11 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
         return CheckVerdict("keep" if had else "none", why=f"{said!r} names no place for a {answer.attribute}")
     same = had and rules == answer.attribute  # then the rules' words are what is checked, not the model's
     verdict = gate(question.turn, (question.value or said) if same else said, concept=answer.attribute)
-    if same and verdict.reasons == {"question"} and verdict.whose == "speaker" and re.search(
-            rf"{re.escape(question.value or said)}[^?]*?(?:{BREAK.pattern})[^?]*\?", question.turn, re.I):
-        verdict = replace(verdict, reasons=frozenset())  # "I'm 27; is that too late?": the rules read the statement
-        # before the question (assertion.BREAK), which the gate reads as the question's sentence
+    if same:
+        verdict = stated_before(verdict, question.value or said, question.turn)
     if not verdict.holds(answer.attribute):
-        ruled = gate(question.turn, question.value or said, concept=rules) if had and not same else None
+        ruled = stated_before(gate(question.turn, question.value or said, concept=rules), question.value or said,
+                               question.turn) if had and not same else None
         if ruled is not None and ruled.holds(rules):
             return CheckVerdict("keep", why=f"the model's {answer.attribute} does not hold; the rules' {rules} does")
         whose = f"{verdict.holder or verdict.whose}'s" if verdict.whose != "speaker" else ""

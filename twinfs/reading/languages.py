@@ -78,10 +78,3 @@ def spoken(text: str, known: set[str]) -> list[str]:
             for group in m.groups():
                 take(group, split=False)
     return found
-
-
-def my_lessons(text: str, language: str) -> bool:
-    """`text` says the lessons of `language` are the speaker's: "that's my online Tamil lessons" (whose subject is
-    "that", so the gate finds no speaker there)."""
-    return re.search(r"\b[Mm]y (?:\w+ )?" + re.escape(language) + r" (?:lessons?|classes|class|course|tutoring)\b",
-                     text) is not None

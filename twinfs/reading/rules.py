@@ -21,7 +21,6 @@ from .assertion import BREAK, gate, make_believe
 from .attributes import alone, named_aside, pet_named
 from .dates import DAY, MONTH, Prefer, phrases, resolve
 from .labelled import facts as labelled
-from .languages import my_lessons
 from .lexicon import KIN
 from .own_words import as_read
 from .pipeline import nlp
@@ -81,9 +80,6 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     """The value is the speaker's and said as true (assertion.gate): not a relative's, a hypothetical, a modal,
     "used to", a refusal or a question. A value the rules wrote in their own words ("single") passes."""
     verdict = gate(span, value, concept=attribute)
-    if attribute == "language" and my_lessons(span.text, value) or attribute == "health" and re.search(
-            rf"\bmy {re.escape(value)}\b", span.text, re.I):
-        return True  # "that's my online Tamil lessons", "they don't need a lecture on my arthritis": "my" says it
     if attribute in RELATIONS and DEPARTED.search(re.sub(rf"\b{re.escape(value)}\b", "NAMED", span.text)):
         return False  # "since my dad passed", "my husband, Gerald, passed away": no relative who is now
     if attribute in RELATIONS and verdict.whose in ("speaker", "other"):  # "a gift from my grandma": "my" said it
