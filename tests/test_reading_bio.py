@@ -16,6 +16,7 @@ BIO = ("Could you trim this for the festival programme? Third person please:\n\n
 def test_a_bio_of_the_speaker_in_the_third_person_is_read_as_theirs():
     said = in_first_person(BIO, "Tomás Reyes")
     assert "I am a sound engineer at Radio Clásica" in said and "I live with my wife Lucía" in said
+    assert said.count("\n") == BIO.count("\n")  # its lines as they were
     got = values(read(("user", BIO), who="Tomás Reyes"))
     assert {("job", "sound engineer"), ("employer", "Radio Clásica"), ("hometown", "Cádiz"),
             ("partner", "Lucía")} <= got, got

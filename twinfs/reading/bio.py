@@ -67,4 +67,4 @@ def in_first_person(text: str, speaker: str | None) -> str:
             if spoken_of:
                 parts[n] = _led(parts[n], f"(?:{who}|[Ss]he|[Hh]e)")
         out.append("".join(parts))
-    return "\n".join(out)
+    return "".join(out)  # the blank lines between paragraphs are among them
