@@ -15,7 +15,8 @@ import re
 
 OWN = {"is": "am", "isn't": "am not", "was": "was", "has": "have", "hasn't": "haven't", "does": "do",
        "doesn't": "don't", "goes": "go"}
-NOT_VERBS = {"always", "also", "still", "never", "often", "usually", "really", "just", "now", "recently", "currently"}
+# words between the subject and its verb ("Ananya always runs"), none a verb
+ADVERBS = ("always", "also", "still", "never", "often", "usually", "really", "just", "now", "recently", "currently")
 HER = {"her": "my", "his": "my", "herself": "myself", "himself": "myself", "him": "me"}
 SENTENCE = re.compile(r"((?<=[.!?])\s+|\n)")  # a sentence's end, or a line's
 
@@ -29,7 +30,7 @@ def _verb(word: str) -> str:
         return word[:-3] + "y"
     if re.search(r"(?:ch|sh|ss|x|z|o)es$", low):
         return word[:-2]
-    if low.endswith("s") and not low.endswith("ss") and low not in NOT_VERBS:
+    if low.endswith("s") and not low.endswith("ss") and low not in ADVERBS:
         return word[:-1]
     return word
 
@@ -38,7 +39,7 @@ def _led(sentence: str, who: str) -> str:
     """`sentence` with its subject `who` (or "she"/"he") and the verb after it in the first person, "her"/"his" as
     "my"."""
     said = re.sub(rf"(^|[,;:]\s+|\b(?i:where|when|while|and|but|as|so)\s+|['\"‘“(]){who}(\s+)"
-                  rf"(?:(always|also|still|never|often|usually|really|just|now|recently|currently)\s+)?([\w']+)",
+                  rf"(?:({'|'.join(ADVERBS)})\s+)?([\w']+)",
                   lambda m: f"{m[1]}I{m[2]}{m[3] + ' ' if m[3] else ''}{_verb(m[4])}", sentence)
     said = re.sub(r"\b(?:[Hh]er|[Hh]is|[Hh]erself|[Hh]imself|him)\b", lambda m: HER[m[0].lower()], said)
     return re.sub(rf"\b{who}'s\b", "my", said)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
+from .ages import SPELLED
 from .bio import in_first_person
 from .elided import with_subject
 from .games import without_the_lie
-from .lexicon import TENS
 from .questionnaire import by_number
 from .resume import cv_lines
 from .signature import signed
@@ -43,8 +43,7 @@ STRUCK = re.compile(r"~~[^~\n]+~~")
 # a repair said as it is spoken: "we live in San Anto— well, technically Helotes now", "I'm thirty-six— no,
 # thirty-seven": the words before the dash are taken back when the repair is of their kind (a name for a name, a
 # number for a number)
-NUMBER = (r"(?:\d{1,4}|" + TENS + r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|one|two|three|four|five|six|"
-          r"seven|eight|nine|ten|eleven|twelve|\w+teen)")
+NUMBER = r"(?:\d{1,4}|" + SPELLED + r"|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen)"
 REPAIRED = re.compile(r"(?:(?P<name>\b[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})|(?P<number>\b" + NUMBER + r"))"
                       r"[ \t]*[—–-][ \t]*(?:no|well|sorry|I mean|wait|actually|or rather|er|um)[,.]?[ \t]+"
                       r"(?:(?:technically|actually|really|I mean|it's|it is)[ \t]+)?"

@@ -6,8 +6,9 @@ what its question asks.
 
 An assistant taking a person's details asks a numbered list ("please answer by number") and is answered "1. 58":
 the answer alone says nothing of what it is. A line whose question asks for one of the speaker's lasting facts
-(asked.ASKS: an age, where they live, where they are from, a diet, allergies, pets, languages) is read as a form's
-line ("Age: 58", labelled.py); any other answer is read without its number.
+(asked.ASKS: an age, where they live, where they are from, a diet, allergies, pets, languages), or whose item is a
+form's field name labelled.py knows ("4. Occupation", "2. Date of birth / age"), is read as a form's line ("Age: 58",
+labelled.py); any other answer is read without its number.
 """
 from __future__ import annotations
 
