@@ -65,3 +65,37 @@ def test_the_steps_run_in_the_order_of_steps_each_in_its_lane(tmp_path, embedder
     assert [lane_of(s) for s in made][:2] == [LAND, LAND]
     assert in_order(list(reversed(made))) == made
     memory.close()
+
+
+def test_a_landing_kept_waiting_for_the_writer_keeps_a_back_off_begun_meanwhile(monkeypatch):
+    """Both lanes run the land step: one that waited for the writer while the other lane's try failed must see
+    that try's back-off, not land again at once (seen as a third try 1.2 s after the second, not 2 s)."""
+    from twinfs.steps import land
+
+    class Troubles:
+        closed, due, retried = False, None, []
+
+        def waiting(self, name, what):
+            return self.due
+
+        def failed(self, space, what, exc):
+            raise AssertionError("no try was due")
+
+        def cleared(self, name, what):
+            self.due = None
+
+        def retry(self, name, due):
+            self.retried.append(due)
+
+    tries, troubles = [], Troubles()
+    monkeypatch.setattr(land, "land_event", lambda space, event: tries.append(event))
+    space = SimpleNamespace(user=SimpleNamespace(dirname="u"), writer=threading.Lock(), pending=lambda: ["add"],
+                            landed=threading.Condition())
+    space.writer.acquire()  # the other lane's try, under way
+    waiting = threading.Thread(target=land.Landing(troubles), args=(space,))
+    waiting.start()
+    time.sleep(0.2)
+    troubles.due = time.monotonic() + 60  # … failed: tried again in a minute
+    space.writer.release()
+    waiting.join(10)
+    assert not waiting.is_alive() and tries == [] and troubles.retried == [troubles.due]

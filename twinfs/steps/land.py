@@ -335,11 +335,11 @@ class Landing:
     def __call__(self, space: Space) -> None:
         name = space.user.dirname
         while not self.troubles.closed:
-            due = self.troubles.waiting(name, "landing")
-            if due is not None:
-                self.troubles.retry(name, due)
-                return
-            with space.writer:
+            with space.writer:  # the back-off is asked holding the writer: the other lane may have just failed
+                due = self.troubles.waiting(name, "landing")
+                if due is not None:
+                    self.troubles.retry(name, due)
+                    return
                 events = space.pending()
                 if not events:
                     self.troubles.cleared(name, "landing")
