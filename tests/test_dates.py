@@ -59,6 +59,13 @@ TABLE = [
     ("2023-04-01", MONDAY, "past", date(2023, 4, 1)),
     ("yesterday", date(2022, 1, 1), "past", date(2021, 12, 31)),
     ("last month", date(2023, 3, 31), "past", date(2023, 2, 28)),
+    ("Saturday the 13th", MONDAY, "future", date(2023, 5, 13)),  # the day of the month says which Saturday
+    ("Sat 13th", MONDAY, "future", date(2023, 5, 13)),
+    ("20–23 November", MONDAY, "future", date(2023, 11, 20)),  # a range: its first day
+    ("June 3-5", MONDAY, "future", date(2023, 6, 3)),
+    ("Saturday 9am", MONDAY, "future", date(2023, 5, 13)),  # the day, not its hour
+    ("Friday at 15:30", MONDAY, "future", date(2023, 5, 12)),
+    ("at 3pm", MONDAY, "future", MONDAY),  # a time of the day it is said
 ]
 
 
@@ -187,3 +194,9 @@ def test_a_sentence_past_a_bound_leaves_the_rest_of_the_window_read(monkeypatch,
     assert ("pet", "dog named Biscuit") in {(r.attribute, r.value) for r in outcome.records}
     assert "a sentence of turn t0 read for its values alone: when: String should have at most 30 characters" \
         in caplog.text
+
+
+def test_a_day_named_with_its_weekday_or_as_a_range_is_one_phrase_and_any_thursday_none():
+    assert phrases("What I will do: on Saturday the 8th I'm driving to IKEA.") == ["on Saturday the 8th"]
+    assert phrases("I'm off to Tromsø 20–23 November for a conference.") == ["20–23 November"]
+    assert phrases("I refuse to eat lentils out of a tub on a Thursday.") == []

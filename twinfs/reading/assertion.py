@@ -210,6 +210,8 @@ def _clause(tokens: list[Token]) -> Assertion:
     sent = tokens[0].sent
     if not any(finite(t) or t.lower_ in ("no", "not", "never", "none") for t in sent) \
             and not sent.text.rstrip().endswith("?"):
+        if (other := _goes_on(sent)) is not None:
+            return Assertion("other", other, frozenset())
         return Assertion("speaker", "", frozenset())  # a verbless answer ("Bouldering, making pasta and chess."):
         # no clause of anyone else's, no mood; the turn before says what it answers (rules: asked.answered)
     span = {t.i for t in tokens}
@@ -262,6 +264,16 @@ def _clause(tokens: list[Token]) -> Assertion:
     return Assertion(whose, holder, frozenset(reasons))
 
 
+def _goes_on(sent: Span) -> str | None:
+    """A sentence that leaves its subject out goes on about the "she" or "he" of the sentence before it: "She swam
+    every Sunday. Diabetic for the last 20 years and still sneaking jalebis." -> "She"."""
+    if sent.start == 0 or any(t.dep_ in ("nsubj", "nsubjpass", "expl") for t in sent):
+        return None
+    before = sent.doc[sent.start - 1].sent
+    subject = next((c for c in before.root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return subject.text if subject is not None and subject.lower_ in ("she", "he") else None
+
+
 STORY_ROLES = {"character", "protagonist", "heroine", "hero", "narrator", "villain", "avatar", "persona"}
 
 
@@ -271,6 +283,8 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
         if verb is not None and verb.tag_ == "VB" and verb.i == verb.sent.start and verb.lower_ == verb.lemma_.lower() \
                 and verb.lower_ not in PAST_FORMS:
             return "listener", ""  # an imperative
+        if (other := _goes_on(tokens[0].sent)) is not None:
+            return "other", other
         return "speaker", ""
     holder = " ".join(t.text for t in subject.subtree)
     low = subject.lower_

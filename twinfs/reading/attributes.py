@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .ages import ages
+from .kin_lists import listed_kin
 from .languages import THINGS, spoken
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .places import homes
@@ -192,6 +193,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add(KIN[m.group(1).lower()], m.group(2))  # "I have a son, Leo, who is six"
     elif m:
         add("family" if KIN[m.group(1).lower()] not in ("son", "daughter") else "children", m.group(1).lower())
+    for relation, name in listed_kin(text):  # "my grandchildren are Amelia (9), Jack (7) and baby Rose"
+        add(relation, name)
     aside = named_aside(text)
     for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely|twin|"
                          r"elder|step))* "

@@ -60,7 +60,10 @@ _FIND_RE = re.compile(
     rf"|in\s+{_NUM}\s+{_UNIT}"
     r"|yesterday|tomorrow|today|tonight|the other (?:day|night)|earlier today|this (?:morning|afternoon|evening)"
     r"|(?:(?:my|our|the)\s+(?:whole|entire)|all)\s+weekend"
-    rf"|(?:on\s+)?{DAY}"
+    rf"|(?:on\s+)?{DAY}(?:,?\s+(?:the\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th))(?:\s+(?:of\s+)?{MONTH})?"
+    rf"|,?\s+\d{{1,2}}\s+{MONTH})?"  # "Saturday the 8th", "Sat 8th November", "Friday, 4 December"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s*[–-]\s*\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}"  # "20–23 November"
+    rf"|{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\s*[–-]\s*\d{{1,2}}(?:st|nd|rd|th)?"  # "November 20-23"
     rf"|(?:last|next|this|past|coming|previous|on)\s+{_SHORT_DAY}(?!\w)"
     rf"|{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}(?:,?\s+(?:19|20)\d\d)?"
@@ -76,7 +79,12 @@ _FIND_RE = re.compile(
     re.I,
 )
 
-_HABIT_RE = re.compile(r"\b(?:every|each)\s+$", re.I)
+_WEEKDAY_LEAD = re.compile(rf"^(?:{DAY}|{_SHORT_DAY}),?\s+(?=(?:the\s+)?\d{{1,2}}(?!\d|:|\s*[ap]\.?m\b))", re.I)
+_CLOCK = re.compile(r",?\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?|h)(?=\s|$)|,?\s+at\s+\d{1,2}[:.]\d{2}\b",
+                    re.I)  # "Saturday 9am", "Friday at 15:30": the day, not its hour
+_RANGE = re.compile(rf"^(?:(?P<month>{MONTH})\s+)?(?P<first>\d{{1,2}}(?:st|nd|rd|th)?)\s*[–-]\s*"
+                    r"\d{1,2}(?:st|nd|rd|th)?\b", re.I)
+_HABIT_RE = re.compile(r"\b(?:every|each|any|a)\s+$", re.I)  # "on a Thursday": any one
 # a weekday's part of the day, plural: "Wednesday afternoons", "on Thursday evenings" are every week's
 _PARTS_OF_DAYS = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
 
@@ -186,6 +194,10 @@ def resolve(phrase: str | None, base: date | datetime, prefer: Prefer = "past") 
         text = stripped
     if not text or _NOT_A_TIME.match(text):
         return None
+    if not (text := _CLOCK.sub("", " " + text).strip()):
+        return day  # "at 3pm": a time of the day it is said
+    text = _WEEKDAY_LEAD.sub("", text)  # "Saturday the 8th": the day of the month says which Saturday
+    text = _RANGE.sub(lambda m: " ".join(filter(None, (m["month"], m["first"]))), text)  # "20–23 November": the 20th
     if _DURATION_RE.match(text):
         return None  # "for five years" is how long, not when
     if m := _YEAR_RE.match(text):

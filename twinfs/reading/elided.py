@@ -63,8 +63,8 @@ def with_subject(text: str) -> str:
     text = BORN_HERE.sub(lambda m: m.group(0) + "I'm ", text)  # "- Soweto born & raised" - "- I'm Soweto born …"
     text = AGE.sub(lambda m: f"{m.group(1)}I'm {m.group(2)}", text)
     text = _in_lines(text)
-    text = STATE.sub(lambda m: m.group(0) if _labelled(m) else m.group(0)[:-1] + "I'm " + m.group(0)[-1].lower(),
-                     text)  # "Married, two kids" - "I'm married, two kids"
+    text = STATE.sub(lambda m: m.group(0) if _labelled(m) or _a_label(m) or _goes_on(m) else m.group(0)[:-1] + "I'm "
+                     + m.group(0)[-1].lower(), text)  # "Married, two kids" - "I'm married, two kids"
     text = re.sub(r"\b(fan of):", r"\1", OPENER.sub(_opened, text))  # "Not a fan of: clubbing, …"
     text = AS_ONE.sub(lambda m: f"{m.group(1)}I'm {m.group(2)}. {m.group(3).upper()}", text)
     return LANGUAGE_LIST.sub(_languages, text)
@@ -74,7 +74,9 @@ def _opened(m: re.Match) -> str:
     """A profile's sentence begun at its verb, given its "I" when what follows is what OPENERS expects."""
     rest = m.string[m.end() - 1:]
     said = next((i for lead, needs, i in OPENERS if re.match(lead + needs, rest[:1].lower() + rest[1:])), None)
-    return m.group(0) if said is None or _labelled(m) else m.group(0)[:-1] + said + m.group(0)[-1].lower()
+    if said is None or _labelled(m) or _a_label(m) or _goes_on(m):
+        return m.group(0)
+    return m.group(0)[:-1] + said + m.group(0)[-1].lower()
 
 
 def _labelled(m: re.Match) -> bool:
@@ -82,6 +84,19 @@ def _labelled(m: re.Match) -> bool:
     line = m.string[:m.start()].rsplit("\n", 1)[-1]
     return "\n" not in m.group(0) and line.rstrip().endswith(":") and len(line.split()) <= 3  # not a list's heading
     # ("fun facts:\n- allergic to pollen")
+
+
+def _goes_on(m: re.Match) -> bool:
+    """The match starts a sentence that goes on about the "she" or "he" of the one before it, on the same line:
+    "She swam every Sunday. Diabetic for the last 20 years" (assertion.gate reads it so too)."""
+    line = m.string[:m.start()].rsplit("\n", 1)[-1].strip()
+    return bool(line) and bool(re.match(r"(?:She|He)\b", re.split(r"(?<=[.!?])\s+", line)[-1]))
+
+
+def _a_label(m: re.Match) -> bool:
+    """The match starts a form's label: "Originally from: Tainan" (labelled.py reads it)."""
+    label = re.match(r"([A-Za-z' ]{1,30}):", m.string[m.end() - 1:])
+    return label is not None and not label.group(1).lower().endswith("fan of")  # "Not a fan of: clubbing" is said
 
 
 def _in_lines(text: str) -> str:

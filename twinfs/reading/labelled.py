@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .ages import told_age
-from .lexicon import KIN
+from .lexicon import KIN, PETS
 
 # a label, as said (lower-cased, a trailing "s" and "(s)" taken off) -> the attribute its value is
 LABELS = {
@@ -40,7 +40,8 @@ LABELS = {
     "currently studying": "school", "course": "school",
     "partner": "partner", "spouse": "partner", "husband": "partner", "wife": "partner",
     "emergency contact": "kin", "next of kin": "kin", "dependent": "kin", "dependant": "kin", "children": "kin",
-    "kid": "kin", "child": "kin", "family": "kin", "home base": "home_city",
+    "kid": "kin", "child": "kin", "family": "kin", "home base": "home_city", "grandchildren": "kin",
+    "grandkid": "kin", "grandson": "kin", "granddaughter": "kin",
 }
 LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several
 LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/]{0,30}?)\s*[:?]\s*(?P<value>\S.*?)\s*\.?\s*$")
@@ -59,6 +60,9 @@ CLAUSE = re.compile(r"\b(?:i|is|are|am|was|were|have|has|had|getting|will|would|
                     re.I)
 BORN_AND_AGE = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\s*(?:[—–-]|,)\s*(\d{1,3})$")  # a birth date, then the age
 ITEM = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inside>[^)]*)\)$")  # "Theo (son, 9)"
+# a relative with their age, and what they do after it: "little Maja (7) mostly does chaos", "Inês (16): surfs"
+AGED = re.compile(r"^(?:and |or )?(?:(?:little|baby|big|wee|young|the) )?(?P<name>[A-ZÀ-Þ][\w'-]+)"
+                  r"\s*\((?P<inside>\d{1,2})\)")
 
 
 def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]:
@@ -81,6 +85,10 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
         if attribute == "age" and (born := BORN_AND_AGE.match(value)):
             value = born.group(1)  # "Date of birth / age: 14/03/1988 — 38"
         return [(attribute, value)] if value and (attribute != "age" or told_age(value)) else []  # not "Age: ask me"
+    if attribute == "pet":  # "Pets: Mochi (cat), Rex (dog)", "Cat: Mochi"
+        kind = m.group("label").strip().lower()
+        return [(attribute, _pet(item, kind if kind in PETS else None)) for item in _items(value)
+                if not NONE.match(item) and re.search(r"[^\W\d_]", item)]
     if attribute in ("job", "employer"):  # "Pharmacist now, switched last year"
         value = re.sub(r"\s+(?:now|currently|these days|at the moment)$", "",
                        re.sub(r"\s*\([^)]*\)", "", value).split(",")[0])  # "Estúdio Vértice (mine, w/ 2 partners)"
@@ -107,7 +115,7 @@ def attribute_of(label: str) -> str | None:
         return None
     label = re.sub(r"^my ", "", label)
     relation = KIN.get(label) if label in KIN and KIN[label] not in ("children", "friend") else None
-    return LABELS.get(label) or LABELS.get(label.removesuffix("s")) or relation
+    return LABELS.get(label) or LABELS.get(label.removesuffix("s")) or relation or ("pet" if label in PETS else None)
 
 
 OWNER = re.compile(r"^(?:[\w ]+?'s?|their|his|her) ")  # "Partner's ", "Dependents' ", "their "
@@ -154,16 +162,25 @@ def _items(value: str) -> list[str]:
     return [i.strip() for i in out if i.strip()]
 
 
+def _pet(item: str, kind: str | None) -> str:
+    """ "Mochi (cat)", or "Mochi" under a "Cat:" label -> "cat named Mochi"; "two hens" as said."""
+    m = ITEM.match(item)
+    name, inside = (m.group("name").strip(), m.group("inside").strip().lower()) if m else (item.strip(), "")
+    kind = inside if inside in PETS else kind
+    return f"{kind} named {name}" if kind and name[:1].isupper() else ONWARD.sub("", item).strip()
+
+
 def _relative(item: str, kind: str | None = None) -> list[tuple[str, str]]:
     """ "Luana Menezes (wife)" -> ("partner", "Luana Menezes"); "Theo (son, 9)" -> ("son", "Theo"); "Inês (9)"
     under a "kids" label (`kind`) -> ("child", "Inês"); a relative named by no relation word tells nothing."""
-    m = ITEM.match(item)
+    m = ITEM.match(item) or AGED.match(item)
     if not m:
         return []
     words = [w.strip().lower() for w in m.group("inside").split(",")]
     relation = next((w for w in words if w in KIN), None)
     if relation is not None:
         kind = KIN[relation]
-    elif kind is None or not m.group("name")[:1].isupper():
+    name = re.sub(r"^(?:[a-z]+ )+", "", m.group("name").strip())  # "little Duarte (4)"
+    if kind is None or (relation is None and not name[:1].isupper()):
         return []
-    return [("child" if kind == "children" and relation is None else kind, m.group("name").strip())]
+    return [({"children": "child", "grandchildren": "grandchild"}.get(kind, kind) if relation is None else kind, name)]

@@ -19,6 +19,8 @@ from .ages import SPELLED
 from .bio import in_first_person
 from .elided import with_subject
 from .games import without_the_lie
+from .kin_lists import kin_lines
+from .profile import profile_lines
 from .questionnaire import by_number
 from .resume import cv_lines
 from .signature import signed
@@ -79,8 +81,8 @@ def own_words(text: str, speaker: str | None = None) -> str:
 
 def as_read(text: str, speaker: str | None = None, before: str | None = None) -> str:
     """A speaker's turn as the rules reader and the model pass's code read it: their own words, chat shorthand
-    written out, a CV's sections, an e-mail's signature, a table's rows and the answers by number to the turn
-    `before`'s numbered questions as a form's lines, a game's lie out, a bio of the speaker by name in the first
-    person, the "I" its notes leave out written in."""
+    written out, a CV's sections, an e-mail's signature, a table's rows, a pasted YAML or JSON profile, a list of
+    one's children and the answers by number to the turn `before`'s numbered questions as a form's lines, a game's
+    lie out, a bio of the speaker by name in the first person, the "I" its notes leave out written in."""
     said = in_first_person(without_the_lie(own_words(by_number(text, before), speaker)), speaker)
-    return with_subject(plain(table_lines(cv_lines(signed(said, speaker)))))
+    return with_subject(plain(table_lines(cv_lines(signed(kin_lines(profile_lines(said)), speaker)), speaker)))

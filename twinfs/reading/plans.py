@@ -11,18 +11,19 @@ from typing import Any
 
 from .assertion import gate
 from .dates import MONTH, resolve
+from .lexicon import NAME
 from .values import as_spelled, cut_value
 
 Pair = tuple[str, str]
 # a time ahead beside a present tense: "in three weeks", "next Friday", "on the 3rd", "18 December", "this Saturday"
 AHEAD = re.compile(r"\b(?:next|tomorrow|tonight|this (?:coming )?(?:week|weekend|month|year|summer|winter|spring|"
-                   r"autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:a|an|one|two|three|"
-                   r"four|five|six|a few|\d+) (?:days?|weeks?|months?|years?)|on the \w+|on \d|(?:the )?\d{1,2}"
-                   r"(?:st|nd|rd|th)? (?:of )?" + MONTH + r"|" + MONTH + r" \d{1,2}\b|(?:the )?(?:first|second|third|"
-                   r"\d{1,2}(?:st|nd|rd|th)) of)", re.I)
+                   r"autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|the \d{1,2}(?:st|nd|rd|th)"
+                   r"\b|in (?:a|an|one|two|three|four|five|six|a few|\d+) (?:days?|weeks?|months?|years?)|on the \w+|"
+                   r"on \d|(?:the )?\d{1,2}(?:st|nd|rd|th)? (?:of )?" + MONTH + r"|" + MONTH + r" \d{1,2}\b|(?:the )?"
+                   r"(?:first|second|third|\d{1,2}(?:st|nd|rd|th)) of)", re.I)
 BASE = {"flying": "fly", "leaving": "leave", "heading": "head", "travelling": "travel", "traveling": "travel",
-        "going": "go", "driving": "drive", "moving": "move"}
-PLACE = r"([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)"
+        "going": "go", "driving": "drive", "moving": "move", "off": "go"}  # "I'm off to Tromsø"
+PLACE = r"(" + NAME + r"(?: " + NAME + r")*)"
 
 
 def plans(text: str, low: str) -> list[Pair]:
@@ -44,6 +45,8 @@ def plans(text: str, low: str) -> list[Pair]:
     if m and re.match(r"(?:do|host|throw|give) (?:it|this|that|them|something|anything|more|my|the same|so|some|a lot"
                       r"|what|up|in)\b", m.group(1)):
         m = None  # "I want to do something nice": no deed said
+    if m and re.match(r"try (?:to|and)\b", m.group(1)):
+        m = None  # "I'm going to try to come back more often": an attempt, no plan made
     if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", _undated(m.group(1)))[0],
                                  8)):
         add("plans", as_spelled(value, text))
@@ -81,8 +84,8 @@ def plans(text: str, low: str) -> list[Pair]:
         add("plans", cut_value(re.split(r" (?:for|with|because|before|on|in|at|this|next) ", m.group(1))[0], 8))
         # "I'm booked to run the Ruzafa night 10K on 14 December"
     m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 'm| am| 're| are)? (?:fly|flying|leave|leaving|head|heading|travel|"
-                  r"travelling|traveling|go|going|drive|driving|move|moving)\b(?: out| off| back| home| over| up|"
-                  r" down)?(?: to " + PLACE + r")?", text)
+                  r"travelling|traveling|go|going|drive|driving|move|moving|off(?= to))\b"
+                  r"(?: out| off| back| home| over| up| down)?(?: to " + PLACE + r")?", text)
     if m and m.group(1) and AHEAD.search(text):  # where to: not "we fly out 18 December" (a record of no place)
         said = re.sub(r"^(?:[Ii]|[Ww]e)(?: 'm| am| 're| are)? ", "", m.group(0)).split(" ", 1)
         add("plans", " ".join([BASE.get(said[0], said[0]), *said[1:]]))  # "we fly out 18 December", "in three

@@ -20,6 +20,7 @@ from .asked import answered, last_question, with_question, worth_carrying
 from .assertion import BREAK, gate, make_believe
 from .attributes import alone, named_aside, pet_named
 from .dates import DAY, MONTH, Prefer, phrases, resolve
+from .foreign import stated
 from .labelled import facts as labelled
 from .lexicon import KIN
 from .own_words import as_read
@@ -121,6 +122,8 @@ def _owned(t: Token) -> bool:
 
 
 IN_MONTH = re.compile(rf"in {MONTH}", re.I)
+_DAYS = r"\d{1,2}(?:st|nd|rd|th)?(?:\s*[–-]\s*\d{1,2}(?:st|nd|rd|th)?)?"
+OF_MONTH = re.compile(rf"(?:on\s+)?(?:the\s+)?{_DAYS}\s+(?:of\s+)?{MONTH}|(?:on\s+)?{MONTH}\s+{_DAYS}", re.I)
 
 
 def _arranged(finite: Token | None, phrase: str) -> bool:
@@ -135,8 +138,10 @@ def _arranged(finite: Token | None, phrase: str) -> bool:
         return True  # "I start on the first of March": what a timetable says
     if finite.tag_ in ("VBP", "VBZ") and finite.dep_ == "auxpass" and finite.head.lemma_ in SETTLED:
         return True  # "My visa appointment is confirmed, March 3rd", "my leave is approved, 5th to 20th December"
-    if finite.tag_ in ("VBP", "VBZ") and finite.lemma_ == "be" and IN_MONTH.fullmatch(phrase.strip()):
-        return True  # "My defence is in July", "I'm up in October": a month ahead, not the one gone
+    if finite.tag_ in ("VBP", "VBZ") and finite.lemma_ == "be" and (IN_MONTH.fullmatch(phrase.strip()) or (
+            OF_MONTH.fullmatch(phrase.strip()) and not re.search(r"\b(?:birthday|born|anniversary)\b",
+                                                                 finite.sent.text))):
+        return True  # "My defence is in July", "I'm off to Tromsø 20–23 November": ahead, not the one gone
     if not WEEKDAY.fullmatch(phrase.strip()):
         return False
     day = next((t for t in finite.sent if re.fullmatch(DAY, t.text, re.I)), None)
@@ -248,7 +253,9 @@ class RulesReader:
             past = None  # "We're opening the second clinic in March, so …": ahead, no story told
         if past is None and _undated_past(sentence) and not re.search(r"\bsince\b", span.text, re.I):
             past = UNDATED  # "Last season, I hurt my ankle. … I stayed focused on my recovery": not the day said
-        return self._drafts(sentence, turn, before, names, told), past
+        drafts = self._drafts(sentence, turn, before, names, told)
+        read = {(d.value or "").lower() for d in drafts}  # what the English reading took, not said twice
+        return drafts + _told(turn, [p for p in stated(span.text) if p[1].lower() not in read]), past
 
     def _drafts(self, sentence: Sentence, turn, before: list[Said], names: set[str],
                 told: str | None) -> list[Draft]:
@@ -372,7 +379,8 @@ class RulesReader:
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|our|who|whose)\b"
                 r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
                 r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "the energy, …" a list; "a postman, years ago" a time
-            defined = re.match(r"\s+(?:that|which|who|whom|whose)\b|\s+(?:it|they|he|she)\s+\w+", rest, re.I)
+            defined = re.match(r"\s+(?:that|which|who|whom|whose)\b|\s+(?:it|they|he|she)\s+\w+", rest, re.I) \
+                and not (value[:1].isupper() and attribute in RELATIONS)  # "little Finn who's 6": named already
             if text is None or listed or defined or words & sentence.pointing or words & POINTING_WORDS:
                 continue  # "the little garden that it has": which garden, the clause after it says
             kind = "preference" if attribute in ("likes", "dislikes", "hobby") else "state"

@@ -42,7 +42,7 @@ EVENTS = {"interview", "appointment", "exam", "meeting", "gig", "match", "operat
 CHATTER = {"btw", "lol", "haha", "tho", "though", "too", "anyway", "then", "now", "soon"}
 BULLETS = {"-", "•", "*", "–", "·"}  # what starts a line of a list
 MIN_CONTENT = 2  # content words a sentence needs beyond its pronouns to say something
-RECURRING = re.compile(r"\b(?:every|each|most|some|other)\s+$", re.I)  # the words before a habit's day
+RECURRING = re.compile(r"\b(?:every|each|most|some|other|on a|any)\s+$", re.I)  # the words before a habit's day
 RECURRING_AFTER = re.compile(r"\s*(?:mornings|afternoons|evenings|nights|nites|of (?:the|each|every) (?:week|month|"
                              r"year)|a (?:week|month|year))\b", re.I)  # "the first Monday of the month"
 # what leads a clause that is only a reason or a condition of another
@@ -234,7 +234,7 @@ class Sentence:
             if re.fullmatch(r"(?:19|20)\d\d", ent.text) and ent.start >= 2 and ent.doc[ent.start - 1].text == "," \
                     and ent.doc[ent.start - 2].pos_ in ("NOUN", "PROPN") and not phrases(ent.doc[ent.start - 2].text):
                 continue  # "I bought a used Volvo V70, 2012": the model's year
-            if re.match(r"\d+\s+(?:last|next|this)\b", ent.text, re.I):
+            if re.match(r"\d+\s+(?:last|next|this|yesterday|today|tomorrow)\b", ent.text, re.I):
                 continue  # "I turned 41 last week": spaCy's date holds the age; the phrases below find the week
             if ent.root.dep_ in ("nsubj", "nsubjpass") and any(c.lower_ == "of" for c in ent.root.children):
                 continue  # "Eleven years of driving and …": what the sentence is about, not when

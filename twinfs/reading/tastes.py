@@ -30,6 +30,13 @@ PASTIMES = (r"(?:sea-swim|wild swim|swim|run|jog|cycle|climb|boulder|knit|croche
             r"dance|sing|garden|skate|ski|snowboard|fish|golf|box|kayak|paddle|skydive|scuba dive|quilt|sew|birdwatch)")
 
 
+# a like said in irony: "Oh yes, I just LOVE flaky tests", "truly the best part of my day", "my favourite thing to
+# be told"
+IRONY = re.compile(r"^\W*(?:[Oo]h,? )(?:yes|yeah|great|sure|joy|wonderful|fantastic|brilliant|goody|lovely)\b|"
+                   r"\bjust LOVE\b|\b(?:truly|easily|literally) the (?:best|highlight)\b|\bmy favou?rite thing to be "
+                   r"told\b|(?:^|\s)/s\b")
+
+
 def tastes(text: str, low: str) -> list[Pair]:
     """The (attribute, value) pairs of pastimes and tastes `text` states (a job done for others too: "graphic design
     for other people's deadlines")."""
@@ -226,4 +233,6 @@ def tastes(text: str, low: str) -> list[Pair]:
             break  # "we usually watch movies, hike, and have game nights": the habits, up to what is not one
         if (value := cut_value(part, 4)) and len(value.split()) <= 3:
             add("hobby", value)
+    if IRONY.search(text):  # "Oh yes, I just LOVE flaky tests": said to mean the opposite
+        return [("dislikes", v) if a in ("likes", "hobby") else (a, v) for a, v in found]
     return found
