@@ -24,6 +24,8 @@ from twinfs.reading.kin_lists import listed_kin
     ("Soy alérgica a las nueces, ojo.", {("allergy", "nueces")}),
     ("Me encanta el flamenco, de verdad.", {("likes", "el flamenco")}),
     ("Ich bin 44 and still learning.", {("age", "44")}),
+    ("Nada de perros, tengo una gata, Frida.", {("pet", "gata named Frida")}),
+    ("Wir haben einen Hund namens Bruno.", {("pet", "hund named Bruno")}),
 ])
 def test_statements_in_another_language(text, expected):
     assert set(stated(text)) == expected
@@ -35,10 +37,16 @@ def test_statements_in_another_language(text, expected):
     "Ich wohne nicht in Berlin.",  # denied
     "Mein Bruder wohnt in Wien.",  # another's
     "Vielleicht arbeite ich als Lehrer.",  # a maybe
+    "No tengo un perro, Max es de mi hermano.",  # denied
     "I live in Leeds and work as a nurse.",  # English: the English reading's
 ])
 def test_nothing_stated_in_another_language(text):
     assert stated(text) == []
+
+
+def test_a_job_with_its_workplace_after_a_preposition_of_another_language():
+    got = values(read(("user", "I work as a data analyst bei Northmere Energy and I have 9 days of leave.")))
+    assert {("job", "data analyst"), ("employer", "Northmere Energy")} <= got, got
 
 
 def test_a_statement_in_another_language_is_a_record_beside_the_english_ones():

@@ -34,6 +34,30 @@ from test_reading_plain import read, values
     ("Update for those of you asking — we moved out of the city to Clonakilty last spring.",
      {("home_city", "Clonakilty")}),
     ("Oh and I have psoriasis, so gentle soap please — my skin hates perfume.", {("health", "psoriasis")}),
+    ("No more crisps at midnight, I'm off sugar for good.", {("diet", "off sugar")}),
+    ("I have eczema on my hands and high blood pressure, so no salt.", {("health", "eczema"),
+                                                                         ("health", "high blood pressure")}),
+    ("Tomasz and I have been 12 years married this spring.", {("partner", "Tomasz")}),
+    ("Our boy Kofi (9) made the school chess team.", {("son", "Kofi")}),
+    ("Quick fix: we moved to Ōtāhuhu in June, I forgot to say.", {("home_city", "Ōtāhuhu")}),
+    ("I'm allergic to latex and to ibuprofen, sadly.", {("allergy", "latex"), ("allergy", "ibuprofen")}),
+    ("Polish at home, English at work, bad French on holiday.", {("language", "Polish"), ("language", "English")}),
+    ("I am Halina, 58 years old, a retired midwife, and I live in Gdynia.", {("age", "58"),
+                                                                              ("job", "retired midwife")}),
+    ("**Typical Sunday:** I'm allergic to cats btw, so no cafés with cats.", {("allergy", "cats")}),
+    ("I speak Urdu and English, so is that enough for the job?", {("language", "Urdu"), ("language", "English")}),
+    ("The fiddle is my da's thing, not mine.", {("family", "da")}),
+    ("My landlord in Rathmines is selling up in spring.", {("home_city", "Rathmines")}),
+    ("I fix boilers for a living and I'm sick of the cold.", {("job", "fix boilers")}),
+    ("I'm currently a physio at Meadow Clinic in Bray, outpatients side.", {("job", "physio"),
+                                                                            ("employer", "Meadow Clinic")}),
+    ("Takeaway is fine, I'm a climber, not a cook.", {("hobby", "climber")}),
+    ("No dog photos, I'm a cat guy through and through.", {("likes", "cat")}),
+    ("I coach netball at Ridgeway Primary here in Nelson.", {("home_city", "Nelson")}),
+    ("I live in Valencia, in the Ruzafa, and I walk to work.", {("home_city", "Valencia"), ("home_city", "Ruzafa")}),
+    ("I knit jumpers for the twins every winter.", {("hobby", "knit jumpers")}),
+    ("I already do kickboxing on Tuesdays at 7.", {("hobby", "kickboxing")}),
+    ("I just joined a choir on Wednesdays at 7:30pm.", {("hobby", "choir")}),
 ])
 def test_facts_said_in_passing(text, expected):
     got = values(read(("user", text)))
@@ -48,6 +72,10 @@ def test_facts_said_in_passing(text, expected):
     ("Marmite toast, hmm, I tried that once and— no.", ("job", "Marmite toast")),  # a food, no doer
     ("I do three shifts a week at the café, it's fine.", ("hobby", "three shifts a week")),
     ("I'm 1.85 and ninety kilos, so a big bike.", ("age", "1")),  # a height
+    ("I'm a Galway girl, so the rain is nothing.", ("likes", "Galway")),  # where one is from
+    ("I'm a lucky guy, honestly.", ("likes", "lucky")),
+    ("I'm here in Oslo for a conference, then home.", ("home_city", "Oslo")),  # a stay
+    ("I'm starting a master's here in Ghent in September.", ("home_city", "Ghent")),  # ahead
 ])
 def test_what_is_not_so_now(text, unwanted):
     assert unwanted not in values(read(("user", text))), values(read(("user", text)))

@@ -69,10 +69,10 @@ PEOPLE = {*KIN, "friend", "friends", "roommate", "flatmate", "housemate", "neigh
           "granddaughter", "grandson", "grandkids", "godson", "goddaughter", "stepmom", "stepdad", "stepmother",
           "stepfather", "niece", "nephew", "relatives", "relative", "crush", "date", "fiance", "fiancee"}
 
-# where a statement ends and a question after it begins: "I'm 27; is that too late?", "I'm 31 and Daniel's 34, does
-# age matter …?", "I have a nut allergy 😬 do I flag it?" (an emoji of the pictographic blocks)
-BREAK = re.compile(r"[;—–]|(?:,|[\U0001F300-\U0001FAFF\u2600-\u27BF]+)(?=\s*(?:is|are|am|was|were|do|does|did|can|"
-                   r"could|should|would|will|shall|may|might|must|what|how|why|when|where|which|who)\b)", re.I)
+# where a statement ends and a question after it begins: "I'm 27; is that too late?", "…, so is that OK?", "I'm 31
+# and Daniel's 34, does age matter …?", "I have a nut allergy 😬 do I flag it?" (an emoji of the pictographic blocks)
+BREAK = re.compile(r"[;—–]|(?:,(?: so)?|[\U0001F300-\U0001FAFF\u2600-\u27BF]+)(?=\s*(?:is|are|am|was|were|do|does|did|"
+                   r"can|could|should|would|will|shall|may|might|must|what|how|why|when|where|which|who)\b)", re.I)
 
 
 @dataclass(frozen=True)

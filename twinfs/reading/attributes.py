@@ -17,9 +17,9 @@ from .languages import THINGS, spoken
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .places import homes
 from .plans import plans
-from .tastes import PASTIMES, tastes
+from .tastes import DOERS, PASTIMES, tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities, names_a_kind
-from .work import introduced, is_job, work
+from .work import after_name, for_a_living, introduced, is_job, work
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -71,6 +71,8 @@ def alone(who: str, attribute: str, value: str) -> str | None:
         form = "{who} is {value}"  # "hard of hearing", "coeliac": not "has hard of hearing"
     if attribute == "partner" and value.lower() in KIN:
         form = "{who} has a {value}"  # "Marrying my partner …": "has a partner", not "'s partner is partner"
+    if form is None and attribute == "hobby" and re.fullmatch(DOERS, value):
+        form = "{who} is a {value}"  # "I'm a hiker, not a shopper"
     if form is None and attribute == "hobby" and re.fullmatch(PASTIMES, value):
         form = "{who} likes to {value}"  # "I sea-swim at Portmarnock most mornings", read by its verb (tastes.py)
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
@@ -116,7 +118,7 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 
     for pair in homes(text, places):
         add(*pair)
-    for pair in introduced(text, tokens):
+    for pair in [*introduced(text, tokens), *after_name(text), *for_a_living(text)]:  # "I am Beatriz, 67, a nurse"
         add(*pair)
 
     # "I'm a 29-year-old nurse from Cork living in Dublin": who one is, said in one breath
@@ -154,8 +156,11 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         add("relationship_status", m.group(1))
     m = re.search(r"\b[Ii](?: 'm| am| got| was| 've been| have been)? (?:now |finally |recently |happily )?married to "
                   r"(" + NAME + r")\b", text)
+    m = m or re.search(r"\b(" + NAME + r") and I (?:have been |'ve been |hit |celebrate |celebrated |are |were |"
+                       r"just hit )?(?:\d{1,2}|" + "|".join(NUMBERS) + r"|twenty|thirty|forty|fifty) years married\b",
+                       text)
     if m and m.group(1) not in ("I", "My", "The") and not over:
-        add("partner", m.group(1))  # "I'm married to Priya"
+        add("partner", m.group(1))  # "I'm married to Priya", "Losa and I hit 20 years married in August"
     parted = re.search(r"\b(?:we|i) (?:broke up|split up|separated)\b|\b(?:broke up|split up) with\b"
                        r"|\band i (?:broke up|split up|separated)\b", low)
     if parted:
@@ -198,12 +203,14 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     aside = named_aside(text)
     for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely|twin|"
                          r"elder|step))* "
-                         r"(best friend|" + KIN_WORDS + r")\b"
+                         r"(best friend|boy|girl|" + KIN_WORDS + r")\b"
                          r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?(" + NAME + r")\b)?", text, re.I):
         kin, name = m.group(1).lower(), m.group(2)
         if any(t.lower_ == kin.split()[-1] and names_a_kind(t) for t in tokens):
             continue  # "my mother tongue": a tongue, no mother ("my mum Sue": a mum, named)
-        relation = KIN[kin]
+        relation = KIN.get(kin) or ("son" if kin == "boy" else "daughter")  # "our boy Tevita", never "my girl"
+        if kin in ("boy", "girl") and not (name and name[0].isupper()):
+            continue
         if name and name[0].isupper() and name.lower() not in ("i", "and", "is", "was", "has", "who", "are") \
                 and not (name.lower() in LANGUAGES and re.search(r"\b(?:speak|talk|chat|language)", low)):
             # not "I speak Urdu with my mum, English with everybody else"
@@ -290,10 +297,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   low)
     if m:
         add("diet", m.group(1))  # "We eat halal"
-    m = re.search(r"\bi(?: 'm| am) (?:trying to cut|cutting) (?:down|back) on (salt|sugar|red meat|meat|dairy|gluten|"
-                  r"alcohol|booze|caffeine|coffee|carbs|fried food|sweets)\b", low)
-    if m:
-        add("diet", f"cutting down on {m.group(1)}")  # "I am cutting down on salt now"
+    m = re.search(r"\bi(?: 'm| am) (?:(?:trying to cut|cutting) (?:down|back) on|(off)) (salt|sugar|red meat|meat|"
+                  r"dairy|gluten|alcohol|booze|caffeine|coffee|carbs|fried food|sweets)\b", low)
+    if m:  # "I am cutting down on salt now", "I'm off sugar for good"
+        add("diet", f"off {m.group(2)}" if m.group(1) else f"cutting down on {m.group(2)}")
     m = re.search(r"\bi (?:have|'ve got|have got) (?:an? |a bad |a severe |a mild )?([a-z]+(?: [a-z]+)?) allergy\b",
                   low)
     if m and not re.match(r"(?:bad|severe|mild|food|an|the|my)$", m.group(1)):
@@ -301,17 +308,21 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic (?:to|for|of) ([\w ,'-]+)", low)
     if m and not re.match(r"(?:(?:my|the) )?(?:mornings?|evenings?|mondays?|work|job|boss|exams?|homework|people|life|"
                           r"effort|exercise|chores)\b", m.group(1)):
-        add("allergy", cut_value(m.group(1), 5))  # not "allergic to mornings without coffee": a joke
+        for allergen in re.split(r",? and to |, to ", cut_value(m.group(1), 5) or ""):  # "to shrimp and to aspirin"
+            add("allergy", allergen)  # not "allergic to mornings without coffee": a joke
     conditions = "|".join(sorted(HEALTH, key=len, reverse=True))
     m = re.search(r"\bi (?:have|'ve got|(?:was|got|'ve been|have been) diagnosed with|suffer from|struggle with|"
                   r"live with) (?:an? )?((?:type [12] |chronic |mild |severe |bad )?(?:" + conditions + r"|"
                   + CONDITION + r"))\b", low) \
-        or re.search(r"\b(?:of|with|for|about|on) my ((?:type [12] |chronic )?(?:" + conditions + r"))\b", low) \
+        or re.search(r"\b(?:of|with|for|about|on|since) my ((?:type [12] |chronic )?(?:" + conditions + r"))\b", low) \
         or re.search(r"\bmy \w+ (?:is|are|get|gets) (?:\w+ )?(?:stiff|sore|swollen|bad) with ((?:" + conditions + r"|"
                      + CONDITION + r"))\b", low)  # "my thumbs are stiff with osteoarthritis"
     if m and len(m.group(1)) > 3:
         add("health", (as_spelled(m.group(1), text) or "").replace(" 's", "'s"))  # "ADHD", "Crohn's" as said;
         # "because of my high blood pressure"
+        more = re.match(r"[^.;,]*? and (?:an? )?((?:type [12] )?(?:" + conditions + r"))\b", low[m.end():])
+        if more:  # "I have arthritis in both knees and high cholesterol"
+            add("health", as_spelled(more.group(1), text) or more.group(1))
     m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely |borderline |mildly |slightly |an? )?("
                   + ADJECTIVAL_HEALTH + r")\b", low)
     if m:

@@ -58,6 +58,11 @@ _KIN = {"esposo": "husband", "esposa": "wife", "marido": "husband", "mujer": "wi
 _PARTNERS = {"husband", "wife", "boyfriend", "girlfriend"}
 _RELATIVE = re.compile(r"\b(?i:mi|mis|mon|ma|mein|meine|mijn|meu|minha|mio|mia|il mio|la mia) (" + "|".join(_KIN)
                        + r")(?:,)? (" + NAME + r")\b")
+# a pet by its kind, then its name: "tengo una gata, Frida", "wir haben einen Hund namens Bruno"
+_PET = re.compile(r"\b(?i:tengo|tenemos|ich habe|wir haben|ik heb|we hebben|j'ai|nous avons|tenho|temos|ho)"
+                  r" (?i:un |una |um |uma |einen |eine |ein |een |une )?((?i:perro|perra|gato|gata|hund|katze|kater|"
+                  r"hond|kat|chien|chienne|chat|chatte|cachorro|cachorra|gatto|gatta|cane))(?:,| (?i:llamad[oa]|"
+                  r"namens|genaamd|chamad[oa]|di nome|qui s'appelle))? (" + NAME + r")\b")
 # a clause that denies, supposes or wishes: nothing in it is stated
 _NOT = re.compile(r"\b(?:no|nunca|jamás|nicht|nie|niet|nooit|non|não|pas|si|wenn|falls|als ik|if|would|quiero|"
                   r"quisiera|möchte|würde|zou|voudrais|vorrei|gostaria|ojalá|hoffentlich|maybe|quizás|vielleicht|"
@@ -67,7 +72,8 @@ _CUE = re.compile(r"\b(?:vivo|vivimos|moro|moramos|habito|abito|habite|vis|vit|w
                   r"soy|sou|sono|viens|komme|kom|ursprünglich|originalmente|originari[oa]|nací|nasci|née?|nat[oa]|"
                   r"geboren|trabajo|trabalho|travaille|lavoro|arbeite|werk|tengo|tenho|ai|ho|bin|ben|suis|encantan?|"
                   r"gustan?|adoro|adore|aime|piace|liebe|mag|hou|houd|amo|odio|soporto|detesto|déteste|hais|hasse|haat|"
-                  r"sopporto|mi|mon|ma|mein|meine|mijn|meu|minha|mio|mia)\b", re.I)
+                  r"sopporto|mi|mon|ma|mein|meine|mijn|meu|minha|mio|mia|tenemos|habe|haben|heb|hebben|avons|temos)\b",
+                  re.I)
 
 
 def stated(sentence: str) -> list[tuple[str, str]]:
@@ -94,6 +100,9 @@ def stated(sentence: str) -> list[tuple[str, str]]:
                                (_DISLIKES, "dislikes")):
         for m in pattern.finditer(sentence):
             add(m, attribute)
+    for m in _PET.finditer(sentence):
+        if not _NOT.search(sentence[max(sentence.rfind(c, 0, m.start()) for c in ",;:.!?\n") + 1:m.start()]):
+            found.append(("pet", f"{m.group(1).lower()} named {m.group(2)}"))
     for m in _RELATIVE.finditer(sentence):
         relation = _KIN[m.group(1)]
         add(m, "partner" if relation in _PARTNERS else relation, 2)

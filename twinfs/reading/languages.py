@@ -51,7 +51,8 @@ ARE = r"\b(?:[Tt]he|[Mm]y) (?:two |three |four |five |\d )?languages (?:I speak 
 FRONTED = (r"(?:^|[,;:—-] |\b(?:[Bb]ut|[Aa]nd|[Ss]o) )(" + WORD + r"(?:(?:,|,? and) " + WORD + r")*) (?:I (?:both )?"
            r"speak\b|(?:are|is) (?:both |all )?fine for me\b)")
 SPEAKER = r"\b(?:fluent|native) (" + WORD + r") speakers?\b"  # "one of the only fluent Irish speakers"
-AT_HOME = r"(?:^|[,;—-] )(" + WORD + r") at home\b"  # "…, Danish at home of course"
+# "…, Danish at home of course", "Tongan at home, English at work"
+AT_HOME = r"(?:^|[,;—-] )(" + WORD + r") at (?:home|work)\b(?:, (" + WORD + r") at (?:home|work)\b)?"
 # lessons one takes: "that's my online Tamil lessons", "I'm taking Korean classes on Thursdays"
 LESSONS = (r"\b(?:[Mm]y|(?:[Ii]|[Ww]e) (?:'m |am |'ve |have )?(?:been )?(?:take|taking|do|doing|have|having|started|"
            r"start|booked)) (?:\w+ )?(" + WORD + r") (?:lessons?|classes|class|course|tutoring)\b")

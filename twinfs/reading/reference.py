@@ -239,10 +239,11 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
         elif t.pos_ == "NUM" and t.dep_ in ("dobj", "pobj", "attr", "nsubj") and t.ent_type_ in ("", "CARDINAL") \
                 and not any(c.dep_ in _MODIFIERS + ("det", "poss") for c in t.children) \
                 and not (t.dep_ == "pobj" and t.head.head.lemma_.lower() in PARENTS) \
-                and not (t.dep_ == "pobj" and t.head.lower_ == "at" and re.fullmatch(r"\d\d", t.text)) \
+                and not (t.dep_ == "pobj" and t.head.lower_ == "at" and re.fullmatch(
+                    r"\d\d|\d{1,2}(?:[:.]\d\d)?(?:[ap]m|h)?", t.text, re.I)) \
                 and not (t.dep_ == "dobj" and t.head.lemma_ == "turn"):
             out.append((t, ""))  # "the tank is big enough for three": three what? Not "a proud mum of two", "At
-            # 36 I'm the old man of the group", "I turned 37 last Friday" (an age)
+            # 36 I'm the old man of the group", "I turned 37 last Friday" (an age), "on Saturdays at 7" (a time)
         elif low == "one" and t.dep_ in ("attr", "dobj", "nsubj", "pobj") and not any(
                 c.dep_ in _MODIFIERS + ("det", "poss") and not (c.dep_ == "prep" and c.lower_ != "of")
                 for c in t.children):  # "working on one with my group": one of what

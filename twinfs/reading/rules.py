@@ -377,7 +377,7 @@ class RulesReader:
             listed = rest.startswith(",") and not clause and attribute not in (*WORK, "age", "school", "language") \
                 and not re.match(
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|our|who|whose)\b"
-                r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what)\b"
+                r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what|not)\b"
                 r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "the energy, …" a list; "a postman, years ago" a time
             defined = re.match(r"\s+(?:that|which|who|whom|whose)\b|\s+(?:it|they|he|she)\s+\w+", rest, re.I) \
                 and not (value[:1].isupper() and attribute in RELATIONS)  # "little Finn who's 6": named already

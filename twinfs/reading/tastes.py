@@ -30,6 +30,18 @@ PASTIMES = (r"(?:sea-swim|wild swim|swim|run|jog|cycle|climb|boulder|knit|croche
             r"dance|sing|garden|skate|ski|snowboard|fish|golf|box|kayak|paddle|skydive|scuba dive|quilt|sew|birdwatch)")
 
 
+# one who does a pastime: "a keen tramper", "a sea swimmer"
+DOERS = (r"(?:(?:sea|wild|open-water|trail|fell|long-distance|marathon|rock|ice|road|mountain) )?(?:runner|tramper|"
+         r"hiker|climber|cyclist|swimmer|reader|gamer|surfer|skier|golfer|birder|birdwatcher|knitter|angler|walker|"
+         r"rambler|skater)")
+
+
+# the words before "guy" or "person" that say what one is, not what one likes: "a lucky guy", "a people person"
+NOT_A_TASTE = {"lucky", "nice", "good", "bad", "big", "old", "young", "simple", "regular", "normal", "busy", "happy",
+               "lazy", "private", "quiet", "grumpy", "tall", "short", "shy", "nervous", "lovely", "decent", "different",
+               "single", "married", "new", "straight", "gay", "people", "real", "tough", "practical", "creative"}
+
+
 # a like said in irony: "Oh yes, I just LOVE flaky tests", "truly the best part of my day", "my favourite thing to
 # be told"
 IRONY = re.compile(r"^\W*(?:[Oo]h,? )(?:yes|yeah|great|sure|joy|wonderful|fantastic|brilliant|goody|lovely)\b|"
@@ -52,6 +64,24 @@ def tastes(text: str, low: str) -> list[Pair]:
     if m:
         add("hobby", m.group(1))  # "I sea-swim at Salthill most mornings", "I sing in a choir"; not "I run a bakery",
         # "I cycle to work" (a verb with its object or its way), "when I climb", "the shelter I volunteer at"
+    m = re.search(r"\bi (?:also |still |now |even )?(crochet|knit|bake|sew|quilt|brew|carve|whittle|forage for) "
+                  r"([a-z]+(?: [a-z]+)?)\b", low)
+    if m and m.group(2).split()[0] not in ("it", "them", "this", "that", "for", "with", "a", "an", "the", "my", "our",
+                                           "at", "in", "on", "every", "most", "when", "because", "and", "but", "so"):
+        thing = re.split(r" (?:for|at|in|on|with|every|most|to|and|but|so|when|because)\b", m.group(2))[0]
+        add("hobby", f"{m.group(1)} {thing}")  # "I crochet blankets for the unit", "I bake sourdough at weekends"
+    m = re.search(r"\bi (?:already |also |still |now )?do ((?:[a-z]+ )?[a-z]+ing)\b", low)
+    if m and m.group(1).split()[0] not in ("love", "like", "enjoy", "hate", "miss", "mind", "prefer", "need", "want",
+                                           "remember", "keep", "stop", "start", "try", "feel", "get") \
+            and m.group(1).split()[-1] not in ("nothing", "something", "anything", "everything", "shopping", "cleaning",
+                                            "cooking", "washing", "ironing", "thing", "wedding", "morning", "evening",
+                                            "booking", "marketing", "accounting", "consulting", "nursing", "billing"):
+        add("hobby", m.group(1))  # "I already do trail running on Saturdays"
+    m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?joined (?:a|the|an|my local|a local) "
+                  r"((?:[\w-]+ ){0,2}(?:class|club|choir|league|orchestra|band|walking group|running group|book "
+                  r"club))\b", low)
+    if m:
+        add("hobby", m.group(1))  # "I just joined a pottery class on Thursdays"
     m = re.search(r"\bi(?: 'm| am| 've been| have been)(?: also| still)? on (?:the|a|my) ((?:[\w-]+ ){0,2}?"
                   r"(?:swim|swimming|football|soccer|rugby|netball|basketball|hockey|rowing|cricket|volleyball|running|"
                   r"cycling|debate|debating|chess|tennis|track|cross-country|dance|cheer|baseball|softball|lacrosse|"
@@ -99,12 +129,14 @@ def tastes(text: str, low: str) -> list[Pair]:
         or re.search(r"\bi(?: 'm| am) (?:more of )?an? ([a-z]+ing) (?:guy|person|girl|gal|man|woman|type|nut|"
                      r"fanatic)\b", low) \
         or re.search(r"\bi(?: 'm| am) (?:also )?an? (?:keen |avid |big |casual |serious |amateur |lifelong |mad |"
-                     r"obsessive )?(runner|tramper|hiker|climber|cyclist|swimmer|reader|gamer|surfer|"
-                     r"skier|golfer|birder|birdwatcher|knitter|angler|walker|rambler|skater)"
-                     r"(?: too| as well)?\b(?! (?:at|for|with)\b)", low)
+                     r"obsessive )?(" + DOERS + r")(?: too| as well)?\b(?! (?:at|for|with)\b)", low)
     # "I make short travel videos as a hobby", "I'm more of a fishing guy", "I'm a keen tramper", "i'm a runner too"
     if m:
         add("hobby", m.group(1))
+    m = re.search(r"\b[Ii](?: 'm| am) (?:more of |such |a total |a big |very much )?an? ([a-z]+) (?:guy|person|girl|"
+                  r"gal|man|woman|type)\b", text)  # lower-case: "I'm a Porto girl" says where one is from
+    if m and not m.group(1).endswith("ing") and m.group(1) not in NOT_A_TASTE:
+        add("likes", m.group(1))  # "I'm a cat guy", "I'm a numbers guy"; not "I'm a lucky guy"
     m = re.search(r"(?:^|, |\bjust |\balso |\bnow )(?:learning|practicing|practising) (?:to play |how to )?(?:the )?"
                   r"([\w -]+)", low)
     if m and (value := activity(m.group(1))):

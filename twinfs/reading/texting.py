@@ -47,6 +47,9 @@ HEDGE = re.compile(r"\b(?:kinda|sorta|kind of|sort of) (?=(?:like|love|hate|enjo
 SCOTS_WORD = re.compile(r"(?<![\w'’])[a-z]+(?:'[a-z]+)?(?![\w'’])", re.I)
 
 
+BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
+
+
 def plain(text: str) -> str:
     """`text` with chat shorthand (and a Scots chat's words) written out; the same text when it has none."""
     if len({w.lower() for w in SCOTS_WORD.findall(text)} & SCOTS_SEEN) >= 3:
@@ -61,6 +64,7 @@ def plain(text: str) -> str:
             return word  # "BC" and "U" are names; "Dont", "im" are not
         return full[0].upper() + full[1:] if word[:1].isupper() and not full.startswith("I") else full
 
+    text = BOLD.sub(r"\1", text) if "**" in text else text  # "**My simple pleasures:** tea": markdown's bold
     return WORD.sub(written, LONE_I.sub("I", HEDGE.sub("", text)))
 
 

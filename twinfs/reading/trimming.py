@@ -63,7 +63,8 @@ def trimmed(span: Span) -> list[Token]:
                 tokens[3].lower_ in KIN or tokens[3].lower_ in PETS) and tokens[4].text == ",")) or (
             t.lower_ in ADDRESS and nxt is not None and (nxt.text in (",", "!") or nxt.lower_ in ("i", "we")))
         cleft = t.lower_ == "what" and nxt is not None and nxt.lower_ in ("i", "we")  # "What I love is …"
-        degree = t.lower_ == "so" and nxt is not None and nxt.lower_ == "far"  # "So far I've saved …", not "far I've …"
+        degree = (t.lower_ == "so" and nxt is not None and nxt.lower_ == "far") or (  # "So far I've saved …"
+            t.lower_ == "no" and nxt is not None and nxt.lower_ in ("more", "longer"))  # "No more fizzy drinks"
         joint: tuple[str, ...] | None = next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)),
                                              None)
         comma = next((i for i, x in enumerate(tokens[:3]) if x.text == ","), None)

@@ -175,7 +175,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m and not re.search(r"\b(?:lost|quit|left)\s+$", text[:m.start()], re.I):
         add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
-    m = re.search(r"\bi( 'm| am| was| became| 've been| have been| used to be)(?: now| still| also| just)? (?:an? )"
+    m = re.search(r"\bi( 'm| am| was| became| 've been| have been| used to be)(?: now| still| also| just| currently)? "
+                  r"(?:an? )"
                   r"([\w -]+)", low)
     past = m is not None and m.group(1) in (" was", " used to be")  # "I was a nurse for ten years": a job that was
     if m and past and re.search(r"\b(?:when|while|as|since|before|after|if)\s*$", low[:m.start()]):
@@ -274,3 +275,26 @@ def introduced(text: str, tokens: Iterable[Token]) -> list[Pair]:
     if m.group(3) and m.group(1).lower().split()[-1] in ("mentor", "volunteer"):
         return [("hobby", f"{m.group(1)} {m.group(2)} {m.group(3)}")]  # "Mentor with Code First Girls": unpaid
     return [("job", m.group(1))] + ([("employer", m.group(3))] if m.group(3) else [])
+
+
+def after_name(text: str) -> list[Pair]:
+    """What follows the speaker's name when they introduce themself: "I am Beatriz, 67 years old, a retired nurse,
+    38 years at …" -> age 67, job "retired nurse" (each item between commas, up to one that is not either)."""
+    m = re.search(r"\b(?:I (?:'m|am)|[Mm]y name is|[Mm]y name 's) [A-ZÀ-Þ][\w'-]+(?: [A-ZÀ-Þ][\w'-]+)?((?: ?, [^,]+)+)",
+                  text)
+    found: list[Pair] = []
+    for item in re.split(r"\s*,\s*", m.group(1).strip(" ,")) if m else []:
+        if age := re.fullmatch(r"(\d{1,2})(?: years old| years| yo|yo)?", item):
+            found.append(("age", age.group(1)))
+        elif (job := re.fullmatch(r"an? ((?:[\w-]+ ){0,3}?[\w-]+)(?: (?:from|in|at|with|for|and) .+)?", item)) \
+                and is_job(job.group(1)):
+            found.append(("job", job.group(1)))
+        else:
+            break
+    return found
+
+
+def for_a_living(text: str) -> list[Pair]:
+    """A job said as what one does for a living: "I test payment apps for a living" -> "test payment apps"."""
+    m = re.search(r"\b[Ii] ((?:[a-z]+)(?: [\w-]+){0,3}?) for a living\b", text)
+    return [("job", m.group(1))] if m and not m.group(1).startswith(("do ", "did ", "used ")) else []
