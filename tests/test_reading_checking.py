@@ -212,6 +212,30 @@ def test_sentences_the_rules_left_alone_are_asked_about():
     assert len({q.key for q in asked}) == 3
 
 
+def test_a_pastimes_doer_is_never_relabelled_a_job():
+    q = Question("I'm a sea swimmer, not a baker (in most mornings after a night shift).", "", "hobby", "sea swimmer",
+                 "th#r1")
+    assert decide(q, ModelAnswer(keep=True, attribute="job", value="sea swimmer")).action == "keep"
+
+
+def test_a_forms_line_and_a_statement_in_another_language_stand_whatever_the_model_answers_and_are_not_asked():
+    form = "Can you check my profile?\nOccupation: UX researcher\nAllergies: sesame"
+    no = ModelAnswer(keep=False, attribute="job", value="UX researcher")
+    assert decide(Question(form, "", "job", "UX researcher", "th#r1"), no).action == "keep"
+    spanish = "ok necesito ayuda. Vivo en Chicago desde 2015, and I love it."
+    moved = ModelAnswer(keep=True, attribute="home", value="Chicago")
+    assert decide(Question(spanish, "", "home_city", "Chicago", "th#r2"), moved).action == "keep"
+    assert decide(Question("I live in Chicago, she says.", "", "home_city", "Chicago", "th#r3"),
+                  ModelAnswer(keep=False, attribute="home", value="Chicago")).action == "drop"  # English: asked
+    lines = [SimpleNamespace(id="m1", role="user", kind="message", text=form),
+             SimpleNamespace(id="m2", role="user", kind="message", text=spanish)]
+    rules = [SimpleNamespace(id="th#r1", retracted=None, attribute="job", value="UX researcher", turns=["m1"],
+                             by="user"),
+             SimpleNamespace(id="th#r2", retracted=None, attribute="home_city", value="Chicago", turns=["m2"],
+                             by="user")]
+    assert not [q for q in questions(rules, lines, clauses=False)]
+
+
 LINES = [("m1", "user", "Hi there."), ("m2", "assistant", "Hello! Where are you based these days?"),
          ("m3", "user", "I live in Leeds with my wife. I teach chemistry at a school in Harrogate.")]
 

@@ -24,7 +24,7 @@ from typing import Any
 from .assertion import gate, stated_before
 from .clauses import held_to, left_alone
 from .fields import FieldDecoder, fits
-from .kinds import NAMED_PLACES, RELABELLED, RELATIONS, SIBLINGS, WORK_SAID, misfit
+from .kinds import NAMED_PLACES, RELABELLED, SIBLINGS, WORK_SAID, misfit, stands_as_read
 from .own_words import as_read
 
 CONCEPTS = ("home", "hometown", "job", "employer", "school", "diet", "allergy", "health", "family", "partner", "pet",
@@ -170,10 +170,8 @@ def decide(question: Question, answer: ModelAnswer) -> CheckVerdict:
                                          "(a saying, small talk, or what only the turn before names)")
     had = question.attribute is not None
     rules = concept(question.attribute)
-    if rules in RELATIONS:  # "my partner Jo wanted …", "My mum will cry": the relation holds whatever the mood
-        return CheckVerdict("keep", why=f"a {rules} the rules read from the speaker's own words stands")
-    if (question.attribute or "").startswith("former_"):  # "I used to work as a lab technician": read as what was
-        return CheckVerdict("keep", why=f"a {question.attribute} the rules read from 'used to' stands")
+    if had and (why := stands_as_read(question.attribute or "", rules, question.value, question.turn)):
+        return CheckVerdict("keep", why=why)
     if not answer.keep and had and answer.attribute != rules:
         # "no fact" about a fact of another kind than the rules read ("crowds" as a hobby): not a reading of it
         return CheckVerdict("keep", why=f"the model read {answer.attribute}, not {rules}, and no fact of it")
@@ -368,9 +366,9 @@ def _user_turn(turn: Any) -> bool:
 def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes: bool = False) -> list[Question]:
     """The questions a thread owes, in the order its turns were said: one for each live record the first pass made
     from a user's turn (of its attribute's value; of its text, whether it reads alone, when it sets none: `notes`)
-    but a relative, partner or pet read from "my …" (kinds.RELATIONS: code keeps it), and (`clauses`) one for each
-    sentence of a user's turn whose subject is the speaker and that no record's value falls in. `turns`: the
-    thread's turns in order (each with .id, .text, .role)."""
+    but one code keeps by its structure (kinds.stands_as_read: a relative read from "my …", a form's line), and
+    (`clauses`) one for each sentence of a user's turn whose subject is the speaker and that no record's value falls
+    in. `turns`: the thread's turns in order (each with .id, .text, .role)."""
     order = {t.id: n for n, t in enumerate(turns)}
     read = [as_read(t.text, getattr(t, "speaker", None), turns[n - 1].text if n else None) if _user_turn(t)
             else t.text for n, t in enumerate(turns)]
@@ -381,9 +379,9 @@ def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes:
             continue
         n = order[r.turns[0]]
         covered.setdefault(turns[n].id, []).append(r.value or "")
-        if not _user_turn(turns[n]) or getattr(r, "by", "user") != "user" or (not notes and not r.value) \
-                or concept(r.attribute) in RELATIONS:  # kept whatever the model answers (decide): not asked
-            continue
+        if not _user_turn(turns[n]) or getattr(r, "by", "user") != "user" or (not notes and not r.value) or (
+                r.attribute and stands_as_read(r.attribute, concept(r.attribute), r.value, read[n])):
+            continue  # kept whatever the model answers (decide): not asked
         before = turns[n - 1].text if n > 0 else ""
         if r.attribute and r.value:
             asked.append((n, 0, Question(read[n], before, r.attribute, r.value, r.id, turn_id=turns[n].id)))

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import re
 
+from .foreign import stated
+from .labelled import whose
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SOMEDAY, TENS
-from .tastes import PASTIMES
+from .tastes import DOERS, PASTIMES
 from .work import SCHOOLING, is_job
 
 LIKING = re.compile(r"\b(?:lov(?:e|es|ed|ing)|lik(?:e|es|ed)|enjoy\w*|adore\w*|obsessed|favou?rite|fan of|into|"
@@ -130,6 +132,8 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
             rf"(?:for|at|to|with)\s+(?:a |an |the )?(?:[\w-]+ ){{0,3}}?{re.escape(value)}", sentence, re.I):
         return f"{value!r} is sought, not held"  # "I'm applying for a junior UX designer position at …"
     if concept == "job":
+        if re.fullmatch(DOERS, value.lower()):
+            return f"{value!r} does a pastime, no job"  # "I'm a sea swimmer, not a baker"
         if re.search(rf"{re.escape(value)}\s+(?:course|degree|programme|program|training|exam|class)\b", sentence,
                      re.I):
             return f"{value!r} is a course, not a job held"  # "I applied for the nurse practitioner course"
@@ -199,4 +203,20 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         if not _doing(value, sentence):
             return f"{value!r} names nothing done"  # "latte", "dinner plan", "a professional napper"
         return None if HABIT.search(sentence) else f"{sentence!r} says nothing done again"
+    return None
+
+
+def stands_as_read(attribute: str, concept: str | None, value: str | None, turn: str) -> str | None:
+    """Why the rules' record stands whatever the model answers, when its structure says whose it is and what (None
+    when it does not): a relation said with "my"; a job or home one "used to" have, read as what was; a form's line
+    of the speaker's ("Occupation: UX researcher", a YAML profile's); a statement in another language the English
+    parse misreads ("Vivo en Chicago", "tengo 33 años")."""
+    if concept in RELATIONS:  # "my partner Jo wanted …", "My mum will cry": the relation holds whatever the mood
+        return f"a {concept} the rules read from the speaker's own words stands"
+    if attribute.startswith("former_"):  # "I used to work as a lab technician": read as what was
+        return f"a {attribute} the rules read from 'used to' stands"
+    if value and any(value.lower() in line.lower() and whose(line) == ("speaker", "") for line in turn.splitlines()):
+        return f"a {attribute} on a form's line of the speaker's stands: its label says what it is"
+    if value and (attribute, value) in stated(turn):
+        return f"a {attribute} said in another language stands as read"
     return None
