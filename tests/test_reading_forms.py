@@ -97,3 +97,19 @@ def test_a_day_and_its_month_stay_in_one_sentence():
 
     said = [s.text for s in nlp()("Arjun has a swim meet in Geelong on Sunday 21 Feb and I am driving.").sents]
     assert said[0].endswith("Sunday 21 Feb"), said
+
+
+DATING = """Rate my profile, be honest.
+
+**My simple pleasures:** a pot of coffee on the balcony, the first snow.
+**Typical Sunday:** fell running, then the pub quiz.
+**Dealbreaker:** olives. Also people who are rude to waiters.
+**My most irrational fear:** pigeons.
+**Perfect Sunday:** brunch at my mum's, honestly."""
+
+
+def test_a_dating_profiles_prompts_are_labels_of_tastes():
+    got = values(("user", DATING))
+    assert {("likes", "a pot of coffee on the balcony"), ("likes", "the first snow"), ("hobby", "fell running"),
+            ("hobby", "the pub quiz"), ("dislikes", "olives"), ("dislikes", "pigeons")} <= got, got
+    assert not any("my mum" in v for _, v in got), got  # a taste in the speaker's own words would read wrongly

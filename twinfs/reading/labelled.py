@@ -42,7 +42,12 @@ LABELS = {
     "emergency contact": "kin", "next of kin": "kin", "dependent": "kin", "dependant": "kin", "children": "kin",
     "kid": "kin", "child": "kin", "family": "kin", "home base": "home_city", "grandchildren": "kin",
     "grandkid": "kin", "grandson": "kin", "granddaughter": "kin",
+    # a dating profile's prompts: "My simple pleasures: …", "Dealbreaker: coriander", "Typical Sunday: sea swim"
+    "simple pleasure": "likes", "i go crazy for": "likes", "i'm weirdly attracted to": "likes",
+    "i geek out on": "likes", "green flag": "likes", "dealbreaker": "dislikes", "most irrational fear": "dislikes",
+    "pet peeve": "dislikes", "typical sunday": "hobby", "perfect sunday": "hobby",
 }
+TASTES = {"likes", "dislikes", "hobby"}
 LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several
 LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/]{0,30}?)\s*[:?]\s*(?P<value>\S.*?)\s*\.?\s*$")
 # a value's first sentence ("Husband: Hafiz. He'll join sometimes."), past a word that only takes the floor
@@ -98,7 +103,8 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     if any(CLAUSE.search(item) for item in items):
         return []  # "Languages: Norwegian is my native language, …": sentences, read as said
     return [(attribute, cut) for item in items if (cut := ONWARD.sub("", item).strip(" .")) and not FILLER.match(cut)
-            and not NONE.match(cut)]
+            and not NONE.match(cut) and not (attribute in TASTES and re.search(r"\b(?:my|our|me|I)\b", cut))]
+    # a taste in the speaker's own words ("roast at my ma's") would read wrongly as the speaker's page says it
 
 
 def _first_said(value: str) -> str:
@@ -159,7 +165,7 @@ def _items(value: str) -> list[str]:
     out = []
     for item in items:
         out += re.split(r"\s+(?:and|&|\+)\s+(?![^(]*\))", item.strip())  # "bouldering + film photography"
-    return [i.strip() for i in out if i.strip()]
+    return [re.sub(r"^(?:and then|then|plus|also)\s+", "", i.strip()) for i in out if i.strip()]  # "then the quiz"
 
 
 def _pet(item: str, kind: str | None) -> str:
