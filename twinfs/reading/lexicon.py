@@ -115,4 +115,5 @@ TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
 # the words that make an age one of someday: "maybe when I'm 35", "by the time I'm forty"
 SOMEDAY = r"\b(?:when|if|until|till|by the time|once|before)\s+"
 # a name as written: a capital, then letters, accented ones too ("Inés", "Łukasz", "Émile")
-NAME = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]+"
+CAPITAL = r"[A-ZÀ-ÖØ-ÞĀ-Ž]"  # a capital letter of the Latin alphabets
+NAME = CAPITAL + r"[^\W\d_]+"

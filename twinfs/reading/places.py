@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 
 from .dates import DAY, MONTH
-from .lexicon import KIN, NAME
+from .lexicon import CAPITAL, KIN, NAME
 from .values import proper_name
 
 Pair = tuple[str, str]
+CAPITALISED = CAPITAL + r"[\w'-]+"  # a word with its capital, in any alphabet: "Ōtāhuhu", "Croix-Rousse"
+PLACE_ON = CAPITAL + r"[\w .'-]+"  # a place's name and the words after it (_place_named takes the name)
 NAMES = NAME + r"(?: (?:(?:do|da|de|del|dos|das|di|upon|on|am|an der|sur) )?" + NAME + r")*"  # a place's name
 # of one or more words: "Fort William", "Viana do Castelo", "Stratford upon Avon"
 
@@ -28,8 +30,8 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                   r" together)?"
                   r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:(?:an?|the) (?:[\w-]+ ){0,2}"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence) "
-                  r"in )?([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)",
-                  text, re.I) or re.search(r"\bbased (?:in|out of) ([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)", text)
+                  r"in )?(" + PLACE_ON + r")",
+                  text, re.I) or re.search(r"\bbased (?:in|out of) (" + PLACE_ON + r")", text)
     if m and re.search(r"\blived\b", m.group(0)) and not re.search(r"(?:'ve|have|has)(?: \w+)? lived\b", m.group(0)):
         m = None  # "when I lived in Monterrey", "I lived in Rome for a year": a home that was
     if m and (place := _place_named(places, m.group(1))):
@@ -43,41 +45,41 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                 add("home_city", district)  # "I live in Lyon, in the Croix-Rousse": its part of town too
     m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?bought (?:a|our first|my first) "
                   r"(?!holiday |vacation |second |summer |rental |beach |ski |investment )(?:[\w-]+ )?"
-                  r"(?:flat|house|home|apartment|cottage|place|condo) in ([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)", text, re.I) \
-        or re.search(r"\bi used to live in [A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+(?: [A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+)*,? (?:but |and )?now "
-                     r"(?:i 'm|i am|i live|we 're|we live|we are) in ([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)", text,
+                  r"(?:flat|house|home|apartment|cottage|place|condo) in (" + PLACE_ON + r")", text, re.I) \
+        or re.search(r"\bi used to live in " + CAPITALISED + r"(?: " + CAPITALISED + r")*,? (?:but |and )?now "
+                     r"(?:i 'm|i am|i live|we 're|we live|we are) in (" + PLACE_ON + r")", text,
                      re.I)  # "…, now in Lyon"
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", re.sub(r"'s?$", "", place))  # "a flat in Glasgow's West End"
     m = re.search(r"\b(?:[Mm]y|[Oo]ur) (?:own |little |small |tiny |rented |new )?(?:house|flat|apartment|home|"
                   r"apartment building|building|terrace|terraced house|semi|bungalow|cottage|place|condo|townhouse|"
                   r"maisonette|bedsit|landlord|landlady|neighbou?rs?) (?:here |up |down |out )?in "
-                  r"([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)", text) \
+                  r"(" + PLACE_ON + r")", text) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re |'ve been |have been )?(?:renting|rent|share|sharing) an? "
                      r"(?:[\w-]+ )?(?:flat|house|"
-                     r"apartment|room|place|studio|bedsit|[a-z]+-bed(?:room)?) in ([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)", text,
+                     r"apartment|room|place|studio|bedsit|[a-z]+-bed(?:room)?) in (" + PLACE_ON + r")", text,
                      re.I) \
         or re.search(r"\b(?:i|we) (?:'m|am|are|'re) in an? (?:[\w-]+ ){0,3}(?:flat|house|apartment|studio|bedsit|"
-                     r"condo|[a-z]+-bed(?:room)?) (?:here |up |down |out )?in ([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)", text, re.I) \
+                     r"condo|[a-z]+-bed(?:room)?) (?:here |up |down |out )?in (" + PLACE_ON + r")", text, re.I) \
         or re.search(r"\b(?:i|we) (?:'m |am |are |'re )(?:moving|relocating) from "
-                     r"([A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+(?: [A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+)*) to "
-                     r"[A-ZÀ-ÖØ-ÞĀ-Ž]", text, re.I)  # "We're moving from Cardiff to Bristol": Cardiff until then
+                     r"(" + CAPITALISED + r"(?: " + CAPITALISED + r")*) to " + CAPITAL, text,
+                     re.I)  # "We're moving from Cardiff to Bristol": Cardiff until then
     m = m or _where(text, r"(?:live|'re based|are based)") or _staying(text)  # "out of Madrid, which is where we
     # live", "I'm in Toronto, Leslieville", "we're just outside Harrogate"
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", place)  # "my house in Guadalajara", "renting a flat in Manchester"
     m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
-                  r"([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
+                  r"(" + PLACE_ON + r")", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", place)
-    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:[A-ZÀ-ÖØ-ÞĀ-Ž][a-z]+, )?(?:originally |born and raised )?"
+    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:" + CAPITAL + r"[a-z]+, )?(?:originally |born and raised )?"
                   r"(?:from|born (?:in|on)|"
                   r"(?:grew up|raised)(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?| with(?: [\w']+){1,3})? in) "
-                  r"([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)",
+                  r"(" + PLACE_ON + r")",
                   text)  # "on a farm in Iowa", "I'm Egyptian, from Alexandria"
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
-    m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in ([A-ZÀ-ÖØ-ÞĀ-Ž][\w .'-]+)", text) \
+    m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in (" + PLACE_ON + r")", text) \
         or re.search(r"(?:^|(?<=[.!?] )|(?<=, ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up(?: w(?:ith|/)(?: [\w']+){1,3})?|"
                      r"[Bb]orn and raised|[Bb]orn) in (" + NAMES
                      + r")", text) \
@@ -96,7 +98,7 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     # "I'm a Swedish native" (a nationality)
     if m and (place := _place_named(places, m.group(1))) and not re.search(r"(?:ish|ian|ese|ean)$", place):
         add("hometown", place)
-    m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? ([A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+)", text)
+    m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? (" + CAPITALISED + r")", text)
     if m:
         add("hometown", m.group(1))
     m = re.search(r"\b(?:[Ii]|[Ww]e)\b[^.;!?]*? here in (" + NAMES + r")", text)
@@ -126,7 +128,7 @@ def _staying(text: str) -> re.Match[str] | None:
     """The place the speaker says they are in, said as where they are now and not as a stay ("I'm in Toronto,
     Leslieville"; not "I'm in Paris for work", "in Rome until Sunday", "in Lisbon this week")."""
     m = re.search(r"\b(?:(?:[Ii] 'm|[Ii] am|[Ww]e 're|[Ww]e are) (?:just |right |out \w+ |based )?(?:in|outside|near)|"
-                  r"[Ww]e 're out \w+ in) ([A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+(?: [A-ZÀ-ÖØ-ÞĀ-Ž][\w'-]+)*)", text)
+                  r"[Ww]e 're out \w+ in) (" + CAPITALISED + r"(?: " + CAPITALISED + r")*)", text)
     stay = m and re.match(r",?\s*(?:for|on|this|next|until|till|visiting|at the moment|right now|today|tonight|again|"
                           r"now for|over|during)\b", text[m.end():], re.I)
     return None if stay else m

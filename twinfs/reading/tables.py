@@ -37,10 +37,10 @@ def table_lines(text: str, speaker: str | None = None) -> str:
                 who = row.get(column, "")
                 if ME.match(who) or (first and who.lower() == first):
                     out.extend(_speaker_lines(row, column))
-                elif "(" in who:
-                    family.append(re.sub(r"\((?:my|our) ", "(", who))  # "Amma (my mother)"
-                out += [f"- {cell}" for c, cell in row.items() if c.lower() in NOTE_COLUMNS and OURS.search(cell)
-                        and not ME.match(who) and who.lower() != first]  # "Bamse is our old Labrador"
+                else:  # another's row: a relative ("Amma (my mother)"), a note the writer says of themself ("Bamse
+                    # is our old Labrador")
+                    family += [re.sub(r"\((?:my|our) ", "(", who)] if "(" in who else []
+                    out += [f"- {cell}" for c, cell in row.items() if c.lower() in NOTE_COLUMNS and OURS.search(cell)]
                 n += 1
             out += [f"Family: {', '.join(family)}"] if family else []
             continue

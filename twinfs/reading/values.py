@@ -29,8 +29,10 @@ _CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she
                   r"|thursday|friday|saturday|sunday)| on (?:weekends|weekdays|mondays|tuesdays|wednesdays|thursdays"
                   r"|fridays|saturdays|sundays)| (?:once|twice|three times) a (?:day|week|month)| daily| weekly)",
                   re.I)
-AT_PLACE = re.compile(r" (?:at|for|in|with|from|on|of|bei|bij|chez|presso) ", re.I)  # a job ends where its place
-# begins: "a nurse at St Mary's", "a data analyst bei Northmere Energy"
+# "at" in the languages a job's workplace is said in mid-sentence: "a data analyst bei Northmere Energy"
+FOREIGN_AT = ("bei", "bij", "chez", "presso")
+AT_PLACE = re.compile(r" (?:at|for|in|with|from|on|of|" + "|".join(FOREIGN_AT) + ") ", re.I)  # a job ends where its
+# place begins: "a nurse at St Mary's", "a data analyst bei Northmere Energy"
 _LEAD = re.compile(r"^(?:a |an |the |some |my |our |really |also |just |so |very |to |of )+", re.I)
 _TRAILING = {"the", "a", "an", "with", "of", "to", "and", "for", "at", "in", "my", "our", "on", "about", "or", "but",
              "their", "his", "her", "some", "this", "that", "from", "by", "as", "so", "really", "just", "is", "are",
@@ -87,8 +89,8 @@ def without_the(name: str) -> str:
 
 def workplace(rest: str, orgs: list[str]) -> str | None:
     """The named place a job is done at: "pharmacist at Boots, and …" -> Boots (a named entity or capitals)."""
-    at = re.match(r"[\w -]*? (?:at|for|with|bei|bij|chez|presso) (?:the )?([A-Z][\w'&.-]*(?: (?:'s|[A-Z][\w'&.-]*))*)",
-                  rest)
+    at = re.match(r"[\w -]*? (?:at|for|with|" + "|".join(FOREIGN_AT) + r") (?:the )?([A-Z][\w'&.-]*(?: (?:'s|"
+                  r"[A-Z][\w'&.-]*))*)", rest)
     if at is None:
         return None
     name = rejoined(at.group(1))
@@ -189,8 +191,8 @@ def whole(value: str, tokens: list[Token]) -> bool:
         if first.tag_ in ("WRB", "WP"):
             return False
         inside = {t.i for t in tokens[start:end]}
-        foreign = end < len(tokens) and tokens[end].lower_ in ("bei", "bij", "chez", "presso")  # the English parse
-        # reads "analyst bei Northmere" as one noun
+        foreign = end < len(tokens) and tokens[end].lower_ in FOREIGN_AT  # the English parse reads "analyst bei
+        # Northmere" as one noun
         if last.dep_ in _LEADS and last.head.i > last.i and last.head.i not in inside and not foreign \
                 and not (last.pos_ == "PROPN" and last.head.pos_ != "PROPN" and last.ent_type_ not in ("DATE", "TIME")):
             return False  # not "on Thursday" of "on Thursday evenings"; "Open University" of "an Open University
