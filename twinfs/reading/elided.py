@@ -38,11 +38,16 @@ EMOJI_LED = re.compile(r"^[ \t]*[" + EMOJI + r"][" + EMOJI + r"\u200d\ufe0f\u20e
 START = r"(?:^|(?<=[.!?;:])[ \t]+|\n[ \t]*|" + BULLET + r")['\"“‘(]?"  # after a quote opened
 AGE = re.compile(r"(" + BULLET + r")(\d{1,2})(?=\s*(?:,|$|\n|y/?o\b|yo\b|years? old\b))", re.I)
 STATE = re.compile(START + r"(?=(?i:" + "|".join(STATES) + r")" + FOLLOWS + r")[A-Za-z]")
+# an appointment said by its time alone: "Dentist at 4:30", "Physio on Thursday"
+APPOINTMENT = (r"(?:dentist|doctor|gp|physio|optician|hairdresser|barber|haircut|therapy|vet)(?: appointment)? "
+               r"(?=at \d|on |tomorrow|tonight|this |next )")
 # a profile's sentence that starts at its verb, with what follows it: "Live in East Legon; grew up in Kumasi" (no
 # imperative says where one lives or what one speaks)
 OPENERS = ((r"lives? in ", r"[A-Z]", "I "), (r"grew up in ", r"[A-Z]", "I "), (r"moved to ", r"[A-Z]", "I "),
            (r"work (?:as an?|at|for) ", r"\w", "I "), (r"speak ", r"[A-Z][a-z]+\b", "I "),
-           (r"born in ", r"[A-Z]", "I was "), (r"(?:can't|cannot) (?:stand|be doing with) ", "", "I "))
+           (r"born in ", r"[A-Z]", "I was "), (r"(?:still )?(?:can't|cannot) (?:stand|be doing with) ", "", "I "),
+           (r"still living in ", r"[A-Z]", "I'm "), (r"(?:really |still )?(?:love|hate) (?:a good|my) ", r"\w", "I "),
+           (APPOINTMENT, "", "I've got "))  # "Dentist at 4:30", a stand-up's "Today:" line
 OPENER = re.compile(START + r"(?=(?i:" + "|".join(lead for lead, _, _ in OPENERS) + r"))[A-Za-z]")
 # "As a nurse, I see …", "as a type 1 diabetic what should I pack?": what one is, said as the lead of a sentence
 AS_ONE = re.compile(r"(^|[.!?;:]\s+|^[A-Z][a-z]{1,8}, )[Aa]s (an? (?:(?:type [12] )?diabetic|coeliac|"

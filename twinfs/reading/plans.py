@@ -23,6 +23,10 @@ AHEAD = re.compile(r"\b(?:next|tomorrow|tonight|this (?:coming )?(?:week|weekend
                    r"(?:first|second|third|\d{1,2}(?:st|nd|rd|th)) of)", re.I)
 BASE = {"flying": "fly", "leaving": "leave", "heading": "head", "travelling": "travel", "traveling": "travel",
         "going": "go", "driving": "drive", "moving": "move", "off": "go"}  # "I'm off to Tromsø"
+# what one has booked to see or sit at a time: "a dentist appointment at 4:30", "physio on Monday"
+APPOINTMENTS = (r"(?:(?:dentist|doctor|gp|physio|optician|vet|hairdresser|barber|therapist|hospital|dental|eye|"
+                r"smear|blood|driving|theory)(?: appointment| check-up| checkup| test)?|haircut|physiotherapy|therapy|"
+                r"counselling|check-up|checkup|scan|appointment|job interview|interview|exam)")
 PLACE = r"(" + NAME + r"(?: " + NAME + r")*)"
 
 
@@ -90,6 +94,14 @@ def plans(text: str, low: str) -> list[Pair]:
         said = re.sub(r"^(?:[Ii]|[Ww]e)(?: 'm| am| 're| are)? ", "", m.group(0)).split(" ", 1)
         add("plans", " ".join([BASE.get(said[0], said[0]), *said[1:]]))  # "we fly out 18 December", "in three
         # weeks I fly to Recife", "we're flying to Oslo next Friday"
+    m = re.search(r"\b(?:i|we)(?: 've got| have got| 've| have| got| 'm having| am having| 're having) (?:an? |my |"
+                  r"the |our )?((?:[\w-]+ ){0,2}?" + APPOINTMENTS + r")(?= (?:at \d|tomorrow|tonight|in the (?:morning|"
+                  r"afternoon|evening)|(?:on |this |next )?(?:\w+day|the \d+\w*|\d+ \w+)(?: at [\d:.]+ ?(?:am|pm)?)?"
+                  r"\s*(?:$|[.!,;])))", low)  # a day that ends the clause: "an interview on Thursday for a lead
+    # role at Zalando" is dated_plan's, the deed said whole
+    if m and not re.match(r"(?:last|first|old|previous) ", m.group(1)):
+        add("plans", as_spelled(m.group(1), text))  # "I've got a dentist appointment at 4:30", "I have physio on
+        # Monday": the present of "have" with a time ahead is an appointment kept
     return found
 
 

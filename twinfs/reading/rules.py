@@ -356,7 +356,8 @@ class RulesReader:
             planned = plan[0]
             pairs = [*pairs, ("plans", planned)]  # "I'll submit the application on Friday": a plan, with its day
         values: list[tuple[str | None, str | None, str]] = [
-            (a, sentence.resolved(v), "plan" if (a, v) == ("plans", planned) else kind) for a, v in pairs] or [
+            (a, sentence.resolved(v), "plan" if (a, v) == ("plans", planned) or (a, kind) == ("plans", "state")
+             else kind) for a, v in pairs] or [
             (None, None, kind)]
         return [Draft(kind=of_kind, text=text, subject=turn.speaker, attribute=attribute and attribute[:40],
                       value=value and value[:80], when=when, turns=[turn.id]) for attribute, value, of_kind in values]

@@ -47,6 +47,9 @@ HEDGE = re.compile(r"\b(?:kinda|sorta|kind of|sort of) (?=(?:like|love|hate|enjo
 SCOTS_WORD = re.compile(r"(?<![\w'’])[a-z]+(?:'[a-z]+)?(?![\w'’])", re.I)
 
 
+# a laugh that ends a sentence, no part of it: "I still can't stand their defence lol." (spaCy hangs the noun before
+# it on "lol", so the value is no whole phrase)
+LAUGH = re.compile(r",? (?:lol|lmao|rofl|haha(?:ha)*|hehe)(?=[ .!?]*(?:$|\n|[.!?]))", re.I)
 BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
 
 
@@ -65,7 +68,7 @@ def plain(text: str) -> str:
         return full[0].upper() + full[1:] if word[:1].isupper() and not full.startswith("I") else full
 
     text = BOLD.sub(r"\1", text) if "**" in text else text  # "**My simple pleasures:** tea": markdown's bold
-    return WORD.sub(written, LONE_I.sub("I", HEDGE.sub("", text)))
+    return WORD.sub(written, LONE_I.sub("I", HEDGE.sub("", LAUGH.sub("", text))))
 
 
 def _scots(text: str) -> str:

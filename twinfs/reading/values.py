@@ -78,8 +78,9 @@ def entities(tokens: Iterable[Token]) -> list[tuple[str, str]]:
 
 
 def rejoined(text: str) -> str:
-    """A possessive as written: the sentence's tokens joined by spaces read "King 's College" for "King's College"."""
-    return re.sub(r"\s+'s\b", "'s", text)
+    """A possessive as written: the sentence's tokens joined by spaces read "King 's College" for "King's College",
+    "Warriors ' defence" for "Warriors' defence"."""
+    return re.sub(r"(?<=\ws) '(?= \w|$)", "'", re.sub(r"\s+'s\b", "'s", text))
 
 
 def without_the(name: str) -> str:

@@ -20,6 +20,9 @@ SCHOOLING = re.compile(r"\b(?:school|college|uni|university|academy|institute|po
 WORKPLACES = (r"(?:library|hospital|school|bank|bakery|shop|bookshop|bookstore|store|restaurant|café|cafe|pub|hotel|"
               r"factory|warehouse|garage|museum|pharmacy|clinic|lab|laboratory|nursery|care home|prison|supermarket|"
               r"call cent(?:re|er)|newsroom|kitchen|salon|gym)")
+# capitalised words "work at/for" is followed by that name no employer: a time, oneself, someone met
+NOT_EMPLOYERS = {"christmas", "easter", "weekends", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                 "sunday", "mum", "mom", "dad", "myself", "home", "night", "nights", "god", "free"}
 NOT_TAUGHT = re.compile(r"(?:\w+ing|myself|them|him|her|us|it)\b")  # no subject: "taught myself", "taught them to swim"
 # words ending as a doer's do without being one: "as a team", "together", "as a mother"
 NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daughter", "number", "member", "water",
@@ -66,9 +69,12 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     m = re.match(r"(?:[Aa]n? )?((?:[\w-]+ ){0,2}[\w-]+) by day\b", text)  # a profile's "Civil engineer by day"
     if m and m.group(1).lower().split()[-1] in JOBS:
         add("job", m.group(1)[0].lower() + m.group(1)[1:])
-    m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to )?(?:work|worked|working|employed)(?: part-time| full-time| "
-                  r"part time| full time| freelance| remotely| now| weekends| evenings| nights| shifts)? (as|at|for) "
+    m = re.search(r"\b(?:i|we|and) (?:'m |am |was |used to |(?:'ve|have)(?: been)? )?(?:work|worked|working|"
+                  r"employed)(?: part-time| full-time| part time| full time| freelance| remotely| now| weekends| "
+                  r"evenings| nights| shifts)? (as|at|for) "
                   r"(?:an? |the )?([\w '&-]+)", text, re.I)
+    past = m is not None and re.search(r"\b(?:was|used to)\b|(?<!'ve )(?<!have )\bworked\b", text[m.start():m.start(1)],
+                                       re.I) is not None  # "when I worked at Halfords"; not "I've worked at"
     if m:
         if m.group(1).lower() == "as" and is_job(value := cut_value(AT_PLACE.split(m.group(2))[0], 4)):
             add("job", value)  # "as a welder", not "as hard as a horse" nor "as a team"
@@ -76,7 +82,14 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         elif (org := next((o for o in orgs if rejoined(m.group(2)).startswith(without_the(o))), None)) and not re.match(
                 r" (?:firm|company|office|branch|team|agency|startup|studio|headquarters|site|plant)\b",
                 rejoined(m.group(2))[len(without_the(org)):]):
-            add("employer", without_the(org))  # "for Google"; not "for a fintech startup in Berlin", "the London firm"
+            name = proper_name(m.group(2))  # "Leeds General Infirmary" where the parse saw "Leeds General"
+            add("former_employer" if past else "employer",  # "when I worked at Halfords": a workplace that was
+                name if name and name.startswith(without_the(org)) else without_the(org))
+            # "for Google"; not "for a fintech startup in Berlin", "the London firm"
+        elif m.group(1).lower() in ("at", "for") and (name := proper_name(m.group(2))) and not past \
+                and not m.group(0).lower().startswith("we") and name.lower() not in KIN \
+                and name.lower() not in NOT_EMPLOYERS and (name, "GPE") not in named and (name, "DATE") not in named:
+            add("employer", name)  # "I work at Boots", a name the parse did not take for an organisation
     m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full-time |part-time )?in (" + FIELDS
                   + r")\b", low)
     if m:
