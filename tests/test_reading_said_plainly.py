@@ -97,7 +97,7 @@ def test_brackets_that_name_no_relation_and_others_dwellings_and_conditions_are_
     ("sunil (husband) does the school run.", {("partner", "sunil")}),
     ("that's where Lars - boyfriend - parks his van.", {("partner", "Lars")}),
     ("just Pebble the hamster, she's two.", {("pet", "hamster named Pebble")}),
-    ("Staff nurse at Leeds General, 6 years now.", {("job", "Staff nurse"), ("employer", "Leeds General")}),
+    ("Staff nurse at Leeds General, 6 years now.", {("job", "staff nurse"), ("employer", "Leeds General")}),
     ("I work odd hours (sous-chef at the Marlowe) so dinner is late.", {("job", "sous-chef")}),
 ])
 def test_relations_beside_a_name_and_a_job_said_as_a_fragment(text, expected):

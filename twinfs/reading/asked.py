@@ -93,11 +93,13 @@ def worth_carrying(asked: Span | None) -> Span | None:
 COMMON_PLACES = {"home", "town", "city", "country", "abroad", "here", "there", "work", "school", "uni", "university",
                  "nowhere", "everywhere", "somewhere", "near", "north", "south", "east", "west", "same"}
 ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:based|living)\b|\b(?:which|what) "
-                    r"(?:city|town) (?:are you in|do you live in)\b|\bwhere you(?:'re| are) based\b|\bwhere you "
+                    r"(?:city|town|area|part of (?:town|the city)|neighbourhood|neighborhood|suburb) "
+                    r"(?:are you in|do you live in)\b|\bwhere you(?:'re| are) based\b|\bwhere you "
                     r"live\b", re.I), "home_city"),
         (re.compile(r"\bwhere are you (?:originally )?from\b|\bwhere did you grow up\b|\bwhere were you born\b", re.I),
          "hometown"),
-        (re.compile(r"\bhow old are you\b|(?:[—–:,] ?|\b(?:your|and) )age\b(?= ?[,?.—–]| and\b)", re.I), "age"),
+        (re.compile(r"\bhow old are you\b|\bare you (?:over|under) \d+\b|"
+                    r"(?:[—–:,] ?|\b(?:your|and) )age\b(?= ?[,?.—–]| and\b)", re.I), "age"),
         (re.compile(r"\bwhat do you do (?:for (?:a living|work)|professionally)\b|\bwhat(?:'s| is) your (?:job|"
                     r"profession|occupation)\b", re.I), "job"),
         (re.compile(r"\bwhat are your hobbies\b|\bwhat do you (?:like to )?do for fun\b|\bwhat do you (?:like to )?do "
@@ -136,8 +138,8 @@ REFUSALS = {"no", "not", "none", "nope", "nah"}
 def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
     """The facts a verbless answer gives to a question asking for them: a place its first words name, an age, a
     job, pastimes or tastes as listed, a pet, children, being married."""
-    if asked is None or any(finite(t) for t in sentence):
-        return []  # a statement of its own
+    if asked is None or any(finite(t) for t in sentence if not _aside(t)):
+        return []  # a statement of its own; not "Rosario (moved here for work in 2012)", whose aside has a verb
     attributes = [a for pattern, a in ASKS if pattern.search(asked.text)]
     if len(attributes) > 1:  # "Tell me your age, your job and where you live": an answer of each one's form
         return next((facts for a in attributes if a in ONE_FORM and (facts := _answer(a, asked, sentence))), [])
@@ -235,6 +237,12 @@ def _status(asked: Span, sentence: Span) -> list[tuple[str, str]]:
         return []
     partner = re.search(r"\bto ([A-Z][a-z]+)\b", sentence.text) if status.group(1).lower() == "married" else None
     return [("relationship_status", status.group(1).lower())] + ([("partner", partner.group(1))] if partner else [])
+
+
+def _aside(t: Token) -> bool:
+    """Whether a token is in brackets, an aside to the sentence it is in."""
+    before = t.doc[t.sent.start:t.i].text
+    return before.count("(") > before.count(")")
 
 
 def _a_name(t: Token) -> bool:

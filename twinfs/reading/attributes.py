@@ -61,8 +61,9 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     """The value as a statement that reads alone, for the attributes one can state without the sentence; a like
     only when it names a thing ("fantasy"), not a doing or a part of one ("making an impact", "all the leaves")."""
     form = ALONE.get(attribute)
-    if attribute == "pet" and re.match(r"\w+[^s]s\b", value):
-        form = "{who} has {value}"  # "cats named Miso and Tofu", not "a cats"
+    if attribute == "pet" and (re.match(r"\w+[^s]s\b", value) or re.match(r"(?:an?|one|two|three|four|five|\d+) ",
+                                                                           value, re.I)):
+        form = "{who} has {value}"  # "cats named Miso and Tofu", "two hens", not "a cats", "a two hens"
     if attribute == "children" and value in ("son", "daughter", "child"):
         form = "{who} has a {value}"  # "Yes, a daughter." to "Do you have kids?"; not "my kids" said in passing
     elif attribute == "children" and re.match(r"(?:\d+|" + "|".join(NUMBERS) + r") ", value):

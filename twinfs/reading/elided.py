@@ -41,13 +41,17 @@ STATE = re.compile(START + r"(?=(?i:" + "|".join(STATES) + r")" + FOLLOWS + r")[
 # an appointment said by its time alone: "Dentist at 4:30", "Physio on Thursday"
 APPOINTMENT = (r"(?:dentist|doctor|gp|physio|optician|hairdresser|barber|haircut|therapy|vet)(?: appointment)? "
                r"(?=at \d|on |tomorrow|tonight|this |next )")
+WORKPLACE = r"[A-Z][\w'-]*(?: (?:[A-Z][\w'-]*|de|del|of|the|and|&))*\s*(?:[,.;(\n]|$)"
 # a profile's sentence that starts at its verb, with what follows it: "Live in East Legon; grew up in Kumasi" (no
 # imperative says where one lives or what one speaks)
 OPENERS = ((r"lives? in ", r"[A-Z]", "I "), (r"grew up in ", r"[A-Z]", "I "), (r"moved to ", r"[A-Z]", "I "),
            (r"work (?:as an?|at|for) ", r"\w", "I "), (r"speak ", r"[A-Z][a-z]+\b", "I "),
            (r"born in ", r"[A-Z]", "I was "), (r"(?:still )?(?:can't|cannot) (?:stand|be doing with) ", "", "I "),
            (r"still living in ", r"[A-Z]", "I'm "), (r"(?:really |still )?(?:love|hate) (?:a good|my) ", r"\w", "I "),
-           (APPOINTMENT, "", "I've got "))  # "Dentist at 4:30", a stand-up's "Today:" line
+           (APPOINTMENT, "", "I've got "),  # "Dentist at 4:30", a stand-up's "Today:" line
+           (r"(?:[a-z-]+ )?(?:" + "|".join(sorted(JOBS, key=len, reverse=True)) + r") at ", WORKPLACE, "I'm a "))
+# "Vet tech at Veterinaria San Roque (…), 8 to 4": a job at a named place, the clause ending with the name (not "Nurse
+# at St Mary's said …")
 OPENER = re.compile(START + r"(?=(?i:" + "|".join(lead for lead, _, _ in OPENERS) + r"))[A-Za-z]")
 # "As a nurse, I see …", "as a type 1 diabetic what should I pack?": what one is, said as the lead of a sentence
 AS_ONE = re.compile(r"(^|[.!?;:]\s+|^[A-Z][a-z]{1,8}, )[Aa]s (an? (?:(?:type [12] )?diabetic|coeliac|"
@@ -81,6 +85,8 @@ def _opened(m: re.Match) -> str:
     said = next((i for lead, needs, i in OPENERS if re.match(lead + needs, rest[:1].lower() + rest[1:])), None)
     if said is None or _labelled(m) or _a_label(m) or _goes_on(m):
         return m.group(0)
+    if said == "I'm a " and rest[:1].lower() in "aeiou":
+        said = "I'm an "  # "Engineer at Arup." - "I'm an engineer at Arup."
     return m.group(0)[:-1] + said + m.group(0)[-1].lower()
 
 

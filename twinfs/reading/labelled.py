@@ -23,7 +23,8 @@ LABELS = {
     "originally from": "hometown",
     "place of birth": "hometown", "birthplace": "hometown", "born in": "hometown", "born": "hometown",
     "hometown": "hometown", "home town": "hometown", "grew up in": "hometown",
-    "occupation": "job", "job": "job", "profession": "job", "current role": "job", "current position": "job",
+    "current address": "home_city", "occupation": "job", "job": "job", "employment": "job",
+    "current employment": "job", "profession": "job", "current role": "job", "current position": "job",
     "current job": "job",  # not "Position:" or "Role:" (an application's), nor an e-mail's "From:"
     "employer": "employer", "current employer": "employer", "company": "employer", "workplace": "employer",
     "works at": "employer",
@@ -64,6 +65,13 @@ FILLER = re.compile(r"^(?:obviously|honestly|mostly|really|too|also|etc|lol|haha
 CLAUSE = re.compile(r"\b(?:i|is|are|am|was|were|have|has|had|getting|will|would|can)\b|\w'(?:re|m|ve)\b|…|\.\.\.",
                     re.I)
 BORN_AND_AGE = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\s*(?:[—–-]|,)\s*(\d{1,3})$")  # a birth date, then the age
+# a street of an address: "14 Florida Road", "Flat 2, 9 Elm St"
+ADDRESS = re.compile(r"^\d+\w?\s|\b(?:road|rd|street|st|avenue|ave|lane|drive|close|crescent|court|place|terrace|"
+                     r"flat|apt|apartment|unit)\b\.?(?:,|$)", re.I)
+EMPLOYMENT = re.compile(r"\s*(?:current )?employment\s*$", re.I)  # "Current employment: job, employer, city"
+# a pet said by its kind, with its name after: "1 cat (Biscuit, sterilised)", "a dog"
+KIND = re.compile(r"(?:an?|one|1|my|our)?\s*(?P<kind>" + "|".join(sorted(PETS, key=len, reverse=True))
+                  + r")\b\s*(?P<after>.*)$", re.I)
 ITEM = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inside>[^)]*)\)$")  # "Theo (son, 9)"
 # a relative with their age, and what they do after it: "little Maja (7) mostly does chaos", "Inês (16): surfs"
 AGED = re.compile(r"^(?:and |or )?(?:(?:little|baby|big|wee|young|the) )?(?P<name>[A-ZÀ-Þ][\w'-]+)"
@@ -90,13 +98,17 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
         if attribute == "age" and (born := BORN_AND_AGE.match(value)):
             value = born.group(1)  # "Date of birth / age: 14/03/1988 — 38"
         return [(attribute, value)] if value and (attribute != "age" or told_age(value)) else []  # not "Age: ask me"
-    if attribute == "pet":  # "Pets: Mochi (cat), Rex (dog)", "Cat: Mochi"
+    if attribute == "pet":  # "Pets: Mochi (cat), Rex (dog)", "Cat: Mochi", "1 cat (Biscuit, 11 yrs)", "a cat, Biscuit"
         kind = m.group("label").strip().lower()
-        return [(attribute, _pet(item, kind if kind in PETS else None)) for item in _items(value)
+        return [(attribute, _pet(item, kind if kind in PETS else None)) for item in _pets(_items(value))
                 if not NONE.match(item) and re.search(r"[^\W\d_]", item)]
+    if attribute == "home_city" and ADDRESS.search(value):  # "14 Florida Road, Morningside, Durban (moving out …)"
+        return [(attribute, part) for part in _places(value)]
     if attribute in ("job", "employer"):  # "Pharmacist now, switched last year"
-        value = re.sub(r"\s+(?:now|currently|these days|at the moment)$", "",
-                       re.sub(r"\s*\([^)]*\)", "", value).split(",")[0])  # "Estúdio Vértice (mine, w/ 2 partners)"
+        parts = [p.strip() for p in re.sub(r"\s*\([^)]*\)", "", value).split(",")]
+        value = re.sub(r"\s+(?:now|currently|these days|at the moment)$", "", parts[0])  # "Estúdio Vértice (mine, …)"
+        if EMPLOYMENT.match(m.group("label")) and len(parts) > 1 and re.match(r"[A-ZÀ-Þ]", parts[1]):
+            return [("job", value), ("employer", parts[1])]  # "Employment: Architectural technologist, Studio Mkhize"
     items = _items(value) if attribute in LISTS or ";" in value else [value]
     if any(re.match(r"me\b", item, re.I) for item in items):  # "diet: me vegetarian; Rafael no nuts"
         items = [re.sub(r"^me\b\W*", "", item, flags=re.I) for item in items if re.match(r"me\b", item, re.I)]
@@ -166,6 +178,31 @@ def _items(value: str) -> list[str]:
     for item in items:
         out += re.split(r"\s+(?:and|&|\+)\s+(?![^(]*\))", item.strip())  # "bouldering + film photography"
     return [re.sub(r"^(?:and then|then|plus|also)\s+", "", i.strip()) for i in out if i.strip()]  # "then the quiz"
+
+
+def _pets(items: list[str]) -> list[str]:
+    """A form's pets, each named once: "1 cat (Biscuit, 11 yrs)" -> "Biscuit (cat)"; "a cat", "Biscuit" -> "Biscuit
+    (cat)"."""
+    out: list[str] = []
+    for item in items:
+        m = KIND.match(item)
+        named = re.match(r"\(?([A-ZÀ-Þ][\w'-]+)", m.group("after")) if m else None
+        if m and named:
+            out.append(f"{named.group(1)} ({m.group('kind').lower()})")
+        elif out and (kind := KIND.fullmatch(out[-1])) and not kind.group("after") and re.fullmatch(
+                r"[A-ZÀ-Þ][\w'-]+", item):
+            out[-1] = f"{item} ({kind.group('kind').lower()})"
+        else:
+            out.append(re.sub(r"^(?:an?|one|1)\s+", "", item) if KIND.fullmatch(item) else item)
+    return out
+
+
+def _places(value: str) -> list[str]:
+    """The places of an address, not its street or postcode: "14 Florida Road, Morningside, Durban" -> Morningside,
+    Durban."""
+    parts = [p.strip() for p in re.sub(r"\s*\([^)]*\)", "", value).split(",")]
+    return [re.sub(r"\s+[A-Z]{1,2}\d[\dA-Z]?\s*\d[A-Z]{2}$", "", p) for p in parts
+            if p and not re.match(r"\d", p) and not ADDRESS.search(p) and re.match(r"[A-ZÀ-Þ]", p)]
 
 
 def _pet(item: str, kind: str | None) -> str:

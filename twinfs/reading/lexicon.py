@@ -47,7 +47,7 @@ JOBS = {"hygienist", "inspector", "dietician", "podcaster", "recruiter", "coordi
         "electrician", "plumber", "carpenter", "farmer", "librarian", "professor", "researcher", "analyst",
         "athlete", "player", "coach", "trainer", "instructor", "volunteer", "intern", "secretary", "clerk",
         "actor", "actress", "dancer", "singer", "filmmaker", "screenwriter", "author", "editor", "streamer",
-        "gamer", "vet", "veterinarian", "surgeon", "paramedic", "owner", "founder", "ceo", "tutor",
+        "gamer", "vet", "tech", "veterinarian", "surgeon", "paramedic", "owner", "founder", "ceo", "tutor",
         "guard", "model", "blogger", "youtuber", "influencer", "producer", "director", "worker", "assistant",
         "specialist", "technician", "administrator", "agent", "broker", "realtor", "caregiver", "illustrator",
         "animator", "translator", "interpreter", "economist", "welder", "miner", "midwife", "pharmacologist",
@@ -79,7 +79,9 @@ LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", 
              "corsican", "occitan", "romansh", "tibetan", "mongolian", "uyghur", "kyrgyz", "tajik", "turkmen", "tatar",
              "chechen", "belarusian", "faroese", "sami", "inuktitut", "cree", "navajo", "hawaiian", "malagasy",
              "kinyarwanda", "kirundi", "luganda", "shona", "xhosa", "sesotho", "setswana", "oromo", "tamazight",
-             "papiamento", "javanese", "sundanese", "cebuano", "ilocano", "hmong", "dzongkha", "dhivehi"}
+             "papiamento", "javanese", "sundanese", "cebuano", "ilocano", "hmong", "dzongkha", "dhivehi", "teochew",
+             "isizulu", "isixhosa", "sepedi", "tshivenda", "xitsonga", "siswati", "ndebele", "chichewa", "bemba",
+             "kikuyu", "ewe", "fante", "fanti", "pidgin", "bisaya", "visayan", "hiligaynon", "kapampangan"}
 # fields one works in: "I work in marketing" is a job; "I work in Leeds" is not
 FIELDS = (r"(?:marketing|finance|sales|tech|it|hr|human resources|education|healthcare|health care|retail|construction|"
           r"hospitality|publishing|insurance|accounting|advertising|banking|law|real estate|engineering|research|"

@@ -50,6 +50,9 @@ REPAIRED = re.compile(r"(?:(?P<name>\b[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})|(?P<nu
                       r"[ \t]*[—–-][ \t]*(?:no|well|sorry|I mean|wait|actually|or rather|er|um)[,.]?[ \t]+"
                       r"(?:(?:technically|actually|really|I mean|it's|it is)[ \t]+)?"
                       r"(?=(?P<fix>(?!(?:I|It|We|They|He|She|You|The|That|This|My|Our)\b)[A-Z]|" + NUMBER + r"\b))")
+# an age put right in the sentence after: "I'm 52, I don't need … . Actually 53, had the birthday Tuesday"
+AGE_FIXED = re.compile(r"\b(I'?m|I am) (" + NUMBER + r")\b(?P<between>[^.!?\n]{0,120}[.!?][ \t]+)"
+                       r"(?P<lead>(?:[Aa]ctually|[Ss]orry|[Ww]ait|[Nn]o|[Cc]orrection),? )(?P<fix>" + NUMBER + r")\b")
 FILLERS = re.compile(r",? \b(?:um+|uh+|erm+|er)\b,?(?= )", re.I)  # a voice note's "um", "uh"
 # "pescatarian - no wait, that's old. vegetarian since 2019": the words before the taking back, from where the line,
 # label or sentence starts, up to where the taking back ends (its sentence, or its clause before a comma)
@@ -75,6 +78,7 @@ def own_words(text: str, speaker: str | None = None) -> str:
     if "~~" in text:
         text = STRUCK.sub("", text)
     text = FILLERS.sub("", text)  # "I work at, um, Alamo Smiles"
+    text = AGE_FIXED.sub(lambda m: f"{m[1]} {m['fix']}{m['between']}{m['lead']}{m['fix']}", text)
     text = REPAIRED.sub(lambda m: "" if bool(m["name"]) == m["fix"][:1].isupper() else m[0], text)
     return TAKEN_BACK.sub(lambda m: m.group(1), text)
 

@@ -23,6 +23,8 @@ AHEAD = re.compile(r"\b(?:next|tomorrow|tonight|this (?:coming )?(?:week|weekend
                    r"(?:first|second|third|\d{1,2}(?:st|nd|rd|th)) of)", re.I)
 BASE = {"flying": "fly", "leaving": "leave", "heading": "head", "travelling": "travel", "traveling": "travel",
         "going": "go", "driving": "drive", "moving": "move", "off": "go"}  # "I'm off to Tromsø"
+# a plan's verb that says it whole: "I plan to retire"; not "visit", "buy", "start" without what
+WHOLE = {"retire", "move", "travel", "emigrate", "relocate", "graduate", "study", "run", "swim", "write", "volunteer"}
 # what one has booked to see or sit at a time: "a dentist appointment at 4:30", "physio on Monday"
 APPOINTMENTS = (r"(?:(?:dentist|doctor|gp|physio|optician|vet|hairdresser|barber|therapist|hospital|dental|eye|"
                 r"smear|blood|driving|theory)(?: appointment| check-up| checkup| test)?|haircut|physiotherapy|therapy|"
@@ -52,8 +54,8 @@ def plans(text: str, low: str) -> list[Pair]:
     if m and re.match(r"try (?:to|and)\b", m.group(1)):
         m = None  # "I'm going to try to come back more often": an attempt, no plan made
     if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", _undated(m.group(1)))[0],
-                                 8)):
-        add("plans", as_spelled(value, text))
+                                 8)) and (" " in value or value in WHOLE):
+        add("plans", as_spelled(value, text))  # not a bare "visit" of "I want to visit her": whom, not said
     m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are)? (?:planning|booking|organi[sz]ing|saving for) "
                   r"(an? [\w-]+(?: [\w-]+)? (?:trip|holiday|vacation|honeymoon|visit|move|reunion|road trip|weekend|"
                   r"break|getaway)(?: (?:to|in) (?:the )?(?-i:[A-Z][\w'-]+(?: [A-Z][\w'-]+)*))?)", text, re.I)

@@ -18,6 +18,10 @@ from .asked import ASKS
 from .labelled import attribute_of
 
 NUMBERED = re.compile(r"^[ \t]*(\d{1,2})[.)][ \t]+(\S.*)$", re.M)  # "1. How old are you?", "2) Leeds"
+# an answer's number may stand bare: "1 yes, 45", "4 yes, penicillin" to a chat's "1) Are you over 16?"
+ANSWER = re.compile(r"^[ \t]*(\d{1,2})(?:[.)]|(?=[ \t]+[^\d\s]))[ \t]+(\S.*)$", re.M)
+YES = re.compile(r"(?:yes|yeah|yep|yup)\b[,.!:;—–-]*\s*", re.I)  # "yes, penicillin": the answer after its yes
+NO = re.compile(r"(?:no|none|nope|nah|not)\b", re.I)  # "no", "not anymore": no fact of the question's
 ASKING = re.compile(r"(?:do|does|did|are|is|have|has|how|what|where|which|who|any|can|could|will|would|should)\b")
 LABEL = {"age": "Age", "home_city": "Home", "hometown": "Hometown", "diet": "Diet", "allergy": "Allergies",
          "pet": "Pets", "language": "Languages"}  # the labels labelled.LABELS reads as these attributes
@@ -26,7 +30,7 @@ LABEL = {"age": "Age", "home_city": "Home", "hometown": "Hometown", "diet": "Die
 def by_number(text: str, asked: str | None) -> str:
     """`text` with each numbered answer to a numbered question of `asked` (the turn before) that asks for a fact of
     LABEL's as that fact's form line; `text` itself when it answers none."""
-    if not asked or not NUMBERED.search(text):
+    if not asked or not ANSWER.search(text):
         return text
     questions = {m[1]: m[2] for m in NUMBERED.finditer(asked)}
 
@@ -36,12 +40,16 @@ def by_number(text: str, asked: str | None) -> str:
             return line[0]
         asks = [a for pattern, a in ASKS if pattern.search(question)] if "?" in question else []
         if len(asks) == 1 and asks[0] in LABEL:
-            return f"{LABEL[asks[0]]}: {line[2]}"
+            if NO.match(line[2]):
+                return line[2]  # "2 no": nothing of what it asks
+            answer = YES.sub("", line[2], count=1) if YES.match(line[2]) else line[2]
+            said = re.split(r",\s+(?=(?:I|we|my|it)\b)", answer, maxsplit=1)  # "penicillin, I come out in a rash"
+            return f"{LABEL[asks[0]]}: {said[0]}" + (f". {said[1][0].upper()}{said[1][1:]}" if len(said) > 1 else "")
         label = field(question)
         return f"{label}: {line[2]}" if label else line[2]  # "4. I like cycling": its number says nothing
         # without its question
 
-    return NUMBERED.sub(labelled, text) if questions else text
+    return ANSWER.sub(labelled, text) if questions else text
 
 
 def field(item: str) -> str | None:

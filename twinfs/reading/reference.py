@@ -25,9 +25,11 @@ POINTING = {"this": "thing", "that": "thing", "these": "plural", "those": "plura
 # name nothing unless a modifier says what
 EMPTY = {"something", "someone", "somebody", "somewhere", "stuff", "nothing", "everything"}
 MALE = {"husband", "boyfriend", "fiance", "fiancé", "son", "stepson", "dad", "father", "brother", "grandpa",
-        "grandfather", "uncle", "nephew", "man", "guy", "boy", "gentleman", "king"}
+        "grandfather", "uncle", "nephew", "man", "guy", "boy", "gentleman", "king", "grandson", "grandad", "granddad",
+        "stepfather", "stepdad", "daddy", "papa"}
 FEMALE = {"wife", "girlfriend", "fiancee", "fiancée", "daughter", "stepdaughter", "mom", "mum", "mother", "sister",
-          "grandma", "grandmother", "aunt", "niece", "woman", "girl", "lady", "queen"}
+          "grandma", "grandmother", "aunt", "niece", "woman", "girl", "lady", "queen", "granddaughter", "gran",
+          "granny", "nan", "nana", "auntie", "stepmother", "stepmum", "stepmom", "mummy", "mommy", "mama"}
 PARENTS = {"mum", "mom", "mother", "dad", "father", "parent"}  # "a mum of two": of two children
 PEOPLE = MALE | FEMALE | {"friend", "partner", "kid", "child", "baby", "cousin", "teacher", "coach", "person",
                           "neighbor", "neighbour", "boss", "people", "folks", "colleague", "coworker", "teammate",

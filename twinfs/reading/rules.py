@@ -81,7 +81,9 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     """The value is the speaker's and said as true (assertion.gate): not a relative's, a hypothetical, a modal,
     "used to", a refusal or a question. A value the rules wrote in their own words ("single") passes."""
     verdict = gate(span, value, concept=attribute)
-    if attribute in RELATIONS and DEPARTED.search(re.sub(rf"\b{re.escape(value)}\b", "NAMED", span.text)):
+    said = value.split(" named ") if attribute == "pet" else [value]  # "our old dog Bubu died": no pet now
+    if attribute in RELATIONS and DEPARTED.search(re.sub("|".join(rf"\b{re.escape(v)}\b" for v in said), "NAMED",
+                                                         span.text)):
         return False  # "since my dad passed", "my husband, Gerald, passed away": no relative who is now
     if attribute in RELATIONS and verdict.whose in ("speaker", "other"):  # "a gift from my grandma": "my" said it
         mine = re.findall(rf"\b(?i:my) (\w+),? {re.escape(value)}\b", span.text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .values import activity, as_spelled, cut_value, listed
+from .values import activity, as_spelled, cut_value, listed, rejoined
 from .work import SCHOOLING
 
 Pair = tuple[str, str]
@@ -145,6 +145,11 @@ def tastes(text: str, low: str) -> list[Pair]:
                   low)
     if m:
         add("hobby", m.group(1))  # "I run a chess club for kids on Saturdays"
+    m = re.search(r"\bi (?:also |still )?((?:coach|referee|umpire) (?:my (?:son|daughter|kid|kids|boy|girl|"
+                  r"child|children) ?'s |the |our |a |an )?(?:[\w'-]+ ){0,2}(?:team|squad|side|under-\d+s?|u\d+s?))\b",
+                  low)
+    if m:
+        add("hobby", rejoined(m.group(1)))  # "I coach my son's football team on Sundays"
     m = re.search(r"\bmy ([\w-]+(?: [\w-]+)?) collection\b", low)
     if m:
         add("hobby", f"{m.group(1)} collection")

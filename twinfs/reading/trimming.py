@@ -26,6 +26,9 @@ ANNOUNCED = re.compile(r"(?:(?:i|we) ?(?:have|'ve got|got|'ve) (?:some |a bit of
                        r"(?: too| as well)?|(?:big|great|good|exciting|some|other) news|guess what|"
                        r"speaking of [\w' ]{1,30}|as (?:some of |many of |most of )?you (?:all |may |might |probably |"
                        r"already )?(?:know|remember|recall|can see|can tell|saw))")  # "As some of you know, I'm …"
+# "No way, …", "No idea, …": an exclamation, not a thing one does without
+NO_WHAT = {"way", "idea", "clue", "joke", "kidding", "doubt", "thanks", "wonder", "offence", "offense", "pressure",
+           "rush", "stress", "biggie", "chance", "comment", "shame", "judgement", "judgment", "lie", "regrets", "sir"}
 # what asks the listener to take a fact down, before the fact: "Add that I'm …", "Please mention that I …",
 # "Just so you know, I'm …", "For context, …"
 TOLD = re.compile(r"(?:(?:please|also|and) )*(?:(?:add|mention|include|say|put down|write down|note down|jot down|"
@@ -69,9 +72,12 @@ def trimmed(span: Span) -> list[Token]:
             t.lower_ in ADDRESS and nxt is not None and (nxt.text in (",", "!") or nxt.lower_ in ("i", "we")))
         cleft = t.lower_ == "what" and nxt is not None and nxt.lower_ in ("i", "we")  # "What I love is …"
         degree = (t.lower_ == "so" and nxt is not None and nxt.lower_ == "far") or (  # "So far I've saved …"
-            t.lower_ == "no" and nxt is not None and nxt.lower_ in ("more", "longer"))  # "No more fizzy drinks"
+            t.lower_ == "no" and nxt is not None and (nxt.lower_ in ("more", "longer") or (
+                nxt.pos_ in ("NOUN", "PROPN", "ADJ") and nxt.lower_ not in OPENERS | NO_WHAT)))
+        # "No more fizzy drinks", "no alcohol, I'm …": what is not had, no answer's "No"
         joint: tuple[str, ...] | None = next((j for j in JOINTS if [x.lower_ for x in tokens[:len(j)]] == list(j)),
-                                             None)
+                                             None) or (("no", nxt.lower_) if t.lower_ == "no" and nxt is not None
+                                                       and nxt.lower_ in NO_WHAT else None)  # "No way, …"
         comma = next((i for i, x in enumerate(tokens[:3]) if x.text == ","), None)
         if joint is None and (said := next((i for i, x in enumerate(tokens[:9]) if x.text in (",", "!")), None)) \
                 and ANNOUNCED.fullmatch(" ".join(x.lower_ for x in tokens[:said])):

@@ -107,7 +107,7 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("job", as_spelled(value, text))  # "I work night shifts at the hospital as a nurse"
         add("employer", workplace(text[m.start(1) + low[m.start(1):].find(value.lower()):], orgs))
     m = re.search(r"\b[Ii] (?:'m |am )?(?:also |still |now )?(drive|deliver|ride|cook|clean|code|write|build|fix|"
-                  r"repair) ((?:an? |the )?[a-z]+(?: [a-z]+)?) for (?:the )?([A-Z][\w .'&-]+)", text)
+                  r"repair) ((?:an? |the )?(?:[a-z0-9]+ ){0,2}[a-z]+) for (?:the )?([A-Z][\w .'&-]+)", text)
     org = next((o for o in orgs if m.group(3).startswith(without_the(o))), None) if m else None
     if m and org:  # "I drive a streetcar for the TTC", "i deliver food for Kai Dash"
         add("job", f"{m.group(1)}s {m.group(2)}")
