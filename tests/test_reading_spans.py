@@ -46,6 +46,8 @@ def test_what_is_not_or_is_only_sought_is_no_value(concept, value, sentence):
     ("job", "nurse", "I work as a nurse, not a doctor."),
     ("hobby", "climbing", "I'm not a runner but I go climbing every week."),
     ("job", "designer", "I'm a designer at a fintech company."),
+    ("language", "some Spanish", "I speak Norwegian, English and some Spanish."),
+    ("pet", "Bubu", "Our old dog Bubu sleeps all day."),
 ])
 def test_what_is_said_plainly_still_fits(concept, value, sentence):
     assert misfit(concept, value, sentence) is None
@@ -72,6 +74,9 @@ def test_a_real_models_answer_to_a_clause_is_words_of_that_clause(smollm2):
     ("family", "Tomas's dad", "Tomas's dad is diabetic, which is awkward for dinner."),  # another's relative
     ("plans", "working", "so i kinda need it working by tomorrow lol"),  # no deed
     ("language", "German", "I took German at school, but I've forgotten almost all of it."),  # a language that was
+    ("language", "Irish", "God no, my Irish stopped at the Leaving Cert, I'd only embarrass myself."),
+    ("language", "Duolingo Spanish", "I do Duolingo Spanish every night, mostly for the owl."),  # an app's course
+    ("pet", "Bubu", "I don't have pets anymore, our old dog Bubu died last year."),  # a pet that died
 ])
 def test_a_value_of_the_wrong_kind_is_no_value(concept, value, sentence):
     assert misfit(concept, value, sentence) is not None

@@ -171,11 +171,18 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "partner":
         return None if (words | _words(sentence)) & PARTNERS else f"{value!r} names no partner"
     if concept == "pet":
+        if re.search(rf"\b{re.escape(value)}\b[^.;!?]{{0,30}}\b(?:died|passed away|passed on|was put down|was put to "
+                     rf"sleep)\b|\b(?:late|lost (?:my|our)(?: \w+)?)\s+(?:\w+ )?{re.escape(value)}\b", sentence, re.I):
+            return f"{value!r} is a pet that died"  # "our old dog Bubu died last year"
         return None if (words | _words(sentence)) & PETS else f"{value!r} names no pet"
     if concept == "language":
         if re.search(rf"\b(?:studied|learned|learnt|took|did|had)\s+(?:some\s+|a\s+bit\s+of\s+)?{re.escape(value)}\b",
-                     sentence, re.I) or re.search(r"\bforg[eo]t(?:ten)?\b", sentence, re.I):
-            return f"{value!r} is a language studied once or forgotten"  # "I studied French at university, but …"
+                     sentence, re.I) or re.search(r"\bforg[eo]t(?:ten)?\b|\bstopped at\b|\bgave (?:it )?up\b",
+                                                  sentence, re.I):
+            return f"{value!r} is a language studied once or forgotten"  # "I studied French at university, but …",
+            # "my Irish stopped at the Leaving Cert"
+        if any(w[:1].isupper() and w.lower() not in LANGUAGES for w in re.findall(r"[\w'-]+", value)):
+            return f"{value!r} names more than a language"  # "Duolingo Spanish": an app's course
         return None if words & LANGUAGES else f"{value!r} names no language"
     if concept == "age":
         if re.search(SOMEDAY + rf"(?:i'm|i am|i 'm|i turn|i'll be)\s+{re.escape(value)}\b", sentence, re.I):
