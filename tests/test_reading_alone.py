@@ -314,7 +314,7 @@ def test_a_word_the_listener_is_called_by_and_a_noted_are_no_part_of_a_record():
     assert not any("Grandma" in t or "noted" in t.lower() for t in texts), texts
     assert any(t.startswith("Kayla passed with a distinction") for t in texts), texts
     records = read_said(("Lucas", "haha mamie I eat pasta AND rice."), ("Mia", "Guys I got the job at the museum!"))
-    assert [r.text for r in records] == ["Lucas eats pasta AND rice", "Mia got the job at the museum"]
+    assert [r.text for r in records] == ["Lucas eats pasta and rice", "Mia got the job at the museum"]
 
 
 def test_a_feeling_with_nothing_it_is_about_makes_no_record():

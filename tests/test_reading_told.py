@@ -38,6 +38,12 @@ from test_reading_plain import read, values
     ("Current employment: Architectural technologist, Studio Mkhize, Durban", {("job", "Architectural technologist"),
                                                                               ("employer", "Studio Mkhize")}),
     ("I'm 52, no more ladders for me. Actually 53, had the birthday Tuesday.", {("age", "53")}),
+    ("Weekends I'm out sea fishing at Crosshaven, that's my therapy.", {("hobby", "sea fishing")}),
+    ("Priya & Omar (from my work at Radio-Canada) - Priya's allergic to shellfish.", {("employer", "Radio-Canada")}),
+    ("(and I DJ weddings on the side, so no one is allowed to request the Macarena)", {("job", "DJ weddings")}),
+    ("Monthly income: R32 000 (plus freelance 3D renders on the side)", {("job", "freelance 3D renders")}),
+    ("I work at the NHS and I LOVE it, NOT joking.", {("employer", "NHS")}),
+    ("I'm coeliac AND allergic to peanuts.", {("health", "coeliac")}),
 ])
 def test_what_is_told(text, expected):
     got = values(read(("user", text)))
@@ -55,6 +61,8 @@ def test_what_is_told(text, expected):
     ("Our cat Mimi died in March.", ("pet", "cat named Mimi")),
     ("I'm 52, no more ladders for me. Actually 53, had the birthday Tuesday.", ("age", "52")),
     ("My granddaughter Ioana is going to Bologna next year and I want to visit her.", ("plans", "visit")),
+    ("I'm out fishing today with my dad.", ("hobby", "fishing")),  # once, no pastime said
+    ("Unfortunately, I also lost my job at Door Dash.", ("employer", "Door Dash")),
 ])
 def test_what_is_not_told(text, unwanted):
     assert unwanted not in values(read(("user", text))), values(read(("user", text)))

@@ -76,6 +76,9 @@ def alone(who: str, attribute: str, value: str) -> str | None:
         form = "{who} is a {value}"  # "I'm a hiker, not a shopper"
     if form is None and attribute == "hobby" and re.fullmatch(PASTIMES, value):
         form = "{who} likes to {value}"  # "I sea-swim at Portmarnock most mornings", read by its verb (tastes.py)
+    if form is None and attribute == "hobby" and re.fullmatch(r"(?:[\w-]+ )?(?:fishing|surfing|hiking|climbing|sailing|"
+                                                              r"kayaking|skiing|birdwatching|rowing)", value):
+        form = "{who} goes {value}"  # "Weekends I'm out sea fishing at Crosshaven, that's my therapy"
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
         form = "{who} enjoys {value}"  # "I collect vinyl, about 800 of them": "… enjoys collecting vinyl" (the
         # rules' own words; a pastime read from "started playing basketball" may be a job)

@@ -150,6 +150,12 @@ def tastes(text: str, low: str) -> list[Pair]:
                   low)
     if m:
         add("hobby", rejoined(m.group(1)))  # "I coach my son's football team on Sundays"
+    m = re.search(r"\bi(?: 'm| am) (?:usually |always |often )?(?:out|off) ((?:[\w-]+ )?(?:fishing|surfing|hiking|"
+                  r"walking|climbing|running|cycling|sailing|kayaking|swimming|skiing|hunting|birdwatching|golfing|rowing))\b",
+                  low)
+    if m and re.search(r"\b(?:weekends|every|most|usually|always|often|mondays|tuesdays|wednesdays|thursdays|fridays|"
+                       r"saturdays|sundays|evenings|mornings)\b", low):
+        add("hobby", m.group(1))  # "Weekends I'm out sea fishing at Crosshaven": a pastime said by its time
     m = re.search(r"\bmy ([\w-]+(?: [\w-]+)?) collection\b", low)
     if m:
         add("hobby", f"{m.group(1)} collection")

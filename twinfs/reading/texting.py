@@ -50,6 +50,10 @@ SCOTS_WORD = re.compile(r"(?<![\w'’])[a-z]+(?:'[a-z]+)?(?![\w'’])", re.I)
 # a laugh that ends a sentence, no part of it: "I still can't stand their defence lol." (spaCy hangs the noun before
 # it on "lol", so the value is no whole phrase)
 LAUGH = re.compile(r",? (?:lol|lmao|rofl|haha(?:ha)*|hehe)(?=[ .!?]*(?:$|\n|[.!?]))", re.I)
+# a small word shouted for stress, which the parse reads as a name: "I'm coeliac AND allergic to peanuts", "NO cashew
+# cheese" (not "I just LOVE flaky tests": a shouted taste may be irony, tastes.py reads it)
+SHOUTED = re.compile(r"\b(?:AND|OR|BUT|NOT|NO|NEVER|ALWAYS|ALSO|REALLY|VERY|SO|TOO|ALL|ONLY|JUST|STILL|DO|DON'T|CAN'T|"
+                     r"WON'T|AM|IS|ARE|WAS|MY|ME|EVERY|MUST|HUGE|SUPER|AGAIN)\b(?![\w'’])")
 BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
 
 
@@ -68,6 +72,8 @@ def plain(text: str) -> str:
         return full[0].upper() + full[1:] if word[:1].isupper() and not full.startswith("I") else full
 
     text = BOLD.sub(r"\1", text) if "**" in text else text  # "**My simple pleasures:** tea": markdown's bold
+    if re.search(r"[a-z]", text):  # not a turn in capitals throughout, whose every word is shouted
+        text = SHOUTED.sub(lambda m: m.group(0).lower(), text)
     return WORD.sub(written, LONE_I.sub("I", HEDGE.sub("", LAUGH.sub("", text))))
 
 

@@ -90,6 +90,16 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                 and not m.group(0).lower().startswith("we") and name.lower() not in KIN \
                 and name.lower() not in NOT_EMPLOYERS and (name, "GPE") not in named and (name, "DATE") not in named:
             add("employer", name)  # "I work at Boots", a name the parse did not take for an organisation
+    m = re.search(r"\b(?<!old )(?<!former )(?<!previous )my (?:work|job|office|day job) (?:at|with) (?:the )?"
+                  r"([A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*)", text)
+    if m and m.group(1) not in ("I", "Christmas") and not re.search(r"\b(?:lost|lose|losing|quit|quitting|left|leave|"
+                                                                    r"leaving)\s+$", text[:m.start()], re.I):
+        add("employer", m.group(1))  # "Priya & Omar (from my work at Radio-Canada)"; not "lost my job at …"
+    m = re.search(r"\b(?:i (?:also )?|plus |and )((?:dj|do|make|sell|teach|tutor|write|design|build|fix|repair|bake|"
+                  r"paint|photograph|shoot|edit|translate|cater|clean|coach|drive|deliver|freelance)\b[\w' -]{2,40}?) "
+                  r"on the side\b", text, re.I)
+    if m:
+        add("job", m.group(1))  # "I DJ weddings on the side", "(plus freelance 3D renders on the side)"
     m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full-time |part-time )?in (" + FIELDS
                   + r")\b", low)
     if m:
