@@ -44,6 +44,7 @@ from test_reading_plain import read, values
     ("Monthly income: R32 000 (plus freelance 3D renders on the side)", {("job", "freelance 3D renders")}),
     ("I work at the NHS and I LOVE it, NOT joking.", {("employer", "NHS")}),
     ("I'm coeliac AND allergic to peanuts.", {("health", "coeliac")}),
+    ("I'm running the city 10k on 14 December so carbs that week pls.", {("plans", "running the city 10k")}),
 ])
 def test_what_is_told(text, expected):
     got = values(read(("user", text)))

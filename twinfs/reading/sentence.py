@@ -323,10 +323,9 @@ class Sentence:
     def planned(self, drop: tuple[int, int] | None, scheduled: bool = False) -> str | None:
         """What a dated plan says the speaker will do (said as ahead: "I'll", "I'm …ing", "going to"), in their
         words without its time phrase (`drop`, offsets in the sentence): the verb of "I"/"we" and what follows it in
-        its clause ("I'll submit the application on Friday, before the deadline" -> "submit the application";
-        "going to paint the fence" -> "paint the fence"). None for a wish or a feeling (the patterns read those), a
-        being somewhere, a negation, or a thing only said before ("I'll draft it tonight"). `scheduled`: the sentence
-        is an arrangement in the present ("We fly to Lisbon on Friday"), its present is ahead too."""
+        its clause ("I'll submit the application on Friday, before the deadline" -> "submit the application"). None
+        for a wish or a feeling, a being somewhere, a negation, or a thing only said before ("I'll draft it tonight").
+        `scheduled`: the sentence is an arrangement in the present ("We fly to Lisbon on Friday"): ahead too."""
         mine = [t for t in self.tokens if t.lower_ in ("i", "we") and t.dep_ == "nsubj"]
         timed = next((t for t in self.tokens if drop is not None and drop[0] <= t.idx - self.span.start_char), None)
         # the speaker of the time phrase's clause: "I'm on a day shift till 6, so I'll prep the filling Friday night"
@@ -357,9 +356,10 @@ class Sentence:
                 or (verb.tag_ == "VBG" and (left_out or helpers & {"'m", "am", "'re", "are"}))):
             return None  # not said as ahead: "we drive up every September", "I went fishing"
         start = self.span.start_char
-        cut = {x.i for c in verb.children if (c.dep_ in ("nsubj", "aux", "advcl", "parataxis", "mark")
-                                              or c.dep_ == "ccomp" and not (verb.lemma_ in ("have", "get")
-                                                                            and c.tag_ == "VBN"))
+        cut = {x.i for c in verb.children if (c.dep_ in ("nsubj", "aux", "advcl", "parataxis", "mark", "dep")
+                                              or c.dep_ == "advmod" and c.lower_ == "so" and c.i > verb.i  # "so
+                                              or c.dep_ == "ccomp" and not (verb.lemma_ in ("have", "get")  # carbs
+                                                                            and c.tag_ == "VBN"))  # that week pls"
                or (c.dep_ == "conj" and any(x.dep_ == "nsubj" for x in c.children)) for x in c.subtree}
         words: list[Token] = []
         dropped = -2  # the last token of the time phrase taken out
