@@ -4,6 +4,7 @@ from __future__ import annotations
 import errno
 import os
 import subprocess
+import time
 import uuid
 
 import pytest
@@ -92,7 +93,12 @@ def test_a_real_full_disk_and_a_read_only_one(small_disk, embedder, alice):
         vault = str(memory.space(alice).root)  # the vault made read-only: a read-only bind mount over it
         subprocess.run(["mount", "--bind", vault, vault], check=True)
         try:
-            subprocess.run(["mount", "-o", "remount,bind,ro", vault], check=True)
+            for _ in range(100):  # "mount point is busy" while a background step still has a file of it open
+                remounted = subprocess.run(["mount", "-o", "remount,bind,ro", vault], capture_output=True)
+                if remounted.returncode == 0:
+                    break
+                time.sleep(0.1)
+            assert remounted.returncode == 0, remounted.stderr.decode()
             r = client.post("/v1/memory/add", json={"items": chat("c2", MOVE[:1])})
             assert r.status_code == 503 and "cannot be written" in r.json()["error"]["message"], r.text
         finally:
