@@ -17,7 +17,7 @@ from .languages import THINGS, spoken
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .places import homes
 from .plans import plans
-from .tastes import DOERS, PASTIMES, tastes
+from .tastes import DOERS, GONE, PASTIMES, tastes
 from .values import VERB_STOP, as_spelled, cut_value, entities, names_a_kind
 from .work import after_name, for_a_living, introduced, is_job, work
 
@@ -76,8 +76,7 @@ def alone(who: str, attribute: str, value: str) -> str | None:
         form = "{who} is a {value}"  # "I'm a hiker, not a shopper"
     if form is None and attribute == "hobby" and re.fullmatch(PASTIMES, value):
         form = "{who} likes to {value}"  # "I sea-swim at Portmarnock most mornings", read by its verb (tastes.py)
-    if form is None and attribute == "hobby" and re.fullmatch(r"(?:[\w-]+ )?(?:fishing|surfing|hiking|climbing|sailing|"
-                                                              r"kayaking|skiing|birdwatching|rowing)", value):
+    if form is None and attribute == "hobby" and re.fullmatch(r"(?:[\w-]+ )?" + GONE, value):
         form = "{who} goes {value}"  # "Weekends I'm out sea fishing at Crosshaven, that's my therapy"
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
         form = "{who} enjoys {value}"  # "I collect vinyl, about 800 of them": "… enjoys collecting vinyl" (the

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import JOBS, LANGUAGES
+from .lexicon import JOBS, LANGUAGES, SEEN
 
 # a list line's first verb, said of oneself: "- work as a pharmacist", "- speak Catalan"
 # (not a to-do list's "- go to the bank", "- read chapter 3", "- fix the bike": no lasting fact of one's own)
@@ -39,7 +39,7 @@ START = r"(?:^|(?<=[.!?;:])[ \t]+|\n[ \t]*|" + BULLET + r")['\"“‘(]?"  # aft
 AGE = re.compile(r"(" + BULLET + r")(\d{1,2})(?=\s*(?:,|$|\n|y/?o\b|yo\b|years? old\b))", re.I)
 STATE = re.compile(START + r"(?=(?i:" + "|".join(STATES) + r")" + FOLLOWS + r")[A-Za-z]")
 # an appointment said by its time alone: "Dentist at 4:30", "Physio on Thursday"
-APPOINTMENT = (r"(?:dentist|doctor|gp|physio|optician|hairdresser|barber|haircut|therapy|vet)(?: appointment)? "
+APPOINTMENT = (r"(?:" + "|".join((*SEEN, "haircut", "therapy")) + r")(?: appointment)? "
                r"(?=at \d|on |tomorrow|tonight|this |next )")
 WORKPLACE = r"[A-Z][\w'-]*(?: (?:[A-Z][\w'-]*|de|del|of|the|and|&))*\s*(?:[,.;(\n]|$)"
 # a profile's sentence that starts at its verb, with what follows it: "Live in East Legon; grew up in Kumasi" (no

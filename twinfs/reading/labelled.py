@@ -105,7 +105,7 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     if attribute == "home_city" and ADDRESS.search(value):  # "14 Florida Road, Morningside, Durban (moving out …)"
         return [(attribute, part) for part in _places(value)]
     if attribute in ("job", "employer"):  # "Pharmacist now, switched last year"
-        parts = [p.strip() for p in re.sub(r"\s*\([^)]*\)", "", value).split(",")]
+        parts = _parts(value)
         value = re.sub(r"\s+(?:now|currently|these days|at the moment)$", "", parts[0])  # "Estúdio Vértice (mine, …)"
         if EMPLOYMENT.match(m.group("label")) and len(parts) > 1 and re.match(r"[A-ZÀ-Þ]", parts[1]):
             return [("job", value), ("employer", parts[1])]  # "Employment: Architectural technologist, Studio Mkhize"
@@ -200,9 +200,14 @@ def _pets(items: list[str]) -> list[str]:
 def _places(value: str) -> list[str]:
     """The places of an address, not its street or postcode: "14 Florida Road, Morningside, Durban" -> Morningside,
     Durban."""
-    parts = [p.strip() for p in re.sub(r"\s*\([^)]*\)", "", value).split(",")]
-    return [re.sub(r"\s+[A-Z]{1,2}\d[\dA-Z]?\s*\d[A-Z]{2}$", "", p) for p in parts
+    return [re.sub(r"\s+[A-Z]{1,2}\d[\dA-Z]?\s*\d[A-Z]{2}$", "", p) for p in _parts(value)
             if p and not re.match(r"\d", p) and not ADDRESS.search(p) and re.match(r"[A-ZÀ-Þ]", p)]
+
+
+def _parts(value: str) -> list[str]:
+    """A value's parts between commas, without what it says in brackets: "Architectural technologist, Studio
+    Mkhize, Durban (until 18 December)" -> the three."""
+    return [p.strip() for p in re.sub(r"\s*\([^)]*\)", "", value).split(",")]
 
 
 def _pet(item: str, kind: str | None) -> str:

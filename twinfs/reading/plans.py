@@ -11,7 +11,7 @@ from typing import Any
 
 from .assertion import gate
 from .dates import MONTH, resolve
-from .lexicon import NAME
+from .lexicon import NAME, SEEN
 from .values import as_spelled, cut_value
 
 Pair = tuple[str, str]
@@ -26,9 +26,9 @@ BASE = {"flying": "fly", "leaving": "leave", "heading": "head", "travelling": "t
 # a plan's verb that says it whole: "I plan to retire"; not "visit", "buy", "start" without what
 WHOLE = {"retire", "move", "travel", "emigrate", "relocate", "graduate", "study", "run", "swim", "write", "volunteer"}
 # what one has booked to see or sit at a time: "a dentist appointment at 4:30", "physio on Monday"
-APPOINTMENTS = (r"(?:(?:dentist|doctor|gp|physio|optician|vet|hairdresser|barber|therapist|hospital|dental|eye|"
-                r"smear|blood|driving|theory)(?: appointment| check-up| checkup| test)?|haircut|physiotherapy|therapy|"
-                r"counselling|check-up|checkup|scan|appointment|job interview|interview|exam)")
+APPOINTMENTS = (r"(?:(?:" + "|".join(SEEN) + r"|therapist|hospital|dental|eye|smear|blood|driving|theory)"
+                r"(?: appointment| check-up| checkup| test)?|haircut|physiotherapy|therapy|counselling|check-up|"
+                r"checkup|scan|appointment|job interview|interview|exam)")
 PLACE = r"(" + NAME + r"(?: " + NAME + r")*)"
 
 

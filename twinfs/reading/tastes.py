@@ -30,6 +30,8 @@ PASTIMES = (r"(?:sea-swim|wild swim|swim|run|jog|cycle|climb|boulder|knit|croche
             r"dance|sing|garden|skate|ski|snowboard|fish|golf|box|kayak|paddle|skydive|scuba dive|quilt|sew|birdwatch)")
 
 
+# a pastime one goes out for, said "goes …": "Weekends I'm out sea fishing" (attributes.alone says it so)
+GONE = r"(?:fishing|surfing|hiking|climbing|sailing|kayaking|skiing|birdwatching|rowing)"
 # one who does a pastime: "a keen tramper", "a sea swimmer"
 DOERS = (r"(?:(?:sea|wild|open-water|trail|fell|long-distance|marathon|rock|ice|road|mountain) )?(?:runner|tramper|"
          r"hiker|climber|cyclist|swimmer|reader|gamer|surfer|skier|golfer|birder|birdwatcher|knitter|angler|walker|"
@@ -150,9 +152,8 @@ def tastes(text: str, low: str) -> list[Pair]:
                   low)
     if m:
         add("hobby", rejoined(m.group(1)))  # "I coach my son's football team on Sundays"
-    m = re.search(r"\bi(?: 'm| am) (?:usually |always |often )?(?:out|off) ((?:[\w-]+ )?(?:fishing|surfing|hiking|"
-                  r"walking|climbing|running|cycling|sailing|kayaking|swimming|skiing|hunting|birdwatching|golfing|rowing))\b",
-                  low)
+    m = re.search(r"\bi(?: 'm| am) (?:usually |always |often )?(?:out|off) ((?:[\w-]+ )?(?:" + GONE + r"|walking|"
+                  r"running|cycling|swimming|hunting|golfing))\b", low)
     if m and re.search(r"\b(?:weekends|every|most|usually|always|often|mondays|tuesdays|wednesdays|thursdays|fridays|"
                        r"saturdays|sundays|evenings|mornings)\b", low):
         add("hobby", m.group(1))  # "Weekends I'm out sea fishing at Crosshaven": a pastime said by its time

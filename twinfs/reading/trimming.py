@@ -29,9 +29,10 @@ ANNOUNCED = re.compile(r"(?:(?:i|we) ?(?:have|'ve got|got|'ve) (?:some |a bit of
 # "No way, …", "No idea, …": an exclamation, not a thing one does without
 NO_WHAT = {"way", "idea", "clue", "joke", "kidding", "doubt", "thanks", "wonder", "offence", "offense", "pressure",
            "rush", "stress", "biggie", "chance", "comment", "shame", "judgement", "judgment", "lie", "regrets", "sir"}
-# what asks the listener to take a fact down, before the fact: "Add that I'm …", "Please mention that I …",
-# "Just so you know, I'm …", "For context, …"
-TOLD = re.compile(r"(?:(?:please|also|and) )*(?:(?:add|mention|include|say|put down|write down|note down|jot down|"
+# what asks the listener to take a fact down, before the fact: "Remember I'm vegan", "Note: …", "Add that I'm …",
+# "Please mention that I …", "Just so you know, I'm …", "For context, …"
+TOLD = re.compile(r"(?:remember|note|fyi|reminder)(?: (?:that|:|,)(?= |$)|(?= (?:i|we)(?: |$)))"
+                  r"|(?:(?:please|also|and) )*(?:(?:add|mention|include|say|put down|write down|note down|jot down|"
                   r"keep in mind|bear in mind|make a note) that|(?:just )?so you know ,|for (?:context|the record|"
                   r"reference|background) ,|in case it (?:matters|helps) ,)(?= )")
 # what ends a sentence after its last comma and tells nothing: a laugh, a reassurance, a gasp
@@ -82,11 +83,9 @@ def trimmed(span: Span) -> list[Token]:
         if joint is None and (said := next((i for i, x in enumerate(tokens[:9]) if x.text in (",", "!")), None)) \
                 and ANNOUNCED.fullmatch(" ".join(x.lower_ for x in tokens[:said])):
             joint = tuple(x.lower_ for x in tokens[:said + 1])
-        if joint is None and t.lower_ in ("remember", "note", "fyi", "reminder") and nxt is not None and (
-                nxt.lower_ in ("that", "i", "we", ":", ",")):
-            joint = (t.lower_,) + ((nxt.lower_,) if nxt.lower_ in ("that", ":", ",") else ())  # "Remember I'm vegan"
         if joint is None and (told := TOLD.match(" ".join(x.lower_ for x in tokens[:6]))):
-            joint = tuple(told.group(0).split())  # "Also add that I'm sitting my exam …": the fact is what is told
+            joint = tuple(told.group(0).split())  # "Remember I'm vegan", "Also add that I'm sitting my exam …": the
+            # fact is what is told
         if joint is None and comma and all(x.tag_ == "MD" or x.dep_ in ("aux", "neg") for x in tokens[:comma]):
             joint = tuple(x.lower_ for x in tokens[:comma + 1])  # "Can't, I've got my sister's kids": an answer
         early = next((i for i, x in enumerate(tokens[:6]) if x.text == ","), None)  # a comma among the first words
