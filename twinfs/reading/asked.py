@@ -57,7 +57,9 @@ def _named(t: Token) -> bool:
 
 def last_question(before: list[Said], sentence: Span, speaker: str) -> Span | None:
     """The last question the other speaker asked just before this sentence's turn (`before`: the sentences said
-    last, the newest first)."""
+    last, the newest first); in a pasted FAQ, the "Q:" line the sentence's "A:" line answers."""
+    if faq := _faq_question(sentence):
+        return faq
     lead = next((i for i, s in enumerate(before) if s.speaker != speaker), None)
     if lead is None or any(s.span.doc is not sentence.doc for s in before[:lead]):
         return None  # the speaker's turn before this one came between: "Oh, and I'm learning to drive" is news
@@ -70,6 +72,24 @@ def last_question(before: list[Said], sentence: Span, speaker: str) -> Span | No
     return None
 
 
+def _faq_question(sentence: Span) -> Span | None:
+    """The question of the "Q:" line before the sentence's "A:" line ("Q: What languages do you work in?\nA: Spanish,
+    English, …"), or quoted at the start of its line ('"How old are you?" — 36.'), in a turn that pastes questions
+    and answers; None elsewhere."""
+    text = sentence.doc.text
+    line = text.rfind("\n", 0, sentence.start_char) + 1
+    if (quoted := QUOTED_ASK.match(text, line)) and sentence.start_char <= quoted.end() < sentence.end_char:  # '8.
+        return sentence.doc.char_span(quoted.start(1), quoted.end(1), alignment_mode="expand")  # "Where are you
+        # from?" — Durban, born and raised.': the first sentence after it answers it
+    if not (answer := ANSWER_LINE.match(text, line)) or sentence.start_char > answer.end():
+        return None  # the answer's first sentence
+    asked = list(QUESTION_LINE.finditer(text, 0, line))
+    return sentence.doc.char_span(asked[-1].start(1), asked[-1].end(1), alignment_mode="expand") if asked else None
+
+
+QUESTION_LINE = re.compile(r"^[ \t]*Q[:.)][ \t]*(.+\?)[ \t]*$", re.M)
+ANSWER_LINE = re.compile(r"[ \t]*A[:.)][ \t]")
+QUOTED_ASK = re.compile(r"[ \t]*(?:\d{1,2}[.)][ \t]*)?[\"“]([^\"”\n]+\?)[\"”][ \t]*[—–-]+[ \t]*")  # an AMA's question
 # a request for the listener's facts, said as no question: "Tell me a bit about you — age, and where you're based."
 REQUEST = re.compile(r"(?:(?:please|so|and|also|first|ok|okay|great|sure)[,!]? )*(?:tell me|let me know|share)\b"
                      r"[^.!?]*\b(?:you|your|yourself)\b", re.I)
@@ -103,17 +123,19 @@ ASKS = ((re.compile(r"\bwhere (?:do|did) you (?:live|stay)\b|\bwhere are you (?:
         (re.compile(r"\bwhat do you do (?:for (?:a living|work)|professionally)\b|\bwhat(?:'s| is) your (?:job|"
                     r"profession|occupation)\b", re.I), "job"),
         (re.compile(r"\bwhat are your hobbies\b|\bwhat do you (?:like to )?do for fun\b|\bwhat do you (?:like to )?do "
-                    r"in your (?:free|spare) time\b", re.I), "hobby"),
+                    r"(?:in your (?:free|spare) time|on (?:a|your) days? off|at (?:the )?weekends?)\b", re.I), "hobby"),
+        (re.compile(r"^\W*(?:your |any )?favou?rite (?:\w+ )?\w+\?", re.I), "likes"),  # an AMA's "Favourite snake?"
         (re.compile(r"\bwhat (?:kind of |sort of |type of )?(?:food|foods|cuisine|cuisines|music|books|films|movies|"
                     r"shows|games)(?: do you| are you into| you)(?: most| really)? (?:like|love|enjoy|into)\b", re.I),
          "likes"),
-        (re.compile(r"\b(?:do you have |got )?any pets\b|\bdo you have (?:a |any )?(?:pets?|dog|cat)\b", re.I), "pet"),
+        (re.compile(r"\b(?:do you have |got )?any pets\b|\bdo you have (?:a |any )?(?:pets?|dog|cat)\b|"
+                    r"^(?:\w+ )?pets\?", re.I), "pet"),
         (re.compile(r"\b(?:any |your |do you have (?:any )?(?:food )?)allergies\b|\bare you allergic to anything\b",
                     re.I), "allergy"),
         (re.compile(r"\b(?:do you have|have you got|got|any) (?:any )?(?:kids|children)\b", re.I), "children"),
         (re.compile(r"\b(?:any|your|do you have (?:any )?) ?diet(?:ary)? (?:restrictions|requirements|needs|"
                     r"preferences)\b|\bdo you eat meat\b", re.I), "diet"),
-        (re.compile(r"\bwhat languages? do you speak\b|\bwhich languages? do you speak\b", re.I), "language"),
+        (re.compile(r"\b(?:what|which) languages? do you (?:speak|work in|use|know)\b", re.I), "language"),
         (re.compile(r"\bwhere do you work\b|\bwho do you work for\b", re.I), "employer"),
         (re.compile(r"\bhow long have you (?:two |both )?been married\b", re.I), "married_for"),
         (re.compile(r"\bare you (?:married|single)\b", re.I), "relationship_status"))
@@ -138,8 +160,15 @@ REFUSALS = {"no", "not", "none", "nope", "nah"}
 def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
     """The facts a verbless answer gives to a question asking for them: a place its first words name, an age, a
     job, pastimes or tastes as listed, a pet, children, being married."""
-    if asked is None or any(finite(t) for t in sentence if not _aside(t)):
-        return []  # a statement of its own; not "Rosario (moved here for work in 2012)", whose aside has a verb
+    if len(sentence) > 2 and sentence[0].text == "A" and sentence[1].text in (":", ")"):
+        sentence = sentence[2:]  # a pasted FAQ's "A: Spanish, English, …"
+    if asked is not None and asked.doc is sentence.doc and sentence.start_char < asked.end_char < sentence.end_char:
+        sentence = sentence.doc[next(t.i for t in sentence if t.idx >= asked.end_char):sentence.end]  # '"How old
+        # are you?" — 36.': the answer after its question
+    if asked is None or any(finite(t) for t in sentence if not _aside(t) and not any(
+            a.dep_ in ("relcl", "advcl") for a in (t, *t.ancestors))):
+        return []  # a statement of its own; not "Rosario (moved here for work in 2012)", whose aside has a verb, nor
+        # "Yerba, a grey cat who sits on every sketch", "Afrikaans when the tannies phone me", whose clauses have one
     attributes = [a for pattern, a in ASKS if pattern.search(asked.text)]
     if len(attributes) > 1:  # "Tell me your age, your job and where you live": an answer of each one's form
         return next((facts for a in attributes if a in ONE_FORM and (facts := _answer(a, asked, sentence))), [])
@@ -174,6 +203,8 @@ def _answer(attribute: str, asked: Span, sentence: Span) -> list[tuple[str, str]
         items = [i.strip() for i in re.split(r",\s*(?:and\s+)?", text) if i.strip()]
         if len(items) > 1 and " and " in items[-1]:  # "climbing, baking bread and birdwatching"
             items[-1:] = items[-1].split(" and ")
+        items = [re.split(r" (?:at|in|on|with|near) ", i)[0] if len(i.split()) > 4 else i for i in items
+                 if not re.fullmatch(r"\w+ly", i)]  # "Surfing at Umhlanga main beach, badly": surfing
         items = [i for i in items if set(re.findall(r"[\w']+", i.lower())) - VAGUE  # "Jazz, mostly.", "Nothing much"
                  and not (attribute == "allergy" and re.search(r"\d", i))]  # "Budget 2.5 lakh, 120 guests"
         items = [re.sub(r"^(?:me|myself),? ", "", i) for i in items  # "me vegetarian": the speaker, as some say it
@@ -185,8 +216,9 @@ def _answer(attribute: str, asked: Span, sentence: Span) -> list[tuple[str, str]
     if attribute in ("diet", "language"):  # "Vegetarian, and no mushrooms.", "English and Portuguese, a bit of French."
         items = [re.sub(r"^(?:and|also|plus|a bit of|some|basic|fluent|conversational|mostly|strictly) |\s+(?:please|"
                         r"only|mostly)$", "", i.strip(), flags=re.I) for i in re.split(r",|\band\b", text) if i.strip()]
-        if attribute == "language":
-            return [("language", i) for i in items if i.lower() in LANGUAGES]
+        if attribute == "language":  # "… and enough Italian to argue with my nonna"
+            said = [re.match(r"(?:(?:enough|a little|decent|rusty|broken|basic|some) )?([\w-]+)", i) for i in items]
+            return [("language", m.group(1)) for m in said if m and m.group(1).lower() in LANGUAGES]
         return [("diet", i.lower()) for i in items if i.lower() in DIETS or re.fullmatch(r"no [a-z]+", i.lower())]
     if attribute == "employer":  # "At Google.", "For the NHS, in Leeds." — a workplace named
         named = re.match(r"(?i:at|for|with) (?i:the )?((?:[A-Z][\w&'-]+)(?: [A-Z][\w&'-]+)*)", text)
@@ -197,7 +229,10 @@ def _answer(attribute: str, asked: Span, sentence: Span) -> list[tuple[str, str]
         return [("relationship_status", "married")] if long else []
     if attribute == "pet":
         m = re.search(r"\b((?:" + PET_WORDS + r")s?)\b(?:,? (?:called |named )?"
-                      r"([A-Z][a-z]+(?:,? (?:and )?[A-Z][a-z]+)*))?", text, re.I)
+                      r"((?-i:[A-Z][a-z]+(?:,? (?:and )?[A-Z][a-z]+)*)))?", text, re.I)  # names capitalised
+        named = re.match(r"([A-Z][a-z]+), an? (?:[\w-]+ ){0,2}?(" + PET_WORDS + r")\b", text)  # "Yerba, a grey cat"
+        if named:
+            return [("pet", f"{named.group(2).lower()} named {named.group(1)}")]
         return [("pet", m.group(1).lower() + (f" named {m.group(2)}" if m.group(2) else ""))] if m else []
     place = next((e.text for e in sentence.ents if e.label_ in ("GPE", "LOC") and (
         e.start == first.i or len(words) <= 6)), None)  # "Small town in Ohio."

@@ -12,13 +12,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .ages import ages
+from .health import ADJECTIVAL_HEALTH, health
 from .kin_lists import listed_kin
 from .languages import THINGS, spoken
-from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
+from .lexicon import KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
 from .places import homes
 from .plans import plans
 from .tastes import DOERS, GONE, PASTIMES, tastes
-from .values import VERB_STOP, as_spelled, cut_value, entities, names_a_kind
+from .values import as_spelled, cut_value, entities, names_a_kind
 from .work import after_name, for_a_living, introduced, is_job, work
 
 if TYPE_CHECKING:
@@ -48,13 +49,6 @@ ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "d
          "former_job": "{who}'s former job: {value}", "former_employer": "{who} used to work at {value}",
          "language": "{who} speaks {value}", "age": "{who} is {value}", "school": "{who}'s school: {value}",
          "diet": "{who}'s diet: {value}", "nationality": "{who} is {value}", "religion": "{who} is {value}"}
-
-
-# health said as what one is: "I'm hard of hearing", "I'm coeliac"
-ADJECTIVAL_HEALTH = (r"(?:colou?r-?blind|deaf|dyslexic|(?:type [12] |pre-?)?diabetic|coeliac|celiac|anaemic|anemic|"
-                     r"(?:lactose|gluten|dairy) intolerant|"
-                     r"immunocompromised|epileptic|asthmatic|autistic|hard of hearing|partially sighted|"
-                     r"blind in one eye)")
 
 
 def alone(who: str, attribute: str, value: str) -> str | None:
@@ -109,7 +103,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     orgs = [e for e, label in named if label in ("ORG", "FAC", "GPE", "PERSON", "PRODUCT")]
 
     def add(attribute: str, value: str | None) -> None:
-        said = value.split()[1:] if value and value.split()[0].lower() == "learning" else (value or "").split()
+        said = re.sub(r"^(?:learning )?(?:to )?(?:read|speak|write|read and write) (?:the )?", "", value or "",
+                      flags=re.I).split()  # "learning to read the English"
+        said = said[1:] if said and said[0].lower() == "learning" else said
         if attribute == "hobby" and said and said[0].lower() in languages and not (
                 len(said) > 1 and said[1].lower() in THINGS):
             # "I'm learning German", "Portuguese for work", "I've started learning Italian"
@@ -274,73 +270,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         found[:] = [(a, v) for a, v in found if (a, v.lower()) != ("pet", pet.lower())]  # named now
         add("pet", f"{pet.lower()} named {name}")
 
-    # diet, allergies and health
-    m = re.search(r"\b(?:i|we) (?:'m |am |'ve been |have been |went |became |'re |are |'ve (?:recently |just )?gone |"
-                  r"have (?:recently |just )?gone |recently went |just went |turned )(?:a |now |mostly |strictly |"
-                  r"fully |still )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r"|veg)\b", low)
-    if m:
-        add("diet", m.group(1))  # "I've been veg since grade 9": said of oneself, "veg" is the diet
-    m = re.search(r"\b(?:i|we)(?: 'm| am| 're| are|'ve been| have been)(?: now| still| currently| strictly)? on an? "
-                  r"(?:strict |new )?(" + "|".join(sorted(DIETS, key=len, reverse=True)) + r"|low-carb|low-fodmap|"
-                  r"mediterranean) diet\b", low)  # "I'm on a keto diet at the moment"
-    if m:
-        add("diet", m.group(1))
-    m = re.search(r"\bi (?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|"
-                  r"(?:do n't|don't) (?:eat|drink)) ([\w -]+)", low)  # "I can't have dairy", not "I don't have plans"
-    if m and (value := cut_value(m.group(1), 3)) and re.match(r"(?:at all|anymore|any more)\b", value):
-        value = "alcohol" if m.group(0).endswith(" drink " + m.group(1)) else None  # "I don't drink at all"
-    if m and value and not VERB_STOP.match(value) and not re.match(r"(?:much|a lot|really|either|too)\b", value):
-        allergy = re.search(r"\ballergic to (?:them|it)\b", low[m.end():])  # "… tomatoes - I'm allergic to them"
-        add("allergy" if allergy else "diet", value if allergy else f"no {value}")
-    m = re.search(r"\bi (?:'ve |have )?(?:started|stopped|quit|gave up) (eating|drinking) ([\w -]+)", low)
-    if m and (value := cut_value(m.group(2), 3)):
-        add("diet", ("no " if re.search(r"stopped|quit|gave up", m.group(0)) else "eats " if m.group(1) == "eating"
-                     else "drinks ") + value)
-    m = re.search(r"\b(?:i|we) (?:only |strictly |mostly |always )?(?:eat|keep) (" + "|".join(sorted(DIETS)) + r")\b",
-                  low)
-    if m:
-        add("diet", m.group(1))  # "We eat halal"
-    m = re.search(r"\bi(?: 'm| am) (?:(?:trying to cut|cutting) (?:down|back) on|(off)) (salt|sugar|red meat|meat|"
-                  r"dairy|gluten|alcohol|booze|caffeine|coffee|carbs|fried food|sweets)\b", low)
-    if m:  # "I am cutting down on salt now", "I'm off sugar for good"
-        add("diet", f"off {m.group(2)}" if m.group(1) else f"cutting down on {m.group(2)}")
-    m = re.search(r"\bi (?:have|'ve got|have got) (?:an? |a bad |a severe |a mild )?([a-z]+(?: [a-z]+)?) allergy\b",
-                  low)
-    if m and not re.match(r"(?:bad|severe|mild|food|an|the|my)$", m.group(1)):
-        add("allergy", m.group(1))  # "I have a shellfish allergy"
-    m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very )?allergic (?:to|for|of) ([\w ,'-]+)", low)
-    if m and not re.match(r"(?:(?:my|the) )?(?:mornings?|evenings?|mondays?|work|job|boss|exams?|homework|people|life|"
-                          r"effort|exercise|chores)\b", m.group(1)):
-        for allergen in re.split(r",? and to |, to ", cut_value(m.group(1), 5) or ""):  # "to shrimp and to aspirin"
-            add("allergy", allergen)  # not "allergic to mornings without coffee": a joke
-    conditions = "|".join(sorted(HEALTH, key=len, reverse=True))
-    m = re.search(r"\bi (?:have|'ve got|(?:was|got|'ve been|have been) diagnosed with|suffer from|struggle with|"
-                  r"live with) (?:an? )?((?:type [12] |chronic |mild |severe |bad )?(?:" + conditions + r"|"
-                  + CONDITION + r"))\b", low) \
-        or re.search(r"\b(?:of|with|for|about|on|since) my ((?:type [12] |chronic )?(?:" + conditions + r"))\b", low) \
-        or re.search(r"\bmy \w+ (?:is|are|get|gets) (?:\w+ )?(?:stiff|sore|swollen|bad) with ((?:" + conditions + r"|"
-                     + CONDITION + r"))\b", low)  # "my thumbs are stiff with osteoarthritis"
-    if m and len(m.group(1)) > 3:
-        add("health", (as_spelled(m.group(1), text) or "").replace(" 's", "'s"))  # "ADHD", "Crohn's" as said;
-        # "because of my high blood pressure"
-        more = re.match(r"[^.;,]*? and (?:an? )?((?:type [12] )?(?:" + conditions + r"))\b", low[m.end():])
-        if more:  # "I have arthritis in both knees and high cholesterol"
-            add("health", as_spelled(more.group(1), text) or more.group(1))
-    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely |borderline |mildly |slightly |an? )?("
-                  + ADJECTIVAL_HEALTH + r")\b", low)
-    if m:
-        add("health", m.group(1))  # "I'm colorblind, so please avoid red-green charts"
-    m = re.search(r"\bmy ((?:left |right |lower |upper )?(?:knees?|back|hips?|shoulders?|ankles?|wrists?|neck|joints|"
-                  r"eyesight|hearing)) (?:is|are|gets|get|'s|'re|has always been|have always been) (?:really |pretty |"
-                  r"very |a bit |so |quite |always )?(bad|stiff|weak|dodgy|terrible|shot)\b", low)
-    if m:  # "my knees are bad", "my lower back gets really stiff"
-        add("health", f"{m.group(2)} {m.group(1)}")
-    m = re.search(r"\bi(?: 've| have)(?: got)? an? ((?:bad|stiff|weak|dodgy|bum|gammy|sore|dicky|wonky) "
-                  r"(?:left |right |lower |upper )?(?:knee|back|hip|shoulder|ankle|wrist|neck))\b", low)
-    if m:  # "I've a dodgy left knee since an old hurling injury"
-        add("health", m.group(1))
-    if re.search(r"\bi(?: 'm| am)(?: now)? an? non-?smoker\b", low):
-        add("health", "non-smoker")  # "I am a non-smoker since 1999"
+    for pair in health(text, low):  # a diet, an allergy, a condition
+        add(*pair)
 
     for pair in tastes(text, low):  # hobbies, sports, what one likes and does not
         add(*pair)

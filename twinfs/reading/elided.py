@@ -58,6 +58,9 @@ AS_ONE = re.compile(r"(^|[.!?;:]\s+|^[A-Z][a-z]{1,8}, )[Aa]s (an? (?:(?:type [12
                     r"celiac|asthmatic|epileptic|vegetarian|vegan|pescatarian|(?:[a-z-]+ )?(?:"
                     + "|".join(sorted(JOBS, key=len, reverse=True)) + r")))(?:,\s*|\s+(?=(?:what|how|should|can|do|is|"
                     r"are|I|i)\b))([a-zA-Z])")
+# "As someone who's coeliac and eats strictly gluten-free, I always ring ahead": what one is, said as the sentence's
+# lead, a sentence of its own
+AS_SOMEONE = re.compile(r"(^|[.!?]\s+)[Aa]s (?:someone|somebody|a person|one) who(?:'s| is) ([^,.!?]{3,60}), (?=I\b)")
 SOME = r"(?:(?:some|decent|basic|fluent|good|conversational|a bit of|a little|native|broken|rusty) )?"
 LANGUAGE_LIST = re.compile(START + r"(?=" + SOME + r"([A-Za-z]+)(?:, " + SOME + r"[A-Za-z]+)+(?:,? and " + SOME
                            + r"[A-Za-z]+)?\s*(?:[.!]|$|\n))")
@@ -76,6 +79,7 @@ def with_subject(text: str) -> str:
                      + m.group(0)[-1].lower(), text)  # "Married, two kids" - "I'm married, two kids"
     text = re.sub(r"\b(fan of):", r"\1", OPENER.sub(_opened, text))  # "Not a fan of: clubbing, …"
     text = AS_ONE.sub(lambda m: f"{m.group(1)}I'm {m.group(2)}. {m.group(3).upper()}", text)
+    text = AS_SOMEONE.sub(lambda m: f"{m.group(1)}I'm {m.group(2)}. ", text)
     return LANGUAGE_LIST.sub(_languages, text)
 
 

@@ -39,7 +39,8 @@ _ALLERGY = re.compile(r"\b(?:soy alérgic[oa] a(?: l[oa]s?)?|sou alérgic[oa] a(
                       r"(?: la| l')?|sono allergic[oa] a(?:l|lla|gli|i)?|ich bin allergisch gegen|ik ben allergisch "
                       r"voor) ([\w -]{3,30}?)(?=[,.;!?\n]| and\b| y\b| e\b| et\b| und\b| en\b|$)", re.I)
 _LIKES = re.compile(r"\b(?:me encantan?|me gustan?|adoro|j'adore|j’adore|j'aime|mi piace|ich liebe|ich mag|ik hou van|"
-                    r"ik houd van|eu amo) ([\w -]{3,40}?)(?=[,.;!?\n]| and\b| y\b| e\b| et\b| und\b|$)", re.I)
+                    r"ik houd van|eu amo)(?: (?:mucho|muchísimo|bastante|beaucoup|molto|sehr|muito))? ([\w -]{3,40}?)"
+                    r"(?=[,.;!?\n]| and\b| y\b| e\b| et\b| und\b|$)", re.I)
 _DISLIKES = re.compile(r"\b(?:odio|no soporto|detesto|je déteste|je hais|ich hasse|ich mag kein(?:e|en)?|ik haat|"
                        r"non sopporto) ([\w -]{3,40}?)(?=[,.;!?\n]| and\b| y\b| e\b| et\b| und\b| über\b|$)",
                        re.I)

@@ -23,7 +23,8 @@ SOME = (r"(?:(?:the )?(?:fluent|some|basic|decent|good|conversational|a little|a
 # a list of words, each perhaps with its "how well": "English, decent Spanish and some Twi"
 LIST = WORD + r"(?:(?:,? and|,? or|,? an|,? &|,|;) " + SOME + WORD + r")*"
 SPLIT = r"(?:,? and|,? or|,? an|,? &|,|;) " + SOME
-SPEAK = (r"\b(?:[Ii]|[Ww]e) (?:still |also |both |only |mostly |can |do )?(?:speak|do speak|also speak|'m fluent in|"
+SPEAK = (r"\b(?:[Ii]|[Ww]e) (?:still |also |both |only |mostly |can |do )?(?:actually |really )?(?:speak|do speak|"
+         r"also speak|'m fluent in|"
          r"am fluent in|'m learning|am learning|'m picking up|am picking up|'m studying|am studying|"
          r"(?:'ve |have )?started learning|(?:'ve|have) been learning|get by in|can get by in|manage in|"
          r"'m doing duolingo|am doing duolingo|(?:'ve|have) been doing duolingo) " + SOME + "(" + LIST + ")")

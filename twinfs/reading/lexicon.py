@@ -93,7 +93,7 @@ BUSINESS = (r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café
             r"farm|guesthouse|b&b|vineyard|nursery)")
 DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "kosher", "halal",
          "flexitarian", "plant-based", "pure veg", "eggetarian", "teetotal", "veggie"}
-# an intolerance is health (attributes.ADJECTIVAL_HEALTH)
+# an intolerance is health (health.ADJECTIVAL_HEALTH)
 HEALTH = {"asthma", "diabetes", "anxiety", "depression", "adhd", "migraines", "arthritis", "celiac", "epilepsy",
           "insomnia", "ptsd", "cancer", "high blood pressure", "a bad back", "back pain", "eczema", "autism",
           "coeliac disease", "celiac disease", "crohn's", "crohn's disease", "ibs", "lupus", "ms", "copd",

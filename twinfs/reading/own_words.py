@@ -20,6 +20,7 @@ from .bio import in_first_person
 from .elided import with_subject
 from .games import without_the_lie
 from .kin_lists import kin_lines
+from .letters import to_oneself
 from .profile import profile_lines
 from .questionnaire import by_number
 from .resume import cv_lines
@@ -42,6 +43,11 @@ EXPORTED = re.compile(r"^[ \t]*(?:\[(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4},?\s+)?\d{
                       r"(?:\s?[APap][Mm])?\]|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4},?\s+\d{1,2}:\d{2}(?:\s?[APap][Mm])?\s+[-–])"
                       r"[ \t]*([^:\n]{1,40}):[ \t]?(.*)$", re.M)
 STRUCK = re.compile(r"~~[^~\n]+~~")
+# "… no wait, that's a Saturday": a day put right, no fact someone else's
+WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|" \
+    r"october|november|december"
+# a pasted transcript's line, who spoke it first: "HOST: So how did you get into bees?", "RP: Honestly, by accident."
+TRANSCRIPT = re.compile(r"^[ \t]*([A-Z][A-Za-z]{0,15})[ \t]*:[ \t]?(.*)$", re.M)
 # a repair said as it is spoken: "we live in San Anto— well, technically Helotes now", "I'm thirty-six— no,
 # thirty-seven": the words before the dash are taken back when the repair is of their kind (a name for a name, a
 # number for a number)
@@ -54,12 +60,16 @@ REPAIRED = re.compile(r"(?:(?P<name>\b[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})|(?P<nu
 AGE_FIXED = re.compile(r"\b(I'?m|I am) (" + NUMBER + r")\b(?P<between>[^.!?\n]{0,120}[.!?][ \t]+)"
                        r"(?P<lead>(?:[Aa]ctually|[Ss]orry|[Ww]ait|[Nn]o|[Cc]orrection),? )(?P<fix>" + NUMBER + r")\b")
 FILLERS = re.compile(r",? \b(?:um+|uh+|erm+|er)\b,?(?= )", re.I)  # a voice note's "um", "uh"
-# "pescatarian - no wait, that's old. vegetarian since 2019": the words before the taking back, from where the line,
-# label or sentence starts, up to where the taking back ends (its sentence, or its clause before a comma)
-TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?][ \t]+)[^\n.!?:]*?[ \t]*[-—–,][ \t]*"
-                        r"(?:no wait|wait no|wait,? no|scratch that|no sorry)\b,?[^\n.!?]{0,30}?\b(?:old|wrong|"
-                        r"outdated|out of date|mistake|typo|ignore that|changed|not any ?more)\b[^\n.!?]{0,20}[.!?]"
-                        r"[ \t]*", re.I)
+# "pescatarian - no wait, that's old. vegetarian since 2019", "Also I'm vegan — no wait, that's Mere, sorry.": the
+# words before the taking back (what is old or wrong, or another's), from where the line, label or sentence starts,
+# up to where the taking back ends (its sentence, or its clause before a comma)
+TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?][ \t]+)[^\n.!?:]*?[ \t]*"
+                        r"(?:[-—–,]|\.\.\.|…)[ \t]*(?:no wait|wait no|wait,? no|scratch that|no sorry)\b,?"
+                        r"(?:[^\n.!?]{0,30}?\b(?:old|wrong|outdated|out of date|mistake|typo|ignore that|changed|"
+                        r"not any ?more)\b[^\n.!?]{0,20}|"
+                        r" (?:that's|that is|it's|it is) (?:my |our )?(?:[a-z]+ )?(?!(?i:" + WEEKDAY
+                        + r"))(?-i:[A-Z])[^\n.!?]{0,60})[.!?][ \t]*",
+                        re.I)
 
 
 def own_words(text: str, speaker: str | None = None) -> str:
@@ -70,6 +80,8 @@ def own_words(text: str, speaker: str | None = None) -> str:
     if ":" in text and EXPORTED.search(text):
         first = (speaker or "").split(" ")[0].lower()
         text = EXPORTED.sub(lambda m: m[2] if m[1].strip().lower() in (first, "me", "you") else "", text)
+    if ":" in text and speaker and TRANSCRIPT.search(text):
+        text = _transcript(text, speaker)
     if STAND_IN.match(text):
         back = BACK.search(text, 1)
         text = text[back.start():] if back else ""
@@ -86,7 +98,21 @@ def own_words(text: str, speaker: str | None = None) -> str:
 def as_read(text: str, speaker: str | None = None, before: str | None = None) -> str:
     """A speaker's turn as the rules reader and the model pass's code read it: their own words, chat shorthand
     written out, a CV's sections, an e-mail's signature, a table's rows, a pasted YAML or JSON profile, a list of
-    one's children and the answers by number to the turn `before`'s numbered questions as a form's lines, a game's
+    one's children and the answers by number to the turn `before`'s numbered questions as a form's lines, a letter to
+    oneself in the first person, a game's
     lie out, a bio of the speaker by name in the first person, the "I" its notes leave out written in."""
-    said = in_first_person(without_the_lie(own_words(by_number(text, before), speaker)), speaker)
+    said = in_first_person(without_the_lie(own_words(to_oneself(by_number(text, before)), speaker)), speaker)
     return with_subject(plain(table_lines(cv_lines(signed(kin_lines(profile_lines(said)), speaker)), speaker)))
+
+
+def _transcript(text: str, speaker: str) -> str:
+    """A pasted transcript's lines spoken by the speaker (labelled by their initials, "RP", or first name), the label
+    taken off, and none of the lines another speaker in capitals spoke ("HOST: …"); the same text when the speaker
+    speaks in none of its lines twice (a form's "Job: nurse" lines are no transcript)."""
+    names = speaker.split()
+    own = {names[0].lower(), "".join(n[0] for n in names).lower(), "me"}
+    lines = list(TRANSCRIPT.finditer(text))
+    if sum(1 for m in lines if m[1].lower() in own) < 2 or not any(m[1].isupper() and m[1].lower() not in own
+                                                                   for m in lines):
+        return text
+    return TRANSCRIPT.sub(lambda m: m[2] if m[1].lower() in own else "" if m[1].isupper() else m[0], text)

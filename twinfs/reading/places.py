@@ -28,7 +28,9 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                   r" (?:live|lived|living|reside|residing|moved|moving|relocated|relocating|based|rent|renting)"
                   r"(?: (?:out of|away from) the (?:city|town|village|suburbs)| back| out| over| down| up| alone|"
                   r" together)?"
-                  r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to) (?:(?:an?|the) (?:[\w-]+ ){0,2}"
+                  r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to|(?:(?<=live )|(?<=lived )|(?<=living )|"
+                  r"(?<=live up )|(?<=lived up ))at) (?:(?:an?|the) "
+                  r"(?:[\w-]+ ){0,2}"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence) "
                   r"in )?(" + PLACE_ON + r")",
                   text, re.I) or re.search(r"\bbased (?:in|out of) (" + PLACE_ON + r")", text)
@@ -79,22 +81,25 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                   text)  # "on a farm in Iowa", "I'm Egyptian, from Alexandria"
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
-    m = re.search(r"\b[Ww]e (?:both )?grew up (?:together )?in (" + PLACE_ON + r")", text) \
+    m = re.search(r"\b[Ww]e (?:were )?(?:both |all )?(?:grew up (?:together )?|born )in (" + PLACE_ON + r")", text) \
         or re.search(r"(?:^|(?<=[.!?] )|(?<=, ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up(?: w(?:ith|/)(?: [\w']+){1,3})?|"
                      r"[Bb]orn and raised|[Bb]orn) in (" + NAMES
                      + r")", text) \
         or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)") \
         or re.match(r"(" + NAMES + r")(?: 's| is) where (?i:(?:i|we) (?:both )?(?:grew up|was born|"
                     r"were born|'m from|am from|come from))\b", text)  # "Tulsa's where I grew up"
-    # "We grew up in Soweto", "Grew up in Nukuʻalofa, we walked everywhere", "in Salvador, where I grew up"
+    # "We grew up in Soweto", "We were both born in Turda",
+    # "Grew up in Nukuʻalofa, we walked everywhere", "in Salvador, where I grew up"
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
     m = re.search(r"\b[Ii](?: ?'m| am) an? (" + NAMES + r") (?:boy|girl|lad|lass|native|(?:man|woman),? born and "
                   r"(?:bred|raised))\b", text) \
         or re.search(r"(?:^|\( |, |- )(" + NAMES + r") (?:lad|lass|born (?:and|&) (?:bred|raised))\b", text) \
+        or re.search(r"\( ?(" + NAMES + r") (?:boy|girl|lad|lass)(?: forever| at heart| through and through)? ?\)",
+                     text) \
         or re.search(r"\b[Ii](?: ?'m| am) (" + NAMES + r") born (?:and|&) (?:bred|raised)\b", text)
     # "I'm a Gdańsk boy", "I'm a Cork man born and bred",
-    # "(Fort William lad, …)", "Peckham born and bred", "I'm Birmingham born and raised"; not
+    # "(Fort William lad, …)", "(Chennai girl forever)", "Peckham born and bred", "I'm Birmingham born and raised"; not
     # "I'm a Swedish native" (a nationality)
     if m and (place := _place_named(places, m.group(1))) and not re.search(r"(?:ish|ian|ese|ean)$", place):
         add("hometown", place)

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from .assertion import gate
-from .dates import MONTH, resolve
+from .dates import DAY, MONTH, resolve
 from .lexicon import NAME, SEEN
 from .values import as_spelled, cut_value
 
@@ -104,7 +104,21 @@ def plans(text: str, low: str) -> list[Pair]:
     if m and not re.match(r"(?:last|first|old|previous) ", m.group(1)):
         add("plans", as_spelled(m.group(1), text))  # "I've got a dentist appointment at 4:30", "I have physio on
         # Monday": the present of "have" with a time ahead is an appointment kept
+    m = re.search(r"(?:\b(?:at|for|before|to) (?:my|our) ((?:[\w-]+ ){0,2}?" + OCCASIONS + r")|\b(?:my|our) "
+                  r"((?:[\w-]+ ){0,2}?" + OCCASIONS + r") (?:is|'s)) (?:on |this |next |in )?(?:the )?"
+                  r"(?:\d{1,2}(?:st|nd|rd|th)?\b|" + DAY + r"|" + MONTH + r"|tomorrow|tonight)", low)
+    occasion = m.group(1) or m.group(2) if m else None
+    if occasion and not re.match(r"(?:last|first|old|previous|annual) ", occasion):
+        add("plans", as_spelled(occasion, text))  # "My leaving do is on Friday 27 November", "at our silver wedding
+        # anniversary on 19 December": one's own occasion, dated ahead (the day: dated_plan's); not "I passed my
+        # driving test on Tuesday"
     return found
+
+
+# one's own occasions a day is set for
+OCCASIONS = (r"(?:wedding|party|leaving do|hen do|stag do|do|anniversary|exam|exams|interview|surgery|operation|"
+             r"graduation|concert|recital|gig|race|marathon|viva|presentation|audition|housewarming|christening|"
+             r"baptism|launch|exhibition|opening|driving test)")
 
 
 def _undated(value: str) -> str:

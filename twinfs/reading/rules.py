@@ -276,9 +276,9 @@ class RulesReader:
                 pairs.append((attribute, value))
             elif attribute in WORK and gate(span, value, concept=attribute).reasons == {"past_habit"}:
                 pairs.append(("former_" + attribute.removeprefix("former_"), value))  # "I used to work as a nurse"
-        asked = last_question(before, span, turn.speaker) if not pairs else None
+        asked = last_question(before, span, turn.speaker)
         if facts := answered(asked, span):  # "Where do you live?" - "Manchester, near the university."
-            return _told(turn, facts)
+            return _told(turn, facts + [p for p in pairs if p[0] not in {a for a, _ in facts}])
         if not (sentence.informative() or (pairs and ({t.lower_ for t in sentence.tokens} & FIRST or any(
                 a in RELATIONS or a in ("job", "age", "language") for a, _ in pairs) or span[0].text in BULLETS))):
             return []  # a short sentence that states a fact is kept: "I'm doing kickboxing", "Tom (bf) cooks",
@@ -380,7 +380,7 @@ class RulesReader:
             listed = rest.startswith(",") and not clause and attribute not in (*WORK, "age", "school", "language") \
                 and not re.match(
                 r",\s*(?:(?:and|but|so|or)\s+)?(?:i|we|it|they|he|she|that|this|my|our|who|whose)\b"
-                r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what|not)\b"
+                r"|,\s*(?:but|so|because|which|if|when|though|although|unless|while|for what|not|can|could|will)\b"
                 r"|,\s*[\w ]{0,20}\bago\b", rest, re.I)  # "the energy, …" a list; "a postman, years ago" a time
             defined = re.match(r"\s+(?:that|which|who|whom|whose)\b|\s+(?:it|they|he|she)\s+\w+", rest, re.I) \
                 and not (value[:1].isupper() and attribute in RELATIONS)  # "little Finn who's 6": named already

@@ -17,7 +17,7 @@ KINDS_OF_FAVORITE = {"author", "writer", "book", "novel", "band", "singer", "art
                      "painter"}
 # what one does for its own sake, said as a verb: "I swim every morning", "we usually hike"
 _SPORTS = ("swim|run|cycle|bike|climb|hike|surf|ski|skate|dance|paint|knit|sing|bake|draw|garden|row|box|fish|sail|"
-           "golf|jog|skateboard|crochet|sew|boulder|kayak|paddleboard")
+           "golf|jog|skateboard|crochet|sew|boulder|kayak|paddleboard|walk|cook")
 
 
 # people of one's life: "I like my manager" says something of her, no taste of the speaker's
@@ -72,13 +72,13 @@ def tastes(text: str, low: str) -> list[Pair]:
                                            "at", "in", "on", "every", "most", "when", "because", "and", "but", "so"):
         thing = re.split(r" (?:for|at|in|on|with|every|most|to|and|but|so|when|because)\b", m.group(2))[0]
         add("hobby", f"{m.group(1)} {thing}")  # "I crochet blankets for the unit", "I bake sourdough at weekends"
-    m = re.search(r"\bi (?:already |also |still |now )?do ((?:[a-z]+ )?[a-z]+ing)\b", low)
+    m = re.search(r"\bi (?:already |also |still |now |only )?do ((?:[a-z]+(?:-[a-z]+)* )?[a-z]+ing)\b", low)
     if m and m.group(1).split()[0] not in ("love", "like", "enjoy", "hate", "miss", "mind", "prefer", "need", "want",
                                            "remember", "keep", "stop", "start", "try", "feel", "get") \
             and m.group(1).split()[-1] not in ("nothing", "something", "anything", "everything", "shopping", "cleaning",
                                             "cooking", "washing", "ironing", "thing", "wedding", "morning", "evening",
                                             "booking", "marketing", "accounting", "consulting", "nursing", "billing"):
-        add("hobby", m.group(1))  # "I already do trail running on Saturdays"
+        add("hobby", m.group(1))  # "I already do trail running on Saturdays", "I only do cross-country skiing"
     m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?joined (?:a|the|an|my local|a local) "
                   r"((?:[\w-]+ ){0,2}(?:class|club|choir|league|orchestra|band|walking group|running group|book "
                   r"club))\b", low)
@@ -90,10 +90,11 @@ def tastes(text: str, low: str) -> list[Pair]:
                   r"badminton|climbing|quiz|darts|pool) (?:team|squad))\b", low)
     if m:  # "im on the swim team", not "I'm on the infra team" (work)
         add("hobby", "on the " + m.group(1))
-    m = re.search(r"\bi (?:also |still )?(?:play|sing|have sung|'ve sung|sang for years|play(?: the)? [a-z]+) in "
-                  r"(?:a|the|my|our) (?:[\w'-]+ ){0,4}?(?:band|choir|orchestra|ensemble|quartet|chorus)\b"
+    m = re.search(r"\bi (?:also |still )?(?:play|sing|have sung|'ve sung|sang for years|play(?: the)? [a-z]+) (?:in|"
+                  r"with) (?:a|the|my|our) (?:[\w'-]+ ){0,4}?(?:band|choir|orchestra|ensemble|quartet|chorus)\b"
                   r"(?=\s*(?:[,.;:!?)—–-]|$|(?:for|since|called|named|with|and|on|at|but)\b))", text, re.I)
-    if m:  # "i play bass in a band called …", "I have sung in the Kumasi Male Voice Choir for 40 years"
+    m = m or re.search(r"\bi (?:also |still )?sing (?:alto|soprano|tenor|bass|baritone|mezzo)\b", text, re.I)
+    if m:  # "i play bass in a band called …", "I have sung in the Kumasi Male Voice Choir for 40 years", "I sing alto"
         played = re.sub(r"^(?:have|'ve) sung\b", "sing", text[m.start() + 2:m.end()].removeprefix("also ")
                         .removeprefix("still "))
         found = [(a, v) for a, v in found if not (a == "hobby" and played.startswith(v))]  # not "sing" beside it
@@ -107,7 +108,8 @@ def tastes(text: str, low: str) -> list[Pair]:
     if m and paid and not m.group(2) and not re.match(r"\w+ing\b", paid.group(1)):
         add("job", paid.group(1))  # "I've been doing graphic design for other people's deadlines for nine years"
     if m and (value := activity(m.group(3))) and not re.match(r"(?:my|our)\b", m.group(3)) and not re.match(
-            r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|(?:a )?new (?:job|role|"
+            r"(?:my|it|that|this|what|work|job|research|eating|drinking|opening|closing|actually|really|indeed|not|"
+            r"(?:a )?new (?:job|role|"
             r"position|gig)|(?:an? )?(?:[\w-]+ ){0,2}?(?:master|masters|bachelor|phd|doctorate|degree|mba|"
             r"mfa|msc|ma|ba|bsc|llm|certificate)|(?:an? )?(?:(?:part|full)[- ]time )?(?:"
             r"diploma|course|internship|"
@@ -188,7 +190,7 @@ def tastes(text: str, low: str) -> list[Pair]:
     for m in re.finditer(r"\b(?:i|we|they) (?:really |also |just |totally |absolutely |still |do |genuinely |honestly |"
                          r"seriously |truly |simply |literally )*"
                          r"(love|like|enjoy|adore|prefer|hate|dislike|ca n't stand|can't stand|can not stand|detest|"
-                         r"despise|loathe|ca n't abide|can't abide|can not abide) ([\w'-][\w '-]*)", low):
+                         r"despise|loathe|ca n't abide|can't abide|can not abide|avoid) ([\w'-][\w '-]*)", low):
         liking = m.group(1) in ("love", "like", "enjoy", "adore", "prefer")
         rest = m.group(2)
         if re.match(r"\w+ing\b", rest) and liking:
@@ -208,7 +210,9 @@ def tastes(text: str, low: str) -> list[Pair]:
                      r"super |a bit |kind of |kinda |weirdly |totally |completely |slightly |genuinely )?(?:passionate "
                      r"about|obsessed with|drawn to) ([\w '-]+)", low) \
         or re.search(r"\b(?:i|we)(?: 'm| am| 're| are) (?:both |all |absolutely |totally |just )?(?:mad|crazy|nuts|"
-                     r"bonkers) (?:about|for) ([\w '-]+)", low)  # "We're both mad about football"
+                     r"bonkers) (?:about|for) ([\w '-]+)", low) \
+        or re.search(r"\bi(?: 'm| am) (?:such |a )(?:total |huge |real |complete )?sucker for ([\w '-]+)", low)
+    # "We're both mad about football", "I'm a sucker for anything with rhubarb"
     if m:
         add("likes", as_spelled(cut_value(m.group(1), 5), text))
     m = re.search(r"\bi (?:really |just |also )?(?:like|love|enjoy) to (?:just |sit and |go and )*"
@@ -248,6 +252,8 @@ def tastes(text: str, low: str) -> list[Pair]:
                      low) \
         or re.search(r"\bi (?:find|found) ([\w -]+?) (?:so |really |pretty |quite |a bit |rather )?(?:boring|dull|"
                      r"tedious|annoying|unbearable|awful|overrated|exhausting)\b", low)
+    m = m or re.search(r"\bi(?: 'm| am)? (?:really |absolutely |properly |so )?(?:terrified|scared|afraid|petrified|"
+                       r"frightened) of ([\w '-]+)", low)  # "I'm terrified of spiders", "I scared of heights"
     if m and not re.match(r"(?:to|it|that|this|how|when|what|you|the way|is|are|was|were|'s)\b", m.group(1)):
         add("dislikes", as_spelled(cut_value(m.group(1), 5), text))
     m = re.match(r"([a-z][\w'-]*(?: [a-z][\w'-]*)?),? i (?:honestly |really |just |absolutely |simply )*"

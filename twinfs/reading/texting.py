@@ -55,6 +55,12 @@ LAUGH = re.compile(r",? (?:lol|lmao|rofl|haha(?:ha)*|hehe)(?=[ .!?]*(?:$|\n|[.!?
 SHOUTED = re.compile(r"\b(?:AND|OR|BUT|NOT|NO|NEVER|ALWAYS|ALSO|REALLY|VERY|SO|TOO|ALL|ONLY|JUST|STILL|DO|DON'T|CAN'T|"
                      r"WON'T|AM|IS|ARE|WAS|MY|ME|EVERY|MUST|HUGE|SUPER|AGAIN)\b(?![\w'’])")
 BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
+# a message sent in bursts, a few words a line: "I drive regional trains\nfor Deutsche Bahn" - one sentence; the break
+# kept where the next line starts anew ("I'm 27 btw\nfrom Chemnitz originally\nlive in Plagwitz now")
+BURST = re.compile(r"(?<=\n)((?![ \t]*(?:\d{1,2}[.)]|[-•*>]))[^\n:=#{}]{1,100}[\w)'’])\n(?=(?:for|at|in|on|with|from|"
+                   r"to|of|and|but|or|well|my|our|the|a|an|since|near|by)\b[^\n=(){}#:;]{0,60}(?:\n|$))")  # not code
+# a number put right as it is said, the parse hanging "not" on the verb: "i'm 22 not 16" - "i'm 22, not 16"
+NOT_THAT = re.compile(r"\b(\d{1,3}) (not \d{1,3})\b")
 
 
 def plain(text: str) -> str:
@@ -74,6 +80,9 @@ def plain(text: str) -> str:
     text = BOLD.sub(r"\1", text) if "**" in text else text  # "**My simple pleasures:** tea": markdown's bold
     if re.search(r"[a-z]", text):  # not a turn in capitals throughout, whose every word is shouted
         text = SHOUTED.sub(lambda m: m.group(0).lower(), text)
+    text = NOT_THAT.sub(r"\1, \2", text) if " not " in text else text
+    if text.count("\n") >= 4:
+        text = _joined(text)
     return WORD.sub(written, LONE_I.sub("I", HEDGE.sub("", LAUGH.sub("", text))))
 
 
@@ -89,3 +98,14 @@ def _cased(word: str, full: str | None) -> str:
     if full is None:
         return word
     return full[0].upper() + full[1:] if word[:1].isupper() else full
+
+
+def _joined(text: str) -> str:
+    """`text` with the lines of a message sent in bursts joined where a line goes on with the one before (BURST);
+    the same text when no line is that short."""
+    lines = text.split("\n")
+    if sum(1 for line in lines if 0 < len(line.split()) <= 6) < 4:
+        return text
+    while (joined := BURST.sub(r"\1 ", "\n" + text)[1:]) != text:
+        text = joined
+    return text

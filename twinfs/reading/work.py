@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .lexicon import BUSINESS, FIELDS, JOBS, KIN
+from .lexicon import BUSINESS, CAPITAL, FIELDS, JOBS, KIN
 from .values import AT_PLACE, as_spelled, cut_value, proper_name, rejoined, without_the, workplace
 
 if TYPE_CHECKING:
@@ -33,7 +33,8 @@ NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daug
              "exist", "assist", "resist", "insist", "persist", "christian", "indian", "asian", "median", "butter",
              "burger", "ginger", "pepper", "cucumber", "flower", "tower", "summer", "winter", "letter", "weather",
              "leather", "feather", "finger", "counter", "computer", "printer", "sticker", "poster", "charger",
-             "heater", "cooler", "blender", "freezer", "dinner", "supper", "river", "silver", "liquor", "mirror"}
+             "heater", "cooler", "blender", "freezer", "dinner", "supper", "river", "silver", "liquor", "mirror",
+             "sucker"}
 
 
 def is_job(value: str | None) -> bool:
@@ -157,7 +158,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
             # "a school in Leicester", "the University of Leeds" (the pattern below); not "a university here"
             add("employer", m.group(3))  # "at the University of Leeds", not "at a university here"
     m = re.search(r"\b[Ii] (?:'m |am )?(?:also |still |now )?(teach|teaching|lecture|lecturing) (in )?"
-                  r"([a-z]+(?: [a-z]+)?) at (?:the )?([A-Z][\w .'&-]+)", text)  # "I teach biology at Escola Garrett"
+                  r"((?:\d(?:st|nd|rd|th) )?[a-z]+(?: [a-z]+)?) at (?:the )?(" + CAPITAL + r"[\w .'&-]+)", text)
+    # "I teach biology at Escola Garrett", "I teach 4th class at Scoil Íde"
     if m and not NOT_TAUGHT.match(m.group(3)) and not re.match(r"(?:my|our|a|an|the|kids|children|people|classes)\b",
                                                                   m.group(3)):
         lectures = m.group(1).startswith("lectur")
@@ -198,6 +200,11 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m and not re.search(r"\b(?:lost|quit|left)\s+$", text[:m.start()], re.I):
         add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
+    m = re.search(r"\b(?i:i(?: 'm| am| 've been| have been)(?: now| still| also| just| currently)? the )"
+                  r"((?:[\w-]+ ){0,2}?[\w-]+) (?:at|for) (?:the )?[A-Z]", text)
+    if m and is_job(m.group(1)) and m.group(1).split()[0].lower() not in ("only", "first", "last", "one"):
+        add("job", m.group(1))  # "I've been the booking office supervisor at the CalMac terminal since 2009": a job
+        add("employer", after(m.group(1)))  # with "the" only at a named place (not "the cook at home")
     m = re.search(r"\bi( 'm| am| was| became| 've been| have been| used to be)(?: now| still| also| just| currently)? "
                   r"(?:an? )"
                   r"([\w -]+)", low)
@@ -216,8 +223,15 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                 add(("former_school" if past else "school") if studies else ("former_employer" if past else "employer"),
                     after(job))  # "a student at UBC": a school, no employer
                 break
-        else:  # a doer the lexicon does not list, said with where: "I'm a cataloguer at the university library"
-            at = re.match(r"((?:[\w-]+ ){0,2}?[\w-]+) (?:at|for) (?:the |an? )?\w", m.group(2))
+        else:  # a doer the lexicon does not list, said with where or as a living: "I'm a cataloguer at the university
+            # library", "I'm a commercial beekeeper full time", "I'm a professional snake remover"
+            at = re.match(r"((?:[\w-]+ ){0,2}?[\w-]+) (?:at|for) (?:the |an? )?\w", m.group(2)) \
+                or re.match(r"((?:[\w-]+ ){0,2}?[\w-]+) (?:full[- ]time|part[- ]time|by trade|for a living)\b",
+                            m.group(2)) \
+                or re.match(r"((?:professional|qualified|certified|licensed|registered|trainee|freelance) (?:[\w-]+ )?"
+                            r"[\w-]+)(?=[,.;!]|$| (?:and|but|since|for|who)\b)", m.group(2))
+            if at and re.search(r"(?:worr|overthink|procrastinat|napp|complain|snack|sleep|eat)\w*$", at.group(1)):
+                at = None  # "I'm a professional worrier": a joke
             if at and not past and is_job(at.group(1)) \
                     and not re.match(r"(?:big|huge|great|firm|strong) ", at.group(1)):
                 add("job", at.group(1))
@@ -241,11 +255,13 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     mine = lead and not re.search(r"\b(?:his|her|their|your|" + "|".join(KIN) + r")\b", lead.group(1))
     # "I'm in my second year studying … at", not "I'm helping my son with his application to study … at"
     said, place = (rejoined(m.group(0)), rejoined(m.group(1))) if m else ("", "")
-    if m and re.match(r"go|went", said) and not SCHOOLING.search(place):
-        m = None  # "going to the Apple store": a shop, no school
+    if m and re.match(r"go|went", said) and not SCHOOLING.search(place) and not re.search(
+            r"\b(?:classes|class|courses?|lessons)\b", said):
+        m = None  # "going to the Apple store": a shop, no school; "I go to classes at Folkuniversitetet" one
     if m and mine and (  # "King 's College London" (the tokens joined) as said
             org := next((o for o, label in named if label in ("ORG", "FAC") and o in said), None) or (
-                proper_name(place) if re.match(r"did|doing|stud|graduated", said) else None)):
+                proper_name(place) if re.match(r"did|doing|stud|graduated", said) or re.search(
+                    r"\b(?:classes|class|courses?|lessons)\b", said) else None)):
         add("school", without_the(org))
     m = re.search(r"\bi (?:'m |am |was )?(?:presently |currently |now |still )?stud(?:y|ying|ied)(?: part-time| "
                   r"full-time)? for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text, re.I) \

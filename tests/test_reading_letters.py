@@ -1,0 +1,182 @@
+"""A letter to oneself, a pasted FAQ, a game of picks, and the plain forms around them: "Dear me in 2036, right now
+you are 31", "Q: … A: …", "1) mate or coffee?" - "1) mate", "I've been the supervisor at …", "we've lived up at …",
+"I avoid …", "my hay fever is killing me", a taking back that hands the fact to someone else (each sentence written
+for these tests)."""
+from __future__ import annotations
+
+import pytest
+from test_reading_plain import read, values
+
+from twinfs.reading.letters import to_oneself
+from twinfs.reading.questionnaire import chosen
+
+LETTER = ("We're doing a time capsule at work, can you tidy my letter?\n\n"
+          "Dear future me,\n"
+          "Right now you are 44, you live in a terraced house in Headingley and you work as a paramedic at Yorkshire "
+          "Ambulance Service. Your knees already hate the stairs. Dad keeps telling you to slow down.\n"
+          "Love, Ruth")
+
+
+def test_a_letter_to_oneself_is_the_speakers():
+    got = values(read(("user", LETTER)))
+    assert {("age", "44"), ("home_city", "Headingley"), ("job", "paramedic"),
+            ("employer", "Yorkshire Ambulance Service")} <= got, got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Dear me,\nYou still hate mornings.\nYours, me", "Dear me,\nI still hate mornings.\nYours, me"),
+    ("Dear 50-year-old me,\nMum asked you twice and you're still late.", "Dear 50-year-old me,\nMum asked me twice "
+     "and I'm still late."),
+    ("Dear future self, when you read this, are you still in Leeds?", "Dear future self, when you read this, are you "
+     "still in Leeds?"),  # the greeting's own line: the letter starts after it
+    ("Dear Sam, you are a star.", "Dear Sam, you are a star."),  # a letter to someone else
+])
+def test_to_oneself(text, expected):
+    assert to_oneself(text) == expected
+
+
+BURSTS = "ok so\nI'm Orla\nI teach 3rd class\nat Scoil Mhuire\nin Drumcondra\nand I live\nin Phibsborough\nwith my sister"
+
+
+def test_a_message_sent_in_bursts_reads_as_its_sentences():
+    got = values(read(("user", BURSTS)))
+    assert {("job", "teaches 3rd class"), ("home_city", "Phibsborough")} <= got, got
+
+
+TRANSCRIPT = ("Here's the podcast transcript, can you make show notes?\n\n"
+              "HOST: Welcome back, I'm Dave, broadcasting from my garage in Whitby. Today's guest makes cheese.\n"
+              "NO: Thanks for having me, Dave.\n"
+              "HOST: How did you start?\n"
+              "NO: I was a teacher for years. Now I'm a cheesemaker full time and we live in Goathland.\n")
+
+
+def test_a_transcript_is_read_by_who_speaks_its_lines():
+    got = values(read(("user", TRANSCRIPT), who="Nell Oakes"))
+    assert {("job", "cheesemaker"), ("home_city", "Goathland")} <= got, got
+    assert ("home_city", "Whitby") not in got and ("hometown", "Whitby") not in got, got
+
+
+def test_a_form_is_no_transcript():
+    got = values(read(("user", "Name: Nell Oakes\nJob: cheesemaker\nHome: Goathland"), who="Nell Oakes"))
+    assert {("job", "cheesemaker")} <= got, got
+
+
+def test_a_letter_to_someone_else_stays_theirs():
+    got = values(read(("user", "Can you check this card?\n\nDear Sam,\nYou live in Bristol now and you work at "
+                               "Aardman, so proud of you.\nLove, Noor")))
+    assert not {v for v in got if v[0] in ("home_city", "employer")}, got
+
+
+FAQ = ("Here's my About page, tighten it?\n\n"
+       "Q: What languages do you work in?\n"
+       "A: Portuguese, English, and enough French to order dinner.\n"
+       "Q: Studio pets?\n"
+       "A: Tinta, a black cat who sleeps on the scanner.\n")
+
+
+def test_a_pasted_faq_answers_its_own_questions():
+    got = values(read(("user", FAQ)))
+    assert {("language", "Portuguese"), ("language", "English"), ("language", "French"),
+            ("pet", "cat named Tinta")} <= got, got
+
+
+AMA = ("Can you make my AMA answers punchier?\n\n"
+       '1. "Where are you from originally?" — Kimberley, born and raised. Moved to Cape Town for work.\n'
+       '2. "Favourite bird?" — Hadeda. Loud, ugly, loyal.\n'
+       '3. "What languages do you use at work?" — Afrikaans and English mostly, a bit of isiXhosa when the '
+       "grannies call.\n"
+       '4. "How old are you?" — 41. Next.\n')
+
+
+def test_an_ama_answers_its_quoted_questions():
+    got = values(read(("user", AMA)))
+    assert {("hometown", "Kimberley"), ("language", "Afrikaans"), ("language", "isiXhosa"), ("age", "41")} <= got, got
+    assert not {v for v in got if v[1].lower() in ("loud", "ugly", "loyal", "next")}, got
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), [
+    ("tea or coffee?", "coffee. always.", "Likes: coffee. Always."),
+    ("mountains or sea?", "sea > mountains, I grew up in Cádiz", "Likes: sea. I grew up in Cádiz"),
+    ("would you rather live in a city or in the countryside?", "countryside, no question", "Likes: countryside. No "
+     "question"),
+    ("work nights forever or early shifts forever?", "early shifts", "Likes: early shifts"),
+    ("only ever speak Polish or only ever speak English?", "Polish, obviously", "Languages: Polish"),
+    ("tea or coffee?", "neither, I drink water", None),
+    ("How old are you?", "45", None),
+])
+def test_a_pick_is_what_one_likes(question, answer, expected):
+    assert chosen(question, answer) == expected
+
+
+def test_a_day_off_answered():
+    got = values(read(("assistant", "What do you do on a day off?"), ("user", "Surfing at Bantham, badly.")))
+    assert ("hobby", "surfing at Bantham") in got and ("hobby", "badly") not in got, got
+
+
+def test_picks_answered_by_number():
+    got = values(read(("assistant", "Quick picks: 1) tea or coffee? 2) dogs or cats? 3) beach or mountains?"),
+                      ("user", "1) tea, milky\n2) dogs obviously\n3) neither, I get sunburnt")))
+    assert {("likes", "tea"), ("likes", "dogs")} <= got and not {v for v in got if "beach" in v[1]}, got
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I've been the booking office supervisor at the Ullapool terminal since 2011.",
+     {("job", "booking office supervisor")}),
+    ("I'm the head chef at Dishoom.", {("job", "head chef"), ("employer", "Dishoom")}),
+    ("We've lived up at Ganavan for twenty years now.", {("home_city", "Ganavan")}),
+    ("I live at Portobello.", {("home_city", "Portobello")}),
+    ("We were both born in Turda.", {("hometown", "Turda")}),
+    ("I miss home (Madurai girl forever).", {("hometown", "Madurai")}),
+    ("I walk every morning at 7, rain or not.", {("hobby", "walk")}),
+    ("I cook a lot, mostly Keralan food.", {("hobby", "cook")}),
+    ("I sing alto.", {("hobby", "sing alto")}),
+    ("These days I sing with the Aberdeen Gaelic Choir on Tuesdays.",
+     {("hobby", "sing with the Aberdeen Gaelic Choir")}),
+    ("I avoid pork.", {("dislikes", "pork")}),
+    ("My leaving do is on Friday 27 November at the Crown.", {("plans", "leaving do")}),
+    ("I'm writing a toast for our ruby wedding anniversary on 19 December.", {("plans", "ruby wedding anniversary")}),
+    ("The pudding was lovely (I'm a sucker for anything with gooseberries).", {("likes", "anything with gooseberries")}),
+    ("I'm terrified of wasps, don't laugh.", {("dislikes", "wasps")}),
+    ("As someone who's coeliac and eats strictly gluten-free, I always ring ahead.", {("health", "coeliac"),
+                                                                                      ("diet", "gluten-free")}),
+    ("I'm a professional dog groomer, been doing it for years.", {("job", "professional dog groomer")}),
+    ("Thanks, and I do actually speak Welsh.", {("language", "Welsh")}),
+    ("Funny thing is I'm actually allergic to wasps.", {("allergy", "wasps")}),
+    ("Now I run 400 hives and I'm a commercial beekeeper full time.", {("job", "commercial beekeeper")}),
+    ("I do not eat pork, never.", {("diet", "no pork")}),
+    ("I teach 4th class at Scoil Íde.", {("job", "teaches 4th class"), ("employer", "Scoil Íde")}),
+    ("plus my hay fever is killing me", {("allergy", "hay fever")}),
+    ("I get hay fever every spring.", {("allergy", "hay fever")}),
+    ("my eczema is flaring up again.", {("health", "eczema")}),
+    ("i'm 22 not 16, i don't need the drama.", {("age", "22")}),
+    ("I love dumplings, can eat twenty in one sitting.", {("likes", "dumplings")}),
+])
+def test_plain_forms(text, expected):
+    got = values(read(("user", text)))
+    assert expected <= got, got
+
+
+@pytest.mark.parametrize(("text", "unwanted"), [
+    ("I'm the cook at home.", ("job", "cook")),
+    ("I'm the only nurse at Riverside on nights.", ("job", "only nurse")),
+    ("We're moving at Christmas.", ("home_city", "Christmas")),
+    ("I'm a professional worrier.", ("job", "professional worrier")),
+    ("My wedding was on 3 May.", ("plans", "wedding")),
+    ("My birthday is on the 5th.", ("plans", "birthday")),
+    ("I passed my driving test on Tuesday!", ("plans", "driving test")),
+    ("We had our practical exam on Thursday, I did a tart.", ("plans", "practical exam")),
+    ("The pudding was lovely (I'm a sucker for anything with gooseberries).", ("job", "sucker")),
+    ("Thanks, and I do actually speak Welsh.", ("hobby", "actually speak Welsh")),
+    ("Also I'm vegan — no wait, that's Mere, sorry.", ("diet", "vegan")),
+    ("Also put that I'm hosting Christmas next year... no wait, it's my brother Ade's turn.",
+     ("plans", "hosting Christmas")),
+    ("i'm 22 not 16, i don't need the drama.", ("age", "16")),
+])
+def test_not_so(text, unwanted):
+    assert unwanted not in values(read(("user", text)))
+
+
+def test_a_day_put_right_takes_back_no_fact():
+    got = values(read(("user", "Oh and we're flying to Derry for my niece's 21st on the 6th of December... no wait, "
+                               "that's a Saturday, ignore me. I'm 33.")))
+    assert ("age", "33") in got and any(a == "plans" and "Derry" in v for a, v in got), got
