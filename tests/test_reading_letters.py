@@ -35,7 +35,8 @@ def test_to_oneself(text, expected):
     assert to_oneself(text) == expected
 
 
-BURSTS = "ok so\nI'm Orla\nI teach 3rd class\nat Scoil Mhuire\nin Drumcondra\nand I live\nin Phibsborough\nwith my sister"
+BURSTS = ("ok so\nI'm Orla\nI teach 3rd class\nat Scoil Mhuire\nin Drumcondra\nand I live\nin Phibsborough\n"
+          "with my sister")
 
 
 def test_a_message_sent_in_bursts_reads_as_its_sentences():
@@ -135,7 +136,8 @@ def test_picks_answered_by_number():
     ("I avoid pork.", {("dislikes", "pork")}),
     ("My leaving do is on Friday 27 November at the Crown.", {("plans", "leaving do")}),
     ("I'm writing a toast for our ruby wedding anniversary on 19 December.", {("plans", "ruby wedding anniversary")}),
-    ("The pudding was lovely (I'm a sucker for anything with gooseberries).", {("likes", "anything with gooseberries")}),
+    ("The pudding was lovely (I'm a sucker for anything with gooseberries).",
+     {("likes", "anything with gooseberries")}),
     ("I'm terrified of wasps, don't laugh.", {("dislikes", "wasps")}),
     ("As someone who's coeliac and eats strictly gluten-free, I always ring ahead.", {("health", "coeliac"),
                                                                                       ("diet", "gluten-free")}),
