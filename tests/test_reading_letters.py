@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from test_reading_plain import read, values
 
+from twinfs.reading.kinds import departed
 from twinfs.reading.letters import to_oneself
 from twinfs.reading.questionnaire import chosen
 
@@ -134,6 +135,11 @@ def test_picks_answered_by_number():
     ("These days I sing with the Aberdeen Gaelic Choir on Tuesdays.",
      {("hobby", "sing with the Aberdeen Gaelic Choir")}),
     ("I avoid pork.", {("dislikes", "pork")}),
+    ("I speak Tamil at home, Kannada to auto drivers, English at work and Hindi badly.",
+     {("language", "Tamil"), ("language", "Kannada"), ("language", "English"), ("language", "Hindi")}),
+    ("I speak Twi and small Fante.", {("language", "Fante")}),
+    ("I'm contracted to eThekwini Municipality for callouts.", {("employer", "eThekwini Municipality")}),
+    ("The diabetes is not diet-controlled anymore, I'm on metformin since August.", {("health", "on metformin")}),
     ("My leaving do is on Friday 27 November at the Crown.", {("plans", "leaving do")}),
     ("I'm writing a toast for our ruby wedding anniversary on 19 December.", {("plans", "ruby wedding anniversary")}),
     ("The pudding was lovely (I'm a sucker for anything with gooseberries).",
@@ -163,6 +169,7 @@ def test_plain_forms(text, expected):
     ("I'm the only nurse at Riverside on nights.", ("job", "only nurse")),
     ("We're moving at Christmas.", ("home_city", "Christmas")),
     ("I'm a professional worrier.", ("job", "professional worrier")),
+    ("I'm off to Lisbon\non the 11th of December\nfor the hen\nmy hen\nobviously", ("pet", "hen")),
     ("My wedding was on 3 May.", ("plans", "wedding")),
     ("My birthday is on the 5th.", ("plans", "birthday")),
     ("I passed my driving test on Tuesday!", ("plans", "driving test")),
@@ -182,3 +189,22 @@ def test_a_day_put_right_takes_back_no_fact():
     got = values(read(("user", "Oh and we're flying to Derry for my niece's 21st on the 6th of December... no wait, "
                                "that's a Saturday, ignore me. I'm 33.")))
     assert ("age", "33") in got and any(a == "plans" and "Derry" in v for a, v in got), got
+
+
+@pytest.mark.parametrize(("sentence", "names", "gone"), [
+    ("since my dad passed, I cook on Sundays", ["dad"], True),
+    ("my husband, Gerald, passed away in 2019", ["Gerald"], True),
+    ("our old dog Bubu died last year", ["dog", "Bubu"], True),
+    ("Bubu was put down in May", ["Bubu"], True),
+    ("we lost our cat Miso in the spring", ["Miso"], True),
+    ("my dad passed his driving test at 60", ["dad"], False),
+    ("my dog Rex loves the beach", ["Rex"], False),
+])
+def test_one_reading_of_who_died(sentence, names, gone):
+    """The rules' relatives and the model check's pets read a death the same way (kinds.departed)."""
+    assert departed(sentence, names) is gone
+
+
+def test_a_pet_that_died_is_no_pet_now():
+    got = values(read(("user", "Our old cat Miso was put down in May, so it's just me and the fish now.")))
+    assert not any(a == "pet" and "Miso" in v for a, v in got), got

@@ -234,6 +234,10 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         m = None  # "my horse painting": a painting, no horse ("my cat Miso": a cat, named)
     if m and any(v.lower().startswith(m.group(1).lower() + " named ") for a, v in found if a == "pet"):
         m = None  # "Rufus (our collie)": named_aside read it, named
+    if m and m.group(1).lower() in ("hen", "stag") and re.search(r"\b(?:the|my|our) (?:hen|stag)\b(?! (?:house|coop|"
+                                                                  r"run|pen))", low) and re.search(
+            r"\b(?:hen|stag) (?:do|party|night|weekend)\b|\bfor (?:the|my|our) (?:hen|stag)\b", low):
+        m = None  # "off to Lisbon for the hen, my hen": a hen party
     if m:
         pet = text[m.start(1):m.end(1) + (text[m.end(1):m.end(1) + 1] == "s")].lower()  # "our two budgies"
         name = m.group(2) if m.group(2) and m.group(2)[0].isupper() \

@@ -95,6 +95,11 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
                      r"me|playing up|acting up|flaring up|flaring|bad|terrible|awful|horrendous)\b", low)
     if m:  # "plus my hay fever is killing me", "my eczema is flaring up"
         add("allergy" if m.group(1).startswith("hay") else "health", as_spelled(m.group(1), text))
+    m = re.search(r"\bi(?: 'm| am| 've been| have been)(?: now| also| still)? on ((?:metformin|insulin|statins?|"
+                  r"antidepressants|beta blockers|blood thinners|warfarin|levothyroxine|sertraline|[a-z]+(?:olol|pril|"
+                  r"statin|prazole|sartan|formin))\b)", low)
+    if m:
+        add("health", f"on {m.group(1)}")  # "I'm on metformin since August"
     if re.search(r"\bi(?: 'm| am)(?: now)? an? non-?smoker\b", low):
         add("health", "non-smoker")  # "I am a non-smoker since 1999"
     return found

@@ -100,6 +100,22 @@ def _named(value: str) -> bool:
     return any(w[:1].isupper() and w[1:2].islower() for w in value.split() if w.lower() not in ("i", "my"))
 
 
+def departed(sentence: str, names: list[str]) -> bool:
+    """Whether `sentence` says the relative or pet `names` names (its words: "dog", "Bubu") died: "since my dad
+    passed", "my husband, Gerald, passed away", "our old dog Bubu died last year", "my late gran", "lost my cat Miso",
+    "Bubu was put down in May"; not "my dad passed his driving test"."""
+    said = [re.escape(n) for n in names if n]
+    return bool(said) and DEPARTED.search(re.sub("|".join(rf"\b{n}\b" for n in said), "NAMED", sentence)) is not None
+
+
+DIED = r"(?:passed away|passed on|died|passed|was put down|was put to sleep)"
+DEPARTED = re.compile(r"\b(?:(?:my|our) late (?:\w+ )?NAMED|lost (?:my|our) (?:\w+ ){0,2}NAMED(?![\'’])|"
+                      r"(?:my|our) (?:\w+ ){0,2}NAMED(?:,? (?:\w+ ){0,2}NAMED)?,? (?:\w+ )?" + DIED
+                      + r"(?!\s+(?:his|her|their|the|a|an|my|our|its)\b)|"
+                      r"(?:my|our) \w+,? NAMED,? (?:\w+ )?" + DIED + r"\b(?! (?:his|her|their|the|a|an)\b))"
+                      r"|^\W*NAMED,? (?:\w+ ){0,2}" + DIED + r"\b", re.I)
+
+
 def misfit(concept: str, value: str, sentence: str) -> str | None:
     """Why `value` (said in `sentence`) is not of the kind `concept` names, or None when it is."""
     words = _words(value)
@@ -171,8 +187,7 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "partner":
         return None if (words | _words(sentence)) & PARTNERS else f"{value!r} names no partner"
     if concept == "pet":
-        if re.search(rf"\b{re.escape(value)}\b[^.;!?]{{0,30}}\b(?:died|passed away|passed on|was put down|was put to "
-                     rf"sleep)\b|\b(?:late|lost (?:my|our)(?: \w+)?)\s+(?:\w+ )?{re.escape(value)}\b", sentence, re.I):
+        if departed(sentence, [value]):
             return f"{value!r} is a pet that died"  # "our old dog Bubu died last year"
         return None if (words | _words(sentence)) & PETS else f"{value!r} names no pet"
     if concept == "language":

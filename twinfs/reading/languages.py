@@ -19,9 +19,12 @@ THINGS = {"cooking", "cuisine", "food", "history", "literature", "music", "film"
 WORD = r"(?i:[a-z]+)\b(?! (?:" + "|".join(sorted(THINGS)) + r")\b)"
 # how well: "fluent Spanish", "the B1 German", "a bit of Arabic"
 SOME = (r"(?:(?:the )?(?:fluent|some|basic|decent|good|conversational|a little|a bit of|a little bit of|broken|"
-        r"rusty|passable|enough|native|[ABC][12]|N[1-5]) )?")
-# a list of words, each perhaps with its "how well": "English, decent Spanish and some Twi"
-LIST = WORD + r"(?:(?:,? and|,? or|,? an|,? &|,|;) " + SOME + WORD + r")*"
+        r"rusty|passable|enough|native|small|[ABC][12]|N[1-5]) )?")
+# where or how each is spoken, after it: "Tamil at home, Kannada to auto drivers, English at work and Hindi badly"
+WHERE = (r"(?: (?:at home|at work|on the job|with (?:my |the )?[a-z]+|to (?:my |the )?[a-z]+(?: [a-z]+)?|badly|"
+         r"fluently|well|a bit|mostly))?")
+# a list of words, each perhaps with its "how well" and where: "English, decent Spanish and some Twi"
+LIST = WORD + WHERE + r"(?:(?:,? and|,? or|,? an|,? &|,|;) " + SOME + WORD + WHERE + r")*"
 SPLIT = r"(?:,? and|,? or|,? an|,? &|,|;) " + SOME
 SPEAK = (r"\b(?:[Ii]|[Ww]e) (?:still |also |both |only |mostly |can |do )?(?:actually |really )?(?:speak|do speak|"
          r"also speak|'m fluent in|"
@@ -70,6 +73,8 @@ def spoken(text: str, known: set[str]) -> list[str]:
     def take(words: str | None, split: bool = True) -> None:
         for word in re.split(SPLIT, words) if words and split else [words] if words else []:
             word = word.strip()
+            if word.lower() not in known and " " in word:
+                word = word.split()[0]  # "Kannada to auto drivers": the language, not where it is spoken
             if word.lower() in known and word.lower() not in {w.lower() for w in found}:
                 found.append(word)
 

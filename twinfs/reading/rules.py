@@ -21,6 +21,7 @@ from .assertion import BREAK, gate, make_believe
 from .attributes import alone, named_aside, pet_named
 from .dates import DAY, MONTH, Prefer, phrases, resolve
 from .foreign import stated
+from .kinds import departed
 from .labelled import facts as labelled
 from .lexicon import KIN
 from .own_words import as_read
@@ -70,11 +71,6 @@ HAVING = re.compile(r"\b(?:if|when|once|until|unless|wish|hope)\b[^,;]*\b(?:have
 
 
 # a relative the sentence says has died ("NAMED": the value, where the sentence says it)
-DEPARTED = re.compile(r"\b(?:(?:my|our) late (?:\w+ )?NAMED|lost (?:my|our) (?:\w+ )?NAMED(?![\'’])|"
-                      r"(?:my|our) (?:\w+ )?NAMED(?:,? (?:\w+ ){0,2}NAMED)?,? (?:\w+ )?(?:passed away|died|passed)"
-                      r"(?!\s+(?:his|her|their|the|a|an|my|our|its)\b)|"
-                      r"(?:my|our) \w+,? NAMED,? (?:\w+ )?(?:passed away|died|passed)\b"
-                      r"(?! (?:his|her|their|the|a|an)\b))", re.I)
 
 
 def _asserted(span: Span, attribute: str, value: str) -> bool:
@@ -82,8 +78,7 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     "used to", a refusal or a question. A value the rules wrote in their own words ("single") passes."""
     verdict = gate(span, value, concept=attribute)
     said = value.split(" named ") if attribute == "pet" else [value]  # "our old dog Bubu died": no pet now
-    if attribute in RELATIONS and DEPARTED.search(re.sub("|".join(rf"\b{re.escape(v)}\b" for v in said), "NAMED",
-                                                         span.text)):
+    if attribute in RELATIONS and departed(span.text, said):
         return False  # "since my dad passed", "my husband, Gerald, passed away": no relative who is now
     if attribute in RELATIONS and verdict.whose in ("speaker", "other"):  # "a gift from my grandma": "my" said it
         mine = re.findall(rf"\b(?i:my) (\w+),? {re.escape(value)}\b", span.text)

@@ -91,6 +91,10 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                 and not m.group(0).lower().startswith("we") and name.lower() not in KIN \
                 and name.lower() not in NOT_EMPLOYERS and (name, "GPE") not in named and (name, "DATE") not in named:
             add("employer", name)  # "I work at Boots", a name the parse did not take for an organisation
+    m = re.search(r"\b[Ii](?: 'm| am)(?: now| currently)? (?:contracted|employed) (?:to|by|with) (?:the )?"
+                  r"((?:[a-z]{1,2})?[A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*)", text)
+    if m:
+        add("employer", m.group(1))  # "I'm contracted to eThekwini Municipality for callouts"
     m = re.search(r"\bmy (?:work|job|office|day job) (?:at|with) (?:the )?"
                   r"([A-Z][\w&'-]*(?: [A-Z][\w&'-]*)*)", text)
     if m and m.group(1) not in ("I", "Christmas") and not re.search(r"\b(?:lost|lose|losing|quit|quitting|left|leave|"
