@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_reading_plain import read, values
 
-from twinfs.reading.kinds import departed
+from twinfs.reading.kinds import departed, stands_as_read
 from twinfs.reading.letters import to_oneself
 from twinfs.reading.questionnaire import chosen
 
@@ -208,3 +208,11 @@ def test_one_reading_of_who_died(sentence, names, gone):
 def test_a_pet_that_died_is_no_pet_now():
     got = values(read(("user", "Our old cat Miso was put down in May, so it's just me and the fish now.")))
     assert not any(a == "pet" and "Miso" in v for a, v in got), got
+
+
+def test_the_check_keeps_what_a_pasted_question_asked():
+    """The model pass's gate reads an AMA's line whole, its question's "you" the listener; the answer the rules read
+    after the question stands (kinds.stands_as_read)."""
+    assert stands_as_read("age", "age", "41", AMA) and stands_as_read("hometown", "hometown", "Kimberley", AMA)
+    assert stands_as_read("language", "language", "Portuguese", FAQ)
+    assert stands_as_read("age", "age", "52", AMA) is None

@@ -87,6 +87,19 @@ def _faq_question(sentence: Span) -> Span | None:
     return sentence.doc.char_span(asked[-1].start(1), asked[-1].end(1), alignment_mode="expand") if asked else None
 
 
+def pasted_answer(turn: str, value: str) -> bool:
+    """Whether `value` is said in an answer to a question `turn` pastes: after a line's quoted question ('13. "How old
+    are you?" — 36.') or on an "A:" line after a "Q:" line (the model pass keeps what the rules read there, whatever
+    the question's "you" says of the sentence)."""
+    low = value.lower()
+    for line in turn.splitlines():
+        asked = QUOTED_ASK.match(line)
+        if asked and low in line[asked.end():].lower():
+            return True
+    return any(low in m.group(1).lower() for m in re.finditer(r"^[ \t]*Q[:.)][^\n]*\?[ \t]*\n[ \t]*A[:.)][ \t]*(.*)$",
+                                                              turn, re.M))
+
+
 QUESTION_LINE = re.compile(r"^[ \t]*Q[:.)][ \t]*(.+\?)[ \t]*$", re.M)
 ANSWER_LINE = re.compile(r"[ \t]*A[:.)][ \t]")
 QUOTED_ASK = re.compile(r"[ \t]*(?:\d{1,2}[.)][ \t]*)?[\"“]([^\"”\n]+\?)[\"”][ \t]*[—–-]+[ \t]*")  # an AMA's question

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from .asked import pasted_answer
 from .foreign import stated
 from .labelled import whose
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SOMEDAY, TENS
@@ -241,4 +242,6 @@ def stands_as_read(attribute: str, concept: str | None, value: str | None, turn:
         return f"a {attribute} on a form's line of the speaker's stands: its label says what it is"
     if value and (attribute, value) in stated(turn):
         return f"a {attribute} said in another language stands as read"
+    if value and pasted_answer(turn, value):
+        return f"a {attribute} answering a question the turn pastes stands (an FAQ's, an AMA's)"
     return None
