@@ -91,13 +91,12 @@ def pasted_answer(turn: str, value: str) -> bool:
     """Whether `value` is said in an answer to a question `turn` pastes: after a line's quoted question ('13. "How old
     are you?" — 36.') or on an "A:" line after a "Q:" line (the model pass keeps what the rules read there, whatever
     the question's "you" says of the sentence)."""
-    low = value.lower()
-    for line in turn.splitlines():
-        asked = QUOTED_ASK.match(line)
+    low, lines = value.lower(), turn.splitlines()
+    for before, line in zip(["", *lines], lines, strict=False):  # each line with the one before it
+        asked = QUOTED_ASK.match(line) or (ANSWER_LINE.match(line) if QUESTION_LINE.match(before) else None)
         if asked and low in line[asked.end():].lower():
             return True
-    return any(low in m.group(1).lower() for m in re.finditer(r"^[ \t]*Q[:.)][^\n]*\?[ \t]*\n[ \t]*A[:.)][ \t]*(.*)$",
-                                                              turn, re.M))
+    return False
 
 
 QUESTION_LINE = re.compile(r"^[ \t]*Q[:.)][ \t]*(.+\?)[ \t]*$", re.M)

@@ -17,6 +17,7 @@ import re
 
 from .ages import SPELLED
 from .bio import in_first_person
+from .dates import DAY
 from .elided import with_subject
 from .games import without_the_lie
 from .kin_lists import kin_lines
@@ -43,9 +44,6 @@ EXPORTED = re.compile(r"^[ \t]*(?:\[(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4},?\s+)?\d{
                       r"(?:\s?[APap][Mm])?\]|\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4},?\s+\d{1,2}:\d{2}(?:\s?[APap][Mm])?\s+[-–])"
                       r"[ \t]*([^:\n]{1,40}):[ \t]?(.*)$", re.M)
 STRUCK = re.compile(r"~~[^~\n]+~~")
-# "… no wait, that's a Saturday": a day put right, no fact someone else's
-WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|june|july|august|september|" \
-    r"october|november|december"
 # a pasted transcript's line, who spoke it first: "HOST: So how did you get into bees?", "RP: Honestly, by accident."
 TRANSCRIPT = re.compile(r"^[ \t]*([A-Z][A-Za-z]{0,15})[ \t]*:[ \t]?(.*)$", re.M)
 # a repair said as it is spoken: "we live in San Anto— well, technically Helotes now", "I'm thirty-six— no,
@@ -62,12 +60,13 @@ AGE_FIXED = re.compile(r"\b(I'?m|I am) (" + NUMBER + r")\b(?P<between>[^.!?\n]{0
 FILLERS = re.compile(r",? \b(?:um+|uh+|erm+|er)\b,?(?= )", re.I)  # a voice note's "um", "uh"
 # "pescatarian - no wait, that's old. vegetarian since 2019", "Also I'm vegan — no wait, that's Mere, sorry.": the
 # words before the taking back (what is old or wrong, or another's), from where the line, label or sentence starts,
-# up to where the taking back ends (its sentence, or its clause before a comma)
+# up to where the taking back ends (its sentence, or its clause before a comma); not "… no wait, that's a Saturday" (a
+# day put right)
 TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?][ \t]+)[^\n.!?:]*?[ \t]*"
                         r"(?:[-—–,]|\.\.\.|…)[ \t]*(?:no wait|wait no|wait,? no|scratch that|no sorry)\b,?"
                         r"(?:[^\n.!?]{0,30}?\b(?:old|wrong|outdated|out of date|mistake|typo|ignore that|changed|"
                         r"not any ?more)\b[^\n.!?]{0,20}|"
-                        r" (?:that's|that is|it's|it is) (?:my |our )?(?:[a-z]+ )?(?!(?i:" + WEEKDAY
+                        r" (?:that's|that is|it's|it is) (?:my |our )?(?:[a-z]+ )?(?!(?i:" + DAY
                         + r"))(?-i:[A-Z])[^\n.!?]{0,60})[.!?][ \t]*",
                         re.I)
 

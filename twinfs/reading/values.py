@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import regex
 
+from .dates import DAY
 from .lexicon import BUSINESS
 
 if TYPE_CHECKING:
@@ -98,14 +99,11 @@ def workplace(rest: str, orgs: list[str]) -> str | None:
     return next((o for o in orgs if name.startswith(o) or o.startswith(name)), None) or proper_name(name)
 
 
-WEEKDAYS = r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?\b"  # no part of a name: "Folkuniversitetet on Wednesdays"
-
-
 def proper_name(rest: str) -> str | None:
     """The capitalised words a phrase starts with: "Headingley with our cat" -> Headingley, "Ōtāhuhu where …" ->
-    Ōtāhuhu (any alphabet's capital)."""
-    m = regex.match(r"((?:St\.? \p{Lu}[\w'-]+|\p{Lu}[\w'-]+)(?: (?:\p{Lu}[\w'-]+|of|de|upon|on|am)(?= (?!" + WEEKDAYS
-                    + r")\p{Lu}| ?$))*"
+    Ōtāhuhu (any alphabet's capital); a weekday after "on" is no part of it ("Folkuniversitetet on Wednesdays")."""
+    m = regex.match(r"((?:St\.? \p{Lu}[\w'-]+|\p{Lu}[\w'-]+)(?: (?:\p{Lu}[\w'-]+|of|de|upon|on|am)(?= (?!(?i:" + DAY
+                    + r")s?\b)\p{Lu}| ?$))*"
                     r"(?: \p{Lu}[\w'-]+)?)",
                     rest.strip())
     value = m.group(1) if m else None
