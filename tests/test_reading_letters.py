@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from test_reading_plain import read, values
 
+from twinfs.reading.asked import chosen
 from twinfs.reading.kinds import departed, stands_as_read
 from twinfs.reading.letters import to_oneself
-from twinfs.reading.questionnaire import chosen
 
 LETTER = ("We're doing a time capsule at work, can you tidy my letter?\n\n"
           "Dear future me,\n"
@@ -113,6 +113,21 @@ def test_a_pick_is_what_one_likes(question, answer, expected):
 def test_a_day_off_answered():
     got = values(read(("assistant", "What do you do on a day off?"), ("user", "Surfing at Bantham, badly.")))
     assert ("hobby", "surfing at Bantham") in got and ("hobby", "badly") not in got, got
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), [
+    ("Tea or coffee person?", "Coffee, always.", ("likes", "coffee")),
+    ("Would you rather hike or swim?", "Hike, no contest.", ("likes", "hike")),
+])
+def test_a_pick_asked_alone(question, answer, expected):
+    assert expected in values(read(("assistant", question), ("user", answer)))
+
+
+def test_a_booking_choice_is_no_taste():
+    got = values(read(("assistant", "Morning or afternoon slot?"), ("user", "Morning, please.")))
+    got |= values(read(("assistant", "Reminders: 1) text or email? 2) morning or evening?"),
+                       ("user", "1) text\n2) morning")))
+    assert not {v for v in got if v[0] == "likes"}, got
 
 
 def test_picks_answered_by_number():

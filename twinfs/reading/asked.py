@@ -181,6 +181,9 @@ def answered(asked: Span | None, sentence: Span) -> list[tuple[str, str]]:
             a.dep_ in ("relcl", "advcl") for a in (t, *t.ancestors))):
         return []  # a statement of its own; not "Rosario (moved here for work in 2012)", whose aside has a verb, nor
         # "Yerba, a grey cat who sits on every sketch", "Afrikaans when the tannies phone me", whose clauses have one
+    if PICKING.search(asked.text) and (picked := chosen(asked.text, sentence.text.strip())):
+        label, value = picked.split(". ")[0].split(": ", 1)  # "Would you rather tea or coffee?" - "Coffee, always."
+        return [("language" if label == "Languages" else "likes", value)]
     attributes = [a for pattern, a in ASKS if pattern.search(asked.text)]
     if len(attributes) > 1:  # "Tell me your age, your job and where you live": an answer of each one's form
         return next((facts for a in attributes if a in ONE_FORM and (facts := _answer(a, asked, sentence))), [])
@@ -310,3 +313,37 @@ def with_question(text: str, sentence: Span, asked: Span | None) -> str:
         return text
     longer = f'{text} (asked: "{asked.text.strip()}")'
     return longer if len(longer) <= MOST_CHARS else text
+
+
+def chosen(question: str, answer: str) -> str | None:
+    """A choice's answer as a form's line of what the speaker likes, when the question offers things to choose from
+    ("mountains or sea?", "would you rather live by the sea or in the mountains?") and the answer begins with one of
+    them ("mountains > sea, I'm a Mendoza boy" -> "Likes: mountains. I'm a Mendoza boy"); None for any other."""
+    asked = re.sub(r"^.*?\b(?:would you rather|do you prefer|which do you prefer|prefer)\b\s*", "", question.strip(),
+                   flags=re.I).rstrip("?!. ")
+    options = re.split(r",? or ", asked, flags=re.I)
+    if len(options) != 2 or any(len(o.split()) > 6 for o in options):
+        return None
+    for option in options:
+        words = option.split()
+        parts = sorted({" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)
+                        if words[j - 1].lower() not in CHOICE_STOP and words[i].lower() not in CHOICE_STOP},
+                       key=len, reverse=True)  # "in the mountains" -> "mountains", "early shifts forever" -> "early
+        # shifts"
+        part, said = next(((part, m) for part in parts if (m := re.match(
+            rf"{re.escape(part)}\b(?:,? (?:obviously|definitely|always|100%|for sure|all the way))?[ \t]*"
+            r"(?:>[^,.;!?]*)?", answer, re.I))), ("", None))
+        if said:
+            rest = answer[said.end():].lstrip(" ,.;!-—–")
+            label = "Languages" if re.search(r"\bspeak\b", option, re.I) else "Likes"  # "only ever speak German"
+            return f"{label}: {part}" + (f". {rest[0].upper()}{rest[1:]}" if rest else "")  # spelled as offered
+    return None
+
+
+# a question put as a game of picks or preferences ("Quick picks: 1) mate or coffee?", "Would you rather …", "Tea or
+# coffee person?"): its answer says what one likes; a booking's "Morning or afternoon?" says nothing of it
+PICKING = re.compile(r"\b(?:would you rather|prefer|quick picks?|this or that|rapid[- ]fire|either[- ]or|pick one|"
+                     r"person|team|round|game)\b", re.I)
+# words a choice's option may begin or end with that are none of the things chosen from
+CHOICE_STOP = {"a", "an", "the", "in", "on", "by", "at", "to", "of", "never", "only", "ever", "forever", "again",
+               "always", "live", "have", "be", "work", "go", "eat", "drink", "speak", "play", "or"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .asked import ASKS
+from .asked import ASKS, PICKING, chosen
 from .labelled import attribute_of
 
 NUMBERED = re.compile(r"^[ \t]*(\d{1,2})[.)][ \t]+(\S.*)$", re.M)  # "1. How old are you?", "2) Leeds"
@@ -47,7 +47,7 @@ def by_number(text: str, asked: str | None) -> str:
             answer = YES.sub("", line[2], count=1) if YES.match(line[2]) else line[2]
             said = re.split(r",\s+(?=(?:I|we|my|it)\b)", answer, maxsplit=1)  # "penicillin, I come out in a rash"
             return f"{LABEL[asks[0]]}: {said[0]}" + (f". {said[1][0].upper()}{said[1][1:]}" if len(said) > 1 else "")
-        if picked := chosen(question, line[2]):
+        if PICKING.search(asked) and (picked := chosen(question, line[2])):
             return picked  # "1) mate or coffee?" - "1) mate. always." -> "Likes: mate. always."
         label = field(question)
         return f"{label}: {line[2]}" if label else line[2]  # "4. I like cycling": its number says nothing
@@ -68,33 +68,3 @@ def field(item: str) -> str | None:
             if attribute_of(" ".join(words[-n:])):
                 return " ".join(words[-n:]).capitalize()
     return None
-
-
-def chosen(question: str, answer: str) -> str | None:
-    """A choice's answer as a form's line of what the speaker likes, when the question offers things to choose from
-    ("mountains or sea?", "would you rather live by the sea or in the mountains?") and the answer begins with one of
-    them ("mountains > sea, I'm a Mendoza boy" -> "Likes: mountains. I'm a Mendoza boy"); None for any other."""
-    asked = re.sub(r"^.*?\b(?:would you rather|do you prefer|which do you prefer|prefer)\b\s*", "", question.strip(),
-                   flags=re.I).rstrip("?!. ")
-    options = re.split(r",? or ", asked, flags=re.I)
-    if len(options) != 2 or any(len(o.split()) > 6 for o in options):
-        return None
-    for option in options:
-        words = option.split()
-        parts = sorted({" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)
-                        if words[j - 1].lower() not in CHOICE_STOP and words[i].lower() not in CHOICE_STOP},
-                       key=len, reverse=True)  # "in the mountains" -> "mountains", "early shifts forever" -> "early
-        # shifts"
-        said = next((m for part in parts if (m := re.match(rf"({re.escape(part)})\b(?:,? (?:obviously|definitely|"
-                                                            r"always|100%|for sure|all the way))?[ \t]*(?:>[^,.;!?]*)?",
-                                                            answer, re.I))), None)
-        if said:
-            rest = answer[said.end():].lstrip(" ,.;!-—–")
-            label = "Languages" if re.search(r"\bspeak\b", option, re.I) else "Likes"  # "only ever speak German"
-            return f"{label}: {said.group(1)}" + (f". {rest[0].upper()}{rest[1:]}" if rest else "")
-    return None
-
-
-# words a choice's option may begin or end with that are none of the things chosen from
-CHOICE_STOP = {"a", "an", "the", "in", "on", "by", "at", "to", "of", "never", "only", "ever", "forever", "again",
-               "always", "live", "have", "be", "work", "go", "eat", "drink", "speak", "play", "or"}
