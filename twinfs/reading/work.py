@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 Pair = tuple[str, str]
 # the words that name a place of study ("going to the Apple store" names none)
 SCHOOLING = re.compile(r"\b(?:school|college|uni|university|academy|institute|polytechnic|conservatoire)\b", re.I)
+# what one goes to that makes its place a place of study: "I go to classes at Folkuniversitetet"
+CLASSES = re.compile(r"\b(?:classes|class|courses?|lessons)\b")
 # places of work that name a kind of job by themselves: "I've worked in a library for twenty years"
 WORKPLACES = (r"(?:library|hospital|school|bank|bakery|shop|bookshop|bookstore|store|restaurant|café|cafe|pub|hotel|"
               r"factory|warehouse|garage|museum|pharmacy|clinic|lab|laboratory|nursery|care home|prison|supermarket|"
@@ -259,13 +261,11 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     mine = lead and not re.search(r"\b(?:his|her|their|your|" + "|".join(KIN) + r")\b", lead.group(1))
     # "I'm in my second year studying … at", not "I'm helping my son with his application to study … at"
     said, place = (rejoined(m.group(0)), rejoined(m.group(1))) if m else ("", "")
-    if m and re.match(r"go|went", said) and not SCHOOLING.search(place) and not re.search(
-            r"\b(?:classes|class|courses?|lessons)\b", said):
+    if m and re.match(r"go|went", said) and not SCHOOLING.search(place) and not CLASSES.search(said):
         m = None  # "going to the Apple store": a shop, no school; "I go to classes at Folkuniversitetet" one
     if m and mine and (  # "King 's College London" (the tokens joined) as said
             org := next((o for o, label in named if label in ("ORG", "FAC") and o in said), None) or (
-                proper_name(place) if re.match(r"did|doing|stud|graduated", said) or re.search(
-                    r"\b(?:classes|class|courses?|lessons)\b", said) else None)):
+                proper_name(place) if re.match(r"did|doing|stud|graduated", said) or CLASSES.search(said) else None)):
         add("school", without_the(org))
     m = re.search(r"\bi (?:'m |am |was )?(?:presently |currently |now |still )?stud(?:y|ying|ied)(?: part-time| "
                   r"full-time)? for an? [\w' -]{2,40}? at (?:the )?([A-Z][\w .'&-]+)", text, re.I) \
