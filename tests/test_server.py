@@ -257,13 +257,28 @@ def test_health(server, seeded):
 # many end users at once
 
 def test_one_end_users_long_landing_does_not_hold_up_another(server, seeded):
+    # A try is conclusive when the add is still landing after the first search was sent; under a loaded CI one
+    # search can be slow for reasons of its own (both cores busy), so up to three tries, each a new end user:
+    # a landing that held every search up fails all three.
+    tries = []
+    for n in range(3):
+        searched, added = _searches_while_another_lands(server, f"busy_user_{n}")
+        tries.append((searched, added))
+        if searched and searched[0] < added:
+            return  # user_42 was answered while busy_user's add was landing
+    pytest.fail(f"every search waited for the other end user's landing: {tries}")
+
+
+def _searches_while_another_lands(server: Server, busy: str) -> tuple[list[float], float]:
+    """user_42's fast searches answered while `busy` adds 300 long turns and waits for them to land: the times
+    each answer came back, and when the add's did."""
     big = [{"id": f"big-{n}", "kind": "message", "conversation": f"long-{n // 100}", "role": "user",
             "text": f"Entry {n}: " + "a long day of notes about trains, rivers and friends. " * 8,
             "at": f"2026-10-{1 + n // 100:02d}T10:{n % 60:02d}:00Z"} for n in range(300)]
     done: dict[str, float] = {}
 
     def slow_add() -> None:
-        with server.client(server.write, account="busy_user") as c:
+        with server.client(server.write, account=busy) as c:
             r = c.post("/v1/memory/add", json={"items": big, "wait": True})
         assert r.status_code == 202
         done["add"] = time.monotonic()
@@ -278,7 +293,7 @@ def test_one_end_users_long_landing_does_not_hold_up_another(server, seeded):
             assert r.status_code == 200
             searched.append(time.monotonic())
     adder.join(60)
-    assert searched and searched[0] < done["add"]  # user_42 was answered while busy_user's add was landing
+    return searched, done["add"]
 
 
 def test_the_server_still_answers_after_all_of_this(server, seeded):
