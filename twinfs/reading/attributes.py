@@ -34,12 +34,16 @@ NOT_NAMES = {"the", "and", "but", "with", "for", "from", "that", "this", "then",
 PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig" before "pig"
 KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))  # "best friend" before "friend"
 # a relation beside a name, either way round, in brackets or dashes; a pet by its kind after its name (named_aside)
-ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our )?(" + KIN_WORDS + "|" + PET_WORDS
-                   + r") ?(?:\)|-(?!\w))|\b(?:[Tt]he|[Mm]y|[Oo]ur) (" + KIN_WORDS + "|" + PET_WORDS + r") ?\( ?(" + NAME
-                   + r") ?\)|(?<![\w'])(" + NAME + r") the (" + PET_WORDS + r")\b|(?:^|\b[Mm]y |\b[Oo]ur )((?i:"
-                   + KIN_WORDS + r")) ?[—–] ?(" + NAME + r") ?[—–]")  # "Dad — Mohan — is …"
-# a relative named before "my <relation>" between commas: "Priya, my sister, lived in Osaka" (named_aside)
+ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our |an? (?:[\w-]+ ){0,2})?("
+                   + KIN_WORDS + "|" + PET_WORDS
+                   + r") ?(?:\)|-(?!\w))|(?:\b(?:[Tt]he|[Mm]y|[Oo]ur) |^[-•*] ?)((?i:" + KIN_WORDS + "|" + PET_WORDS
+                   + r")) ?\( ?(" + NAME + r")(?:, ?\d{1,3})? ?\)|(?<![\w'])(" + NAME + r") the (" + PET_WORDS
+                   + r")\b|(?:^|\b[Mm]y |\b[Oo]ur )((?i:" + KIN_WORDS + r")) ?[—–] ?(" + NAME + r") ?[—–]")
+# ("Dad — Mohan — is …", "- Mamá (Lupita, 63): …", "Chai (a three-legged cat)")
+# a relative named before "my <relation>" between commas: "Priya, my sister, lived in Osaka", a pet before "our
+# <kind>": "don't forget Tamal, our chihuahua, he …" (named_aside)
 COMMA_ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"), (?:my|our) (" + KIN_WORDS + r"),")
+PET_ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"), (?:my|our) (" + PET_WORDS + r")\b[,.;!]")
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
 # from my grandma in my home country, Sweden" -> "Caroline is from Sweden"
 ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "dislikes": "{who} dislikes {value}",
@@ -304,8 +308,10 @@ def named_aside(text: str) -> list[Pair]:
     husband (Cathal)", "my sister (Dana)"; and a pet by its kind after it: "Biscuit the tortoise"."""
     found: list[Pair] = [(KIN[m.group(2).lower()], m.group(1)) for m in COMMA_ASIDE.finditer(text) if m.group(
         1).lower() not in NOT_NAMES and KIN[m.group(2).lower()] not in ("friend", "children")]
+    found += [("pet", f"{m.group(2)} named {m.group(1)}") for m in PET_ASIDE.finditer(text)
+              if m.group(1).lower() not in NOT_NAMES]
     for m in ASIDE.finditer(text):
-        name, word = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(4)) if m.group(4) \
+        name, word = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(4).lower()) if m.group(4) \
             else (m.group(9), m.group(8).lower()) if m.group(8) else (m.group(6), m.group(7))
         if name.lower() in NOT_NAMES or KIN.get(word) == "friend" or name.islower() and re.search(
                 r"\b(?:the|a|an|my|our|your|his|her|their|this|that) $", text[:m.start()], re.I):

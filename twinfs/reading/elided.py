@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import JOBS, LANGUAGES, SEEN
+from .lexicon import JOBS, KIN, LANGUAGES, SEEN
 
 # a list line's first verb, said of oneself: "- work as a pharmacist", "- speak Catalan"
 # (not a to-do list's "- go to the bank", "- read chapter 3", "- fix the bike": no lasting fact of one's own)
@@ -95,10 +95,19 @@ def _opened(m: re.Match) -> str:
 
 
 def _labelled(m: re.Match) -> bool:
-    """The match follows a form's label ("Diet: vegan", "Languages: Portuguese, English"): labelled.py reads it."""
+    """The match follows a form's label ("Diet: vegan", "Languages: Portuguese, English"): labelled.py reads it;
+    or a label that names someone else ("- my sister Renata: vegan since last year", "Iván's: into cycling")."""
     line = m.string[:m.start()].rsplit("\n", 1)[-1]
-    return "\n" not in m.group(0) and line.rstrip().endswith(":") and len(line.split()) <= 3  # not a list's heading
-    # ("fun facts:\n- allergic to pollen")
+    if "\n" in m.group(0) or not line.rstrip().endswith(":"):
+        return False
+    label = re.split(r"[.!?]\s", line)[-1]  # "… other things, since you asked:": the label, not the line's talk
+    return len(line.split()) <= 3 or bool(OTHERS.search(label))  # not a list's heading ("fun facts:\n- allergic …")
+
+
+# a label naming someone else: "my sister Renata:", "Papá (Ernesto, 66):", "Noor's:"
+KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))
+OTHERS = re.compile(r"(?i:\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?:" + KIN_WORDS + r")\b|^[\s•*–·-]*(?:"
+                    + KIN_WORDS + r")\b)|\b[A-Z][\w-]*'s\b")
 
 
 def _goes_on(m: re.Match) -> bool:

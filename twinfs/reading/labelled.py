@@ -42,7 +42,7 @@ LABELS = {
     "partner": "partner", "spouse": "partner", "husband": "partner", "wife": "partner",
     "emergency contact": "kin", "next of kin": "kin", "dependent": "kin", "dependant": "kin", "children": "kin",
     "kid": "kin", "child": "kin", "family": "kin", "home base": "home_city", "grandchildren": "kin",
-    "grandkid": "kin", "grandson": "kin", "granddaughter": "kin",
+    "grandkid": "kin", "grandson": "kin", "granddaughter": "kin", "plus-one": "kin", "plus one": "kin",
     # a dating profile's prompts: "My simple pleasures: …", "Dealbreaker: coriander", "Typical Sunday: sea swim"
     "simple pleasure": "likes", "i go crazy for": "likes", "i'm weirdly attracted to": "likes",
     "i geek out on": "likes", "green flag": "likes", "dealbreaker": "dislikes", "most irrational fear": "dislikes",
@@ -50,7 +50,7 @@ LABELS = {
 }
 TASTES = {"likes", "dislikes", "hobby"}
 LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several
-LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/]{0,30}?)\s*[:?]\s*(?P<value>\S.*?)\s*\.?\s*$")
+LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/&-]{0,30}?)\s*[:?]\s*(?P<value>\S.*?)\s*\.?\s*$")
 # a value's first sentence ("Husband: Hafiz. He'll join sometimes."), past a word that only takes the floor
 SAID = re.compile(r"(?<=\w)[.!?]+\s+(?=\S)")
 ASIDE = re.compile(r"^(?:forgot|oops|update|right|oh|ok|okay|so|also|and)\W*$", re.I)
@@ -68,7 +68,11 @@ BORN_AND_AGE = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\s*(?:[—–-]|,)\s
 # a street of an address: "14 Florida Road", "Flat 2, 9 Elm St"
 ADDRESS = re.compile(r"^\d+\w?\s|\b(?:road|rd|street|st|avenue|ave|lane|drive|close|crescent|court|place|terrace|"
                      r"flat|apt|apartment|unit)\b\.?(?:,|$)", re.I)
-EMPLOYMENT = re.compile(r"\s*(?:current )?employment\s*$", re.I)  # "Current employment: job, employer, city"
+# a label's words around the one that says what it is: "Area of residence", "Children attending", "Allergy details"
+WORDING = re.compile(r"^(?:area|place|town|region|county|district) of (?=residence)|\s+(?:attending|coming|"
+                     r"details|notes|info|information|if any|\(if any\))$")
+EMPLOYMENT = re.compile(r"\s*(?:(?:current )?employment|(?:occupation|job|role|profession)\s*[/&]\s*(?:employer|"
+                        r"company|workplace))\s*$", re.I)  # "Current employment: job, employer, city"
 # a pet said by its kind, with its name after: "1 cat (Biscuit, sterilised)", "a dog"
 KIND = re.compile(r"(?:an?|one|1|my|our)?\s*(?P<kind>" + "|".join(sorted(PETS, key=len, reverse=True))
                   + r")\b\s*(?P<after>.*)$", re.I)
@@ -87,8 +91,10 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
             or not _theirs(turn_text, speaker):  # the whole turn searched only for a form's line
         return []
     value = EXCEPT.sub("", value)
+    value = re.sub(r"^(?:yes|yep|yeah|\d{1,2})\s*[-–—:]\s*(?=\S)", "", value, flags=re.I)  # "Yes - Callum Reid
+    # (husband)", "2 - Ayo (7) and Zara (4)": the answer, then who
     if attribute == "kin":  # "Dependents: Theo (son, 9)"; "kids: Inês (9), Rafael (6)" their relation in the label
-        kind = KIN.get(m.group("label").strip().lower())
+        kind = KIN.get(WORDING.sub("", m.group("label").strip().lower()))  # "Children attending"
         return [pair for item in _items(value) for pair in _relative(item, kind)]
     if attribute in KIN.values() and attribute != "partner":  # "my mum: Graça, 71, comes with us"
         name = value.split(",")[0].strip()
@@ -132,6 +138,9 @@ def attribute_of(label: str) -> str | None:
     if "'" in label or FORMER.search(label) or label.startswith(("their ", "his ", "her ")):
         return None
     label = re.sub(r"^my ", "", label)
+    if re.search(r"\s/\s", label):  # "Occupation / employer", "Allergies / dietary notes": its first part's
+        return next((a for part in re.split(r"\s/\s", label) if (a := attribute_of(part))), None)
+    label = WORDING.sub("", label) or label  # "Area of residence", "Children attending"
     relation = KIN.get(label) if label in KIN and KIN[label] not in ("children", "friend") else None
     return LABELS.get(label) or LABELS.get(label.removesuffix("s")) or relation or ("pet" if label in PETS else None)
 

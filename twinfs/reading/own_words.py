@@ -28,6 +28,7 @@ from .resume import cv_lines
 from .signature import signed
 from .tables import table_lines
 from .texting import plain
+from .ticked import ticked
 
 # "hi, this is Tom, Ana's husband, typing on her account": someone else at the speaker's keyboard; their "I" is not
 # the speaker's (to "Ana here, I'm back" or the turn's end)
@@ -57,7 +58,8 @@ REPAIRED = re.compile(r"(?:(?P<name>\b[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})|(?P<nu
 # an age put right in the sentence after: "I'm 52, I don't need … . Actually 53, had the birthday Tuesday"
 AGE_FIXED = re.compile(r"\b(I'?m|I am) (" + NUMBER + r")\b(?P<between>[^.!?\n]{0,120}[.!?][ \t]+)"
                        r"(?P<lead>(?:[Aa]ctually|[Ss]orry|[Ww]ait|[Nn]o|[Cc]orrection),? )(?P<fix>" + NUMBER + r")\b")
-FILLERS = re.compile(r",? \b(?:um+|uh+|erm+|er)\b,?(?= )", re.I)  # a voice note's "um", "uh"
+# a voice note's "um", "uh"; not a name's "Umm Kulthum"
+FILLERS = re.compile(r",? \b(?:um+|uh+|erm+|er)\b(?:,(?= )|(?= (?!(?-i:[A-Z][a-z]))))", re.I)
 # "pescatarian - no wait, that's old. vegetarian since 2019", "Also I'm vegan — no wait, that's Mere, sorry.": the
 # words before the taking back (what is old or wrong, or another's), from where the line, label or sentence starts,
 # up to where the taking back ends (its sentence, or its clause before a comma); not "… no wait, that's a Saturday" (a
@@ -69,6 +71,24 @@ TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?
                         r" (?:that's|that is|it's|it is) (?:my |our )?(?:[a-z]+ )?(?!(?i:" + DAY
                         + r"))(?-i:[A-Z])[^\n.!?]{0,60})[.!?][ \t]*",
                         re.I)
+
+# a draft of the speaker's own pasted in quotation marks after words that say it is theirs: 'here's my draft for the
+# free-text box: "I'm originally from Nyeri …"', 'Fix my ad?\n\n"FOR SALE - …"', 'the About box, here's mine: "…"';
+# not "my mum's message: …" (another's words) nor 'Translate: "I live in Paris"'
+OWN_DRAFT = re.compile(r"(?:\bmy (?:(?![\w-]+'s\b)[\w'-]+ ){0,3}?(?:draft|bio|profile|ad|advert|listing|post|blurb|"
+                       r"caption|intro|introduction|answer|paragraph|description|version|toast|speech|statement|"
+                       r"summary|about me)s?\b|\bhere(?:'s| is) mine\b|\bwhat i (?:wrote|put|typed|have so far)\b)"
+                       r"[^\"“\n]{0,60}?[:?.!]?\s*$", re.I)
+DRAFT = re.compile(r'"([^"]{20,})"|“([^”]{20,})”')
+
+
+def drafted(text: str) -> str:
+    """`text` with the quotation marks around a draft of the speaker's own taken off (see OWN_DRAFT): its words are
+    the speaker's statements, not words given to be translated or said by someone else."""
+    if '"' not in text and "“" not in text:
+        return text
+    return DRAFT.sub(lambda m: (m[1] or m[2]) if OWN_DRAFT.search(text[max(0, m.start() - 120):m.start()]) else m[0],
+                     text)
 
 
 def own_words(text: str, speaker: str | None = None) -> str:
@@ -98,9 +118,11 @@ def as_read(text: str, speaker: str | None = None, before: str | None = None) ->
     """A speaker's turn as the rules reader and the model pass's code read it: their own words, chat shorthand
     written out, a CV's sections, an e-mail's signature, a table's rows, a pasted YAML or JSON profile, a list of
     one's children and the answers by number to the turn `before`'s numbered questions as a form's lines, a letter to
-    oneself in the first person, a game's
-    lie out, a bio of the speaker by name in the first person, the "I" its notes leave out written in."""
-    said = in_first_person(without_the_lie(own_words(to_oneself(by_number(text, before)), speaker)), speaker)
+    oneself in the first person, a game's lie out, a bio of the speaker by name in the first person, the "I" its
+    notes leave out written in, the boxes a form ticks, its blanks and its ratings read, a draft of their own
+    pasted in quotation marks read as said."""
+    said = in_first_person(without_the_lie(own_words(to_oneself(by_number(ticked(drafted(text)), before)), speaker)),
+                           speaker)
     return with_subject(plain(table_lines(cv_lines(signed(kin_lines(profile_lines(said)), speaker)), speaker)))
 
 

@@ -53,6 +53,9 @@ def plans(text: str, low: str) -> list[Pair]:
         m = None  # "I want to do something nice": no deed said
     if m and re.match(r"try (?:to|and)\b", m.group(1)):
         m = None  # "I'm going to try to come back more often": an attempt, no plan made
+    if m and re.search(r"\b(?:one day|some ?day|eventually|only maybe|maybe not|if at all|(?:his|her|their) dream)\b",
+                       low):
+        m = None  # "I want to run the Lisbon half one day", "thinking of getting a second rabbit, but only maybe"
     if m and (value := cut_value(re.split(r" (?:for|with|because|after|before|in order) ", _undated(m.group(1)))[0],
                                  8)) and (" " in value or value in WHOLE):
         add("plans", as_spelled(value, text))  # not a bare "visit" of "I want to visit her": whom, not said
@@ -104,6 +107,12 @@ def plans(text: str, low: str) -> list[Pair]:
     if m and not re.match(r"(?:last|first|old|previous) ", m.group(1)):
         add("plans", as_spelled(m.group(1), text))  # "I've got a dentist appointment at 4:30", "I have physio on
         # Monday": the present of "have" with a time ahead is an appointment kept
+    m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 've| have)? (?:already |just |finally )?booked (?:a|an|our|my|the) "
+                  r"((?:[\w-]+ ){0,2}?(?:trip|holiday|vacation|cruise|getaway|weekend|week|fortnight|break|tour|"
+                  r"flights?) (?:to|in) " + PLACE + r")", text)
+    if m and re.search(r"\b(?:for|in|on|from) (?:the )?(?:\d{1,2}(?:st|nd|rd|th)? )?(?:" + MONTH + r")\b", low) \
+            and not re.search(r"\b(?:last|ago)\b", low):
+        add("plans", m.group(1))  # "we booked a trip to Oaxaca for 20 December": a trip booked for a month ahead
     m = re.search(r"(?:\b(?:at|for|before|to) (?:my|our) ((?:[\w-]+ ){0,2}?" + OCCASIONS + r")|\b(?:my|our) "
                   r"((?:[\w-]+ ){0,2}?" + OCCASIONS + r") (?:is|'s)) (?:on |this |next |in )?(?:the )?"
                   r"(?:\d{1,2}(?:st|nd|rd|th)?\b|" + DAY + r"|" + MONTH + r"|tomorrow|tonight)", low)

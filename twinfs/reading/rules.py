@@ -80,7 +80,8 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
     said = value.split(" named ") if attribute == "pet" else [value]  # "our old dog Bubu died": no pet now
     if attribute in RELATIONS and departed(span.text, said):
         return False  # "since my dad passed", "my husband, Gerald, passed away": no relative who is now
-    if attribute in RELATIONS and verdict.whose in ("speaker", "other"):  # "a gift from my grandma": "my" said it
+    if attribute in RELATIONS and verdict.whose in ("speaker", "other") and "quoted" not in verdict.reasons:
+        # "a gift from my grandma": "my" said it; not in another's words ('My sister texted: "… my partner, Brian"')
         mine = re.findall(rf"\b(?i:my) (\w+),? {re.escape(value)}\b", span.text)
         named = value[:1].isupper() and any(KIN.get(w.lower()) == attribute or attribute in ("pet", "family")
                                             for w in mine) \

@@ -60,7 +60,6 @@ PREFER_WORDS = {"love", "like", "enjoy", "prefer", "adore", "favorite", "favouri
                 "passionate", "fond", "obsessed"}
 OPINION_WORDS = {"think", "believe", "feel", "guess", "reckon", "suppose", "opinion", "find", "consider", "wonder"}
 
-
 # time words that name no day the sentence happened on: a length ("one-year", "two-week"), a clock time, a time
 # after something told ("sixty years later")
 NOT_WHEN = re.compile(r"\w-(?:year|month|week|day|night|hour)s?\b|^\d{1,2}(?::\d\d)?\s*(?:am|pm)$|^\d{1,2}:\d\d$"
@@ -276,7 +275,8 @@ class Sentence:
                          r"would love to|'d love to|thinking (?:about|of)(?! (?:how|what|why|whether|when|where)\b)|"
                          r"looking forward|can't wait|ca n't wait|about to|aim to|decided to|goal is|"
                          r"next (?:week|month|year|weekend)|planning (?:a|an|to|on|my|our|the)|"
-                         r"plan on|hope (?:i|we|that)|hopes (?:to|that))\b", text)
+                         r"plan on|hope (?:i|we|that)|hopes (?:to|that)|booked [a-z ]{0,40}?for (?:the )?\d{1,2}"
+                         r"(?:st|nd|rd|th)? [a-z]+)\b", text)  # "we booked a trip to Oaxaca for 20 December"
         )
         if future:
             return "plan"

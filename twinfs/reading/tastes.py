@@ -134,7 +134,10 @@ def tastes(text: str, low: str) -> list[Pair]:
                      r"fanatic)\b", low) \
         or re.search(r"\bi(?: 'm| am) (?:also )?an? (?:keen |avid |big |casual |serious |amateur |lifelong |mad |"
                      r"obsessive )?(" + DOERS + r")(?: too| as well)?\b(?! (?:at|for|with)\b)", low)
-    # "I make short travel videos as a hobby", "I'm more of a fishing guy", "I'm a keen tramper", "i'm a runner too"
+    m = m or re.search(r"\bi(?: 'm| am) (?:also )?an? (?:keen|avid|amateur|hobby|weekend) ((?:[\w-]+ )?(?:photographer|"
+                       r"painter|baker|gardener|cook|musician|guitarist|pianist|singer|dancer|writer|potter))\b", low)
+    # "I make short travel videos as a hobby", "I'm more of a fishing guy", "I'm a keen tramper", "i'm a runner too",
+    # "I'm a keen street photographer" (work.py leaves it)
     if m:
         add("hobby", m.group(1))
     m = re.search(r"\b[Ii](?: 'm| am) (?:more of |such |a total |a big |very much )?an? ([a-z]+) (?:guy|person|girl|"
@@ -256,6 +259,11 @@ def tastes(text: str, low: str) -> list[Pair]:
                        r"frightened) of ([\w '-]+)", low)  # "I'm terrified of spiders", "I scared of heights"
     if m and not re.match(r"(?:to|it|that|this|how|when|what|you|the way|is|are|was|were|'s)\b", m.group(1)):
         add("dislikes", as_spelled(cut_value(m.group(1), 5), text))
+    m = re.search(r"\bi (?:really |just |absolutely |honestly )*(?:hate|ca n't stand|can't stand|can not stand|detest|"
+                  r"loathe) (?:it )?(when (?:people|someone|anyone|others|strangers) (?:[\w'-]+ ){0,5}?[\w'-]+)"
+                  r"(?= ?[,.;:!?)]| (?:and|but|so|because|or)\b|$)", low)
+    if m:  # "I hate when people call me Jonny": what one minds is a thing done, said by its clause
+        add("dislikes", as_spelled(m.group(1), text))
     m = re.match(r"([a-z][\w'-]*(?: [a-z][\w'-]*)?),? i (?:honestly |really |just |absolutely |simply )*"
                  r"(?:ca n't|can't|cannot) stand\W*$", low) \
         or re.search(r"\b(?:except|apart from|but not|other than) ([a-z][\w'-]*(?: [a-z][\w'-]*)?),? which i "

@@ -41,7 +41,7 @@ TAILS = {("ha",), ("haha",), ("hahaha",), ("lol",), ("lmao",), ("hehe",), ("but"
 # what one bids the listener do after telling something: "…, take a look!", "… - come see!"
 TO_LISTENER = {"take", "come", "check", "look", "see", "guess", "imagine", "wish", "tell", "let"}
 # nouns a name after a comma is given to, not said to: "our shiba, Mochi" (a relative's may be the listener's)
-NAMED_ONES = PETS | {"tabby", "pup", "rescue"}
+NAMED_ONES = PETS | set(KIN) | {"tabby", "pup", "rescue"}  # "our shiba, Mochi", "my partner, Brian": named
 YOU = SECOND | {"ya", "u"}  # chat's spellings of "you" too
 # a clause that leaves out what it is about, said before: "I could never, …", "…, so maybe not", "…, so I'm trying"
 HOLLOW_WORDS = {"i", "we", "never", "not", "n't", "maybe", "probably", "definitely", "really", "too", "either",

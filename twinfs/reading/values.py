@@ -191,8 +191,8 @@ def whole(value: str, tokens: list[Token]) -> bool:
         if end - start < 2:
             return True  # one word: "German" of "German now - tough but fun language" is the language
         last = tokens[end - 1]
-        if first.tag_ in ("WRB", "WP"):
-            return False
+        if first.tag_ in ("WRB", "WP") and not (first.lower_ == "when" and tokens[start + 1].dep_ == "nsubj"):
+            return False  # "how to market"; not "when people call me Jonny", a thing done that one minds
         inside = {t.i for t in tokens[start:end]}
         foreign = end < len(tokens) and tokens[end].lower_ in FOREIGN_AT  # the English parse reads "analyst bei
         # Northmere" as one noun

@@ -217,6 +217,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     past = m is not None and m.group(1) in (" was", " used to be")  # "I was a nurse for ten years": a job that was
     if m and past and re.search(r"\b(?:when|while|as|since|before|after|if)\s*$", low[:m.start()]):
         m = None  # "… when I was a student": the time of something else
+    if m and re.match(r"(?:keen|avid|amateur|hobby|weekend|hobbyist|enthusiastic) ", m.group(2)):
+        m = None  # "I'm a keen street photographer on Sunday afternoons": a pastime (tastes.py), not work
     if m:
         words = re.sub(r"^\d{1,3}[- ]year[- ]old ", "", m.group(2)).split()  # "a 29-year-old nurse": the age apart
         for n in (2, 1):
