@@ -129,3 +129,22 @@ def test_a_booking_of_a_trip_gone_by_is_no_plan():
 ])
 def test_what_is_someone_elses_or_no_plan_made_is_not_the_speakers(text, not_said):
     assert not_said not in values(read(("user", text)))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Availability:\n  [x] Saturday mornings\n  [ ] Weekday evenings (I'm doing an MBA at Strathmore, classes Tue/Thu)",
+     {("school", "Strathmore")}),  # the box left empty; its aside said
+    ("Health:\n  [x] Other conditions: asthma, well controlled, I carry an inhaler", {("health", "asthma")}),
+    ("Experience with animals:\n  [x] Own pets - currently Chai (a three-legged cat) and Kipepeo (a rescue mutt)",
+     {("pet", "cat named Chai"), ("pet", "mutt named Kipepeo")}),
+    ("One thing I can't stand is small talk about the weather (ironic, in Sweden).",
+     {("dislikes", "small talk about the weather")}),
+    ("Besides English, I speak Spanish (native) and Swedish (okay-ish).", {("language", "Swedish")}),
+    ("I started Finnish evening classes in September.", {("language", "Finnish")}),
+    ("Also from next month I start a night course in Italian, already paid.", {("language", "Italian")}),
+    ("I go bouldering twice a week. No allergies except hazelnuts, and that one is real.", {("allergy", "hazelnuts")}),
+])
+def test_more_plain_forms(text, expected):
+    got = values(read(("user", text)))
+    assert expected <= got, got
+    assert ("health", "well controlled") not in got, got

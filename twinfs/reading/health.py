@@ -58,7 +58,8 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
     if m and not re.match(r"(?:bad|severe|mild|food|an|the|my)$", m.group(1)):
         add("allergy", m.group(1))  # "I have a shellfish allergy"
     m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very |actually )?allergic (?:to|for|of) ([\w ,'-]+)",
-                  low)
+                  low) or re.search(r"(?:^|\bi have |, )no (?:known )?allergies,? (?:except|apart from|other than|but) "
+                                    r"(?:for )?([\w ,'-]+)", low)  # "No allergies except hazelnuts"
     if m and not re.match(r"(?:(?:my|the) )?(?:mornings?|evenings?|mondays?|work|job|boss|exams?|homework|people|life|"
                           r"effort|exercise|chores)\b", m.group(1)):
         for allergen in re.split(r",? and to |, to ", cut_value(m.group(1), 5) or ""):  # "to shrimp and to aspirin"

@@ -61,16 +61,18 @@ ONWARD = re.compile(r"\s+(?:since|from|for the past|for|as of)\s+.*$|\s*\([^)]*\
 FORMER = re.compile(r"\b(?:past|previous|former|prior|old|ex)\b", re.I)
 # how much, no item: "Allergies: shellfish, badly", "Conditions: asthma, mild"
 FILLER = re.compile(r"^(?:obviously|honestly|mostly|really|too|also|etc|lol|haha|i guess|i think|though|badly|mildly|"
-                    r"mild|severely|seriously|slightly|very badly|quite badly)\W*$", re.I)
+                    r"mild|severely|seriously|slightly|very badly|quite badly|(?:well[- ])?controlled|under control|"
+                    r"(?:well[- ])?managed)\W*$", re.I)
 CLAUSE = re.compile(r"\b(?:i|is|are|am|was|were|have|has|had|getting|will|would|can)\b|\w'(?:re|m|ve)\b|…|\.\.\.",
                     re.I)
 BORN_AND_AGE = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\s*(?:[—–-]|,)\s*(\d{1,3})$")  # a birth date, then the age
 # a street of an address: "14 Florida Road", "Flat 2, 9 Elm St"
 ADDRESS = re.compile(r"^\d+\w?\s|\b(?:road|rd|street|st|avenue|ave|lane|drive|close|crescent|court|place|terrace|"
                      r"flat|apt|apartment|unit)\b\.?(?:,|$)", re.I)
-# a label's words around the one that says what it is: "Area of residence", "Children attending", "Allergy details"
-WORDING = re.compile(r"^(?:area|place|town|region|county|district) of (?=residence)|\s+(?:attending|coming|"
-                     r"details|notes|info|information|if any|\(if any\))$")
+# a label's words around the one that says what it is: "Area of residence", "Children attending", "Allergy details",
+# "Other conditions"
+WORDING = re.compile(r"^(?:other|additional) |^(?:area|place|town|region|county|district) of (?=residence)|"
+                     r"\s+(?:attending|coming|details|notes|info|information|if any|\(if any\))$")
 EMPLOYMENT = re.compile(r"\s*(?:(?:current )?employment|(?:occupation|job|role|profession)\s*[/&]\s*(?:employer|"
                         r"company|workplace))\s*$", re.I)  # "Current employment: job, employer, city"
 # a pet said by its kind, with its name after: "1 cat (Biscuit, sterilised)", "a dog"
@@ -118,8 +120,9 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     items = _items(value) if attribute in LISTS or ";" in value else [value]
     if any(re.match(r"me\b", item, re.I) for item in items):  # "diet: me vegetarian; Rafael no nuts"
         items = [re.sub(r"^me\b\W*", "", item, flags=re.I) for item in items if re.match(r"me\b", item, re.I)]
-    if any(CLAUSE.search(item) for item in items):
+    if items and CLAUSE.search(items[0]):
         return []  # "Languages: Norwegian is my native language, …": sentences, read as said
+    items = [item for item in items if not CLAUSE.search(item)]  # "Conditions: asthma, I carry an inhaler"
     return [(attribute, cut) for item in items if (cut := ONWARD.sub("", item).strip(" .")) and not FILLER.match(cut)
             and not NONE.match(cut) and not (attribute in TASTES and re.search(r"\b(?:my|our|me|I)\b", cut))]
     # a taste in the speaker's own words ("roast at my ma's") would read wrongly as the speaker's page says it

@@ -22,7 +22,7 @@ SOME = (r"(?:(?:the )?(?:fluent|some|basic|decent|good|conversational|a little|a
         r"rusty|passable|enough|native|small|[ABC][12]|N[1-5]) )?")
 # where or how each is spoken, after it: "Tamil at home, Kannada to auto drivers, English at work and Hindi badly"
 WHERE = (r"(?: (?:at home|at work|on the job|with (?:my |the )?[a-z]+|to (?:my |the )?[a-z]+(?: [a-z]+)?|badly|"
-         r"fluently|well|a bit|mostly))?")
+         r"fluently|well|a bit|mostly|\([\w -]{1,20}\)))?")  # "Spanish (native) and Swedish (okay-ish)"
 # a list of words, each perhaps with its "how well" and where: "English, decent Spanish and some Twi"
 LIST = WORD + WHERE + r"(?:(?:,? and|,? or|,? an|,? &|,|;) " + SOME + WORD + WHERE + r")*"
 SPLIT = r"(?:,? and|,? or|,? an|,? &|,|;) " + SOME
@@ -57,9 +57,12 @@ FRONTED = (r"(?:^|[,;:—-] |\b(?:[Bb]ut|[Aa]nd|[Ss]o) )(" + WORD + r"(?:(?:,|,?
 SPEAKER = r"\b(?:fluent|native) (" + WORD + r") speakers?\b"  # "one of the only fluent Irish speakers"
 # "…, Danish at home of course", "Tongan at home, English at work"
 AT_HOME = r"(?:^|[,;—-] )(" + WORD + r") at (?:home|work)\b(?:, (" + WORD + r") at (?:home|work)\b)?"
-# lessons one takes: "that's my online Tamil lessons", "I'm taking Korean classes on Thursdays"
-LESSONS = (r"\b(?:[Mm]y|(?:[Ii]|[Ww]e) (?:'m |am |'ve |have )?(?:been )?(?:take|taking|do|doing|have|having|started|"
-           r"start|booked)) (?:\w+ )?(" + WORD + r") (?:lessons?|classes|class|course|tutoring)\b")
+# lessons one takes: "that's my online Tamil lessons", "I'm taking Korean classes on Thursdays", "I started Finnish
+# evening classes", "I start a night course in Italian"
+LESSONS = (r"\b(?:[Ii]|[Ww]e) (?:'m |am )?(?:start|starting|started|take|taking|do|doing) an? (?:\w+ )?(?:course|"
+           r"class) in (" + WORD + r")|\b(?:[Mm]y|(?:[Ii]|[Ww]e) (?:'m |am |'ve |have )?(?:been )?(?:take|taking|do|"
+           r"doing|have|having|started|start|booked)) (?:\w+ )??(" + WORD + r") (?:evening |night |online |weekly |"
+           r"private )?(?:lessons?|classes|class|course|tutoring)\b")
 # a translator's languages: "freelance translator, German and Swedish into Danish", "translator, Irish and German"
 TRANSLATOR = r"\btranslat(?:or|ing|e)\b,? (?:from )?(" + LIST + r")(?: (?:into|to) (" + WORD + r"))?"
 

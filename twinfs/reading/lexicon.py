@@ -29,7 +29,7 @@ KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": 
        "lola": "grandmother", "lolo": "grandfather", "bubbe": "grandmother", "zayde": "grandfather",
        "mommy": "mother", "mummy": "mother", "mama": "mother", "daddy": "father", "papa": "father",
        "maman": "mother", "mamá": "mother", "papá": "father", "suegra": "mother-in-law", "suegro": "father-in-law"}
-PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
+PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "mutt", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
         "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
         "guinea pig", "puppies", "kittens", "greyhound", "labrador", "poodle", "beagle", "terrier", "spaniel",
         "collie", "retriever", "husky", "dachshund", "pug", "bulldog", "corgi", "chihuahua", "whippet", "lurcher",

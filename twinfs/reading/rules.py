@@ -276,9 +276,11 @@ class RulesReader:
         if facts := answered(asked, span):  # "Where do you live?" - "Manchester, near the university."
             return _told(turn, facts + [p for p in pairs if p[0] not in {a for a, _ in facts}])
         if not (sentence.informative() or (pairs and ({t.lower_ for t in sentence.tokens} & FIRST or any(
-                a in RELATIONS or a in ("job", "age", "language") for a, _ in pairs) or span[0].text in BULLETS))):
+                a in RELATIONS or a in ("job", "age", "language", "allergy") for a, _ in pairs)
+                or span[0].text in BULLETS))):
             return []  # a short sentence that states a fact is kept: "I'm doing kickboxing", "Tom (bf) cooks",
-            # "Senior developer at Monzo.", "4th year, 23 and skint.", "- Swedish native, fluent English"
+            # "Senior developer at Monzo.", "4th year, 23 and skint.", "- Swedish native, fluent English", "No allergies
+            # except hazelnuts, and that one is real"
         root = next((t for t in sentence.tokens if t.dep_ == "ROOT"), None)
         if not any(t.pos_ in ("VERB", "AUX") or (t.lower_ == "'s" and not _owned(t)) for t in sentence.tokens) \
                 or (root is not None and sentence.fragment(root)):  # "Writing's a part", "Three, including my aunt"

@@ -264,6 +264,9 @@ def tastes(text: str, low: str) -> list[Pair]:
                   r"(?= ?[,.;:!?)]| (?:and|but|so|because|or)\b|$)", low)
     if m:  # "I hate when people call me Jonny": what one minds is a thing done, said by its clause
         add("dislikes", as_spelled(m.group(1), text))
+    m = re.search(r"\b(?:one|the only|the) thing i (?:really |just )?(?:ca n't|can't|cannot) stand is ([\w '-]+)", low)
+    if m and (value := cut_value(m.group(1), 6)):
+        add("dislikes", as_spelled(value, text))  # "One thing I can't stand is small talk about the weather"
     m = re.match(r"([a-z][\w'-]*(?: [a-z][\w'-]*)?),? i (?:honestly |really |just |absolutely |simply )*"
                  r"(?:ca n't|can't|cannot) stand\W*$", low) \
         or re.search(r"\b(?:except|apart from|but not|other than) ([a-z][\w'-]*(?: [a-z][\w'-]*)?),? which i "

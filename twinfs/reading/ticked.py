@@ -60,12 +60,15 @@ def ticked(text: str) -> str:
             out.append(_rated(line))
             continue
         items = _boxes(line)
+        asides = [i for i in items if re.match(r"I\b", i)]  # an empty box's own aside: a line of its own
+        items = [i for i in items if i not in asides]
         if header is not None and len(BOX.findall(line)) > 1 and not any(":" in i for i in items):
-            kept = ", ".join(items)
-            if kept:
-                out[header] = out[header].rstrip() + (" " if out[header].rstrip().endswith(":") else ", ") + kept
+            if items:
+                out[header] = out[header].rstrip() + (" " if out[header].rstrip().endswith(":") else ", ") + \
+                    ", ".join(items)
+            out.extend(asides)
             continue
-        out.extend(_bare(item) for item in items)
+        out.extend([*(_bare(item) for item in items), *asides])
     return "\n".join(out)
 
 
@@ -80,6 +83,8 @@ def _boxes(line: str) -> list[str]:
         item = item.strip().rstrip(",;")
         if re.fullmatch(TICK, mark) and item:
             items.append(re.sub(r"^other\s*:\s*", "", item, flags=re.I) if several else item)
+        elif item:  # "[ ] Weekday evenings (I'm doing an MBA at Strathmore)": not that, but the aside is said
+            items += [m.group(1) for m in re.finditer(r"\((I\b[^)]*)\)", item)]
     return items
 
 
