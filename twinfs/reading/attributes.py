@@ -15,7 +15,7 @@ from .ages import ages
 from .health import ADJECTIVAL_HEALTH, health
 from .kin_lists import listed_kin
 from .languages import THINGS, spoken
-from .lexicon import KIN, LANGUAGES, NAME, NUMBERS, PETS, POLITICS, RELIGIONS
+from .lexicon import KIN, KIN_WORDS, LANGUAGES, NAME, NUMBERS, PET_WORDS, PETS, POLITICS, RELIGIONS
 from .places import homes
 from .plans import plans
 from .tastes import DOERS, GONE, PASTIMES, tastes
@@ -31,8 +31,6 @@ Pair = tuple[str, str]
 # words before a bracket that name no one ("the kitchen (the cat's spot)" aside)
 NOT_NAMES = {"the", "and", "but", "with", "for", "from", "that", "this", "then", "them", "him", "her", "his", "our",
              "your", "their", "mine", "yours", "also", "too", "lol", "haha", "tbh", "now", "here", "there", "home"}
-PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))  # the longest first: "guinea pig" before "pig"
-KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))  # "best friend" before "friend"
 # a relation beside a name, either way round, in brackets or dashes; a pet by its kind after its name (named_aside)
 ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our |an? (?:[\w-]+ ){0,2})?("
                    + KIN_WORDS + "|" + PET_WORDS

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import JOBS, KIN, LANGUAGES, SEEN
+from .lexicon import JOBS, KIN_WORDS, LANGUAGES, SEEN
 
 # a list line's first verb, said of oneself: "- work as a pharmacist", "- speak Catalan"
 # (not a to-do list's "- go to the bank", "- read chapter 3", "- fix the bike": no lasting fact of one's own)
@@ -105,7 +105,6 @@ def _labelled(m: re.Match) -> bool:
 
 
 # a label naming someone else: "my sister Renata:", "Papá (Ernesto, 66):", "Noor's:"
-KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))
 OTHERS = re.compile(r"(?i:\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+)?(?:" + KIN_WORDS + r")\b|^[\s•*–·-]*(?:"
                     + KIN_WORDS + r")\b)|\b[A-Z][\w-]*'s\b")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .ages import told_age
-from .lexicon import KIN, PETS
+from .lexicon import KIN, PET_WORDS, PETS
 
 # a label, as said (lower-cased, a trailing "s" and "(s)" taken off) -> the attribute its value is
 LABELS = {
@@ -76,8 +76,7 @@ WORDING = re.compile(r"^(?:other|additional) |^(?:area|place|town|region|county|
 EMPLOYMENT = re.compile(r"\s*(?:(?:current )?employment|(?:occupation|job|role|profession)\s*[/&]\s*(?:employer|"
                         r"company|workplace))\s*$", re.I)  # "Current employment: job, employer, city"
 # a pet said by its kind, with its name after: "1 cat (Biscuit, sterilised)", "a dog"
-KIND = re.compile(r"(?:an?|one|1|my|our)?\s*(?P<kind>" + "|".join(sorted(PETS, key=len, reverse=True))
-                  + r")\b\s*(?P<after>.*)$", re.I)
+KIND = re.compile(r"(?:an?|one|1|my|our)?\s*(?P<kind>" + PET_WORDS + r")\b\s*(?P<after>.*)$", re.I)
 ITEM = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inside>[^)]*)\)$")  # "Theo (son, 9)"
 # a relative with their age, and what they do after it: "little Maja (7) mostly does chaos", "Inês (16): surfs"
 AGED = re.compile(r"^(?:and |or )?(?:(?:little|baby|big|wee|young|the) )?(?P<name>[A-ZÀ-Þ][\w'-]+)"

@@ -4,11 +4,11 @@ say, those left empty dropped, a blank's answer as plain words, a rating as what
     ticked("Languages spoken:\\n  [x] English  [ ] French  [x] Other: Kikuyu")
     # "Languages spoken: English, Kikuyu"
     ticked("B4 ✅ Has a pet with a human name - our cat Gunnar\\nB2 ❌ Is vegetarian - no way")
-    # "I have a pet with a human name - our cat Gunnar"
+    # "I have a pet with a human name. our cat Gunnar"
     ticked("My name is __Ignacio__ and I work as a __process engineer__.")
     # "My name is Ignacio and I work as a process engineer."
     ticked("Coffee: 5/5\\nFootball on TV: 1/5 (can't stand it)")
-    # "Likes: Coffee\\nDislikes: Football on TV"
+    # "Likes: Coffee\\nDislikes: Football on TV\\ncan't stand it"
 
 A box left empty ("[ ] French", "B2 ❌ Is vegetarian") says the speaker is not that; read as written, its words were
 the speaker's. A line a bingo card or a checklist ticks leaves its "I" out ("✅ Speaks more than two languages"),
