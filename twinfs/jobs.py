@@ -97,6 +97,7 @@ class Pipeline:
                        LATER: ThreadPoolExecutor(max_workers=1, thread_name_prefix="twin-later")}
         self._lock = threading.Lock()
         self._busy: set[tuple[str, str]] = set()  # (lane, end user) being worked on or queued
+        self._ending: set[tuple[str, str]] = set()  # of those, the ones whose steps are done (see _work)
         self._again: set[tuple[str, str]] = set()  # … and woken again meanwhile
         self.troubles: dict[str, Trouble] = {}  # end user -> what keeps failing for them
         self._due: list[tuple[float, str]] = []  # (when, end user) to be woken again
@@ -188,13 +189,18 @@ class Pipeline:
                         self._busy.add(later)
                         self._pools[LATER].submit(self._drain, key[1], LATER)
                 other = (LAND if lane == LATER else LATER, key[1])
-                done = not self.closed and other not in self._busy and key[1] not in self.troubles
+                # the other lane past its steps too counts as done: each lane saw the other still busy, and the
+                # vault stayed marked in the pending index with nothing to do (start-up opened it again)
+                self._ending.add(key)
+                done = not self.closed and (other not in self._busy or other in self._ending) \
+                    and key[1] not in self.troubles
             if done and self.settle:  # still busy meanwhile: idle() waits for it, a wake comes back here
                 try:
                     self.settle(space)
                 except Exception:  # noting what is left must not stop the work of the others
                     log.exception("settling %s", key[1])
             with self._lock:
+                self._ending.discard(key)
                 if key in self._again and not self.closed:
                     self._again.discard(key)
                     continue
