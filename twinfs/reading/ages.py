@@ -19,6 +19,7 @@ SPELLED = TENS + r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?"
 # a number at a clause's start, followed by "now", "and <words>" or ", <words>": no count, sum or list of numbers
 BARE = re.compile(r"(?:^|[,;:.–—-] )(\d{2}|" + SPELLED + r")(?: now)?"
                   r"(?: and (?!(?:a half|under|over|up|counting|more|above|below)\b)|, )(?=[a-z])")
+STILL = r"(?: still| now| only| actually)?"  # "yes I'm still 44", "I'm 41 now"
 OTHERS = {"he", "she", "they", "his", "her", "their", "him", "them"}
 # the names of things, not people, before a bare age: "Freelance translator, Irish and German. Fifty-two, …"
 NAMING_NO_ONE = {"NORP", "LANGUAGE", "GPE", "LOC", "FAC", "ORG", "DATE", "TIME", "PRODUCT", "EVENT"}
@@ -27,11 +28,12 @@ NAMING_NO_ONE = {"NORP", "LANGUAGE", "GPE", "LOC", "FAC", "ORG", "DATE", "TIME",
 def ages(low: str, tokens: Iterable[Token]) -> list[str]:
     """The ages a sentence gives its speaker, as said."""
     found = []
-    m = re.search(r"\bi(?: 'm| am| just turned| turned) (\d{1,3})(?![.,]\d)(?: years? old)?\b"
+    m = re.search(r"\bi(?: 'm| am| just turned| turned)" + STILL + r" (\d{1,3})(?![.,]\d)(?: years? old)?\b"
                   r"(?! ?(?:" + UNITS + r")\b)", low)  # not "I'm 1.85": a height
-    if m and 0 < int(m.group(1)) < 120 and "%" not in low and not _someday(low[:m.start()]):
-        found.append(m.group(1))  # "I'm 5 months pregnant" tells no age
-    m = re.search(r"\bi(?: 'm| am| just turned| turned) (" + SPELLED + r")(?: years? old)?"
+    if m and 12 < int(m.group(1)) < 120 and "%" not in low and not _someday(low[:m.start()]):
+        found.append(m.group(1))  # "I'm 5 months pregnant" tells no age; a child's words the speaker pastes ("MY
+        # NAME: Yasmine. I am 8 and a half") are not the grown-up speaker's
+    m = re.search(r"\bi(?: 'm| am| just turned| turned)" + STILL + r" (" + SPELLED + r")(?: years? old)?"
                   r"(?: ?[.!,;]|$| last| this| on| in| and| but| so)", low)
     if m and not _someday(low[:m.start()]):
         found.append(m.group(1))  # "I turned forty last week": as said

@@ -204,8 +204,7 @@ def _clause(tokens: list[Token]) -> Assertion:
         if r.dep_ in ("advcl", "ccomp")]  # "Leeds is where I grew up"
     where = next((c for r in clauses for c in r.children if c.lower_ == "where"
                   and any(s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in r.children)), None)
-    if where is not None:  # "We'll drive up from Manchester, where we live", "Leeds is where I grew up": the place's
-        # own clause says whose it is
+    if where is not None:  # "We'll drive up from Manchester, where we live", "Leeds is where I grew up": whose
         tokens = [where]
     sent = tokens[0].sent
     if not any(finite(t) or t.lower_ in ("no", "not", "never", "none") for t in sent) \
@@ -223,7 +222,8 @@ def _clause(tokens: list[Token]) -> Assertion:
     subject = None
     inside = False  # the value is (in) that subject: "My brother Diego is …"
     while True:
-        if _is_verb(node) and (node.i not in span or (node is top and len(span) > 1 and _subjects(node))):
+        if _is_verb(node) and (node.i not in span or (  # "I weave on a loom, my gran taught me": weave's own
+                node is top and _subjects(node) and (len(span) > 1 or node.dep_ != "ROOT"))):  # subject says whose
             path.append(node)
             scope += not crossed
             crossed = crossed or node.dep_ in ("conj", "advcl", "parataxis")

@@ -41,7 +41,7 @@ ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |m
 # a relative named before "my <relation>" between commas: "Priya, my sister, lived in Osaka", a pet before "our
 # <kind>": "don't forget Tamal, our chihuahua, he …" (named_aside)
 COMMA_ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"), (?:my|our) (" + KIN_WORDS + r"),")
-PET_ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"), (?:my|our) (" + PET_WORDS + r")\b[,.;!]")
+PET_ASIDE = re.compile(r"(?<![\w'])(" + NAME + r")(?:,| [—–]) (?:my|our) (" + PET_WORDS + r")\b ?[,.;!—–]")
 # a value said as a sentence of its own, for a sentence that does not read alone but states it: "This necklace is
 # from my grandma in my home country, Sweden" -> "Caroline is from Sweden"
 ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "dislikes": "{who} dislikes {value}",
@@ -70,13 +70,16 @@ def alone(who: str, attribute: str, value: str) -> str | None:
         form = "{who} has a {value}"  # "Marrying my partner …": "has a partner", not "'s partner is partner"
     if form is None and attribute == "hobby" and re.fullmatch(DOERS, value):
         form = "{who} is a {value}"  # "I'm a hiker, not a shopper"
-    if form is None and attribute == "hobby" and re.fullmatch(PASTIMES, value):
-        form = "{who} likes to {value}"  # "I sea-swim at Portmarnock most mornings", read by its verb (tastes.py)
+    if form is None and attribute == "hobby" and (re.fullmatch(PASTIMES, value) or value == "cook"):
+        form = "{who} likes to {value}"  # "I sea-swim at Portmarnock most mornings", "I cook a LOT of Caribbean
+        # food", read by its verb (tastes.py)
     if form is None and attribute == "hobby" and re.fullmatch(r"(?:[\w-]+ )?" + GONE, value):
         form = "{who} goes {value}"  # "Weekends I'm out sea fishing at Crosshaven, that's my therapy"
     if form is None and attribute == "hobby" and re.match(r"(?:collecting|volunteering) \w", value):
         form = "{who} enjoys {value}"  # "I collect vinyl, about 800 of them": "… enjoys collecting vinyl" (the
         # rules' own words; a pastime read from "started playing basketball" may be a job)
+    if form is None and attribute == "hobby" and re.match(r"coach \w", value):
+        form = "{who} likes to {value}"  # "Now I coach the under-13s here on Saturday mornings" (tastes.py)
     if form is None and attribute == "hobby" and re.match(r"(?:mentor|volunteer) with \w", value, re.I):
         form, value = "{who} is a {value}", value[0].lower() + value[1:]  # "Mentor with Code First Girls"
     if form is None and attribute == "plans":
@@ -258,7 +261,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                 and "i" not in (both.group(1).lower(),
                                                                                       both.group(2).lower()):
             name = f"{both.group(1)} and {both.group(2)}"
-        one = re.match(r", (" + NAME + r")(?=,| who\b| which\b| that\b|\W*$)", text[m.end():])  # "a cat, Miso, who …"
+        one = re.match(r"(?: now| too| as well)?, (" + NAME + r")(?=,| who\b| which\b| that\b|\W*$)", text[m.end():])
+        # "a cat, Miso, who …", "a cat now, Michi, rescued in October"
         if name is None and not both and one and one.group(1)[0].isupper() and one.group(1).lower() not in NOT_NAMES:
             name = one.group(1)
         pet = text[m.start(1):m.end(1) + (text[m.end(1):m.end(1) + 1] == "s")].lower()  # "guinea pigs" as said

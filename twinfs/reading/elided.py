@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from .labelled import labelled
 from .lexicon import JOBS, KIN_WORDS, LANGUAGES, SEEN
 
 # a list line's first verb, said of oneself: "- work as a pharmacist", "- speak Catalan"
@@ -46,8 +47,10 @@ WORKPLACE = r"[A-Z][\w'-]*(?: (?:[A-Z][\w'-]*|de|del|of|the|and|&))*\s*(?:[,.;(\
 # imperative says where one lives or what one speaks)
 OPENERS = ((r"lives? in ", r"[A-Z]", "I "), (r"grew up in ", r"[A-Z]", "I "), (r"moved to ", r"[A-Z]", "I "),
            (r"work (?:as an?|at|for) ", r"\w", "I "), (r"speak ", r"[A-Z][a-z]+\b", "I "),
-           (r"born in ", r"[A-Z]", "I was "), (r"(?:still )?(?:can't|cannot) (?:stand|be doing with) ", "", "I "),
+           (r"born in ", r"[A-Z]", "I was "), (r"born (?:and|&) (?:raised|bred) in ", r"[A-Z]", "I was "),
+           (r"(?:still )?(?:can't|cannot) (?:stand|be doing with) ", "", "I "),
            (r"still living in ", r"[A-Z]", "I'm "), (r"(?:really |still )?(?:love|hate) (?:a good|my) ", r"\w", "I "),
+           (r"hate ", r"[a-z]", "I "),  # "Hate surprise video calls with a passion"
            (APPOINTMENT, "", "I've got "),  # "Dentist at 4:30", a stand-up's "Today:" line
            (r"(?:[a-z-]+ )?(?:" + "|".join(sorted(JOBS, key=len, reverse=True)) + r") at ", WORKPLACE, "I'm a "))
 # "Vet tech at Veterinaria San Roque (…), 8 to 4": a job at a named place, the clause ending with the name (not "Nurse
@@ -66,12 +69,19 @@ LANGUAGE_LIST = re.compile(START + r"(?=" + SOME + r"([A-Za-z]+)(?:, " + SOME + 
                            + r"[A-Za-z]+)?\s*(?:[.!]|$|\n))")
 
 
+# a thing named first, then what one feels of "it": "coriander: i hate it", "liquorice, can't stand it, sorry Iceland"
+TOPIC_FIRST = re.compile(r"(^|\n|[.!?]\s+|[-•*]\s+)((?!(?i:my|our|his|her|their|the|this|that|it|you|yes|yeah|yep|"
+                         r"no|nope|oh|ay|aw|wow|ok|okay|honestly|well|so|and|but|god|man|lol|haha|ugh|omg)\b)"
+                         r"[A-Za-z][\w'-]*(?: [a-z][\w'-]*)?)(?: ?[:—–] ?(?:[Ii] )?|, )"
+                         r"((?:really |honestly |absolutely )?(?:hate|can't stand|cannot stand|love|adore)) "
+                         r"(?:it|them)\b")
 BORN_HERE = re.compile(START + r"(?=(?!I\b|I')[A-Z][\w'-]+(?: [A-Z][\w'-]+)? born (?:and|&) (?:raised|bred)\b)")
 
 
 def with_subject(text: str) -> str:
     """`text` with the "I" its notes leave out written in; the same text when it has none."""
     text = EMOJI_LED.sub("", text)  # "🐝 allergic to bee stings": an emoji that leads a line is its bullet
+    text = TOPIC_FIRST.sub(lambda m: f"{m[1]}I {m[3]} {m[2]}", text)
     text = BORN_HERE.sub(lambda m: m.group(0) + "I'm ", text)  # "- Soweto born & raised" - "- I'm Soweto born …"
     text = AGE.sub(lambda m: f"{m.group(1)}I'm {m.group(2)}", text)
     text = _in_lines(text)
@@ -127,8 +137,8 @@ def _in_lines(text: str) -> str:
     lines = text.split("\n")
     for n, line in enumerate(lines):
         bullet = re.match(BULLET.removeprefix(r"(?:^|\n)"), line)
-        if bullet is None:
-            continue
+        if bullet is None or labelled(line):
+            continue  # "- Grew up: Tacloban" is a form's line (labelled.py reads it)
         rest = re.sub(r"(^|, )((?i:" + "|".join(VERBS) + r"))\b", lambda v: f"{v.group(1)}I {v.group(2).lower()}",
                       line[bullet.end():])
         rest = re.sub(r"^(?=(?i:an?|one|two|three|four|five|\d) (?:kids?|child|children|sons?|daughters?|boys?|girls?|"

@@ -33,7 +33,7 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
                   r"mediterranean) diet\b", low)  # "I'm on a keto diet at the moment"
     if m:
         add("diet", m.group(1))
-    m = re.search(r"\bi (?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|"
+    m = re.search(r"\bi (?:just |simply |really )?(?:(?:ca n't|can't|cannot|no longer|never) (?:have|eat|drink|do)|"
                   r"(?:do n't|don't|do not) (?:eat|drink)) ([\w -]+)", low)  # "I can't have dairy", not "I don't have
     # plans"
     if m and (value := cut_value(m.group(1), 3)) and re.match(r"(?:at all|anymore|any more)\b", value):
@@ -45,8 +45,8 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
     if m and (value := cut_value(m.group(2), 3)):
         add("diet", ("no " if re.search(r"stopped|quit|gave up", m.group(0)) else "eats " if m.group(1) == "eating"
                      else "drinks ") + value)
-    m = re.search(r"\b(?:i|we) (?:[^.;!?]{0,40}? and )?(?:only |strictly |mostly |always )?(?:eats?|keeps?) (?:only "
-                  r"|strictly |mostly |fully )?(" + "|".join(sorted(DIETS)) + r")\b", low)
+    m = re.search(r"\b(?:i|we) (?:[^.;!?]{0,40}? and )?(?:only |strictly |mostly |always |just )?(?:eats?|keeps?) "
+                  r"(?:only |strictly |mostly |fully )?(" + "|".join(sorted(DIETS)) + r")\b", low)
     if m:
         add("diet", m.group(1))  # "We eat halal", "I'm coeliac and eat strictly gluten-free"
     m = re.search(r"\bi(?: 'm| am) (?:(?:trying to cut|cutting) (?:down|back) on|(off)) (salt|sugar|red meat|meat|"

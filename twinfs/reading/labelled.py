@@ -1,9 +1,9 @@
 """A filled-in form's lines, said as "Label: value": "Occupation: Sous chef", "Allergies: none known except
 penicillin", "Emergency contact: Luana Menezes (wife)", "Dependents: Theo (son, 9), Bia (daughter, 6)", and the
-same said inline ("dislike: jazz. like: Bach, obviously."). The label says what the value is, so no sentence around
-it is needed. A line is the speaker's own unless its label names someone else ("Dependents' allergies", "Partner's
-job") or a former thing ("Past conditions", "Previous employer"), and the form is theirs unless its "Name:" line
-names someone else.
+same said inline ("dislike: jazz. like: Bach, obviously."), and a renewal's "Address: was Half Way Tree, now Red Hills
+Road" (the new value). The label says what the value is, so no sentence around it is needed. A line is the
+speaker's own unless its label names someone else ("Dependents' allergies", "Partner's job") or a former thing ("Past
+conditions", "Previous employer"), and the form is theirs unless its "Name:" line names someone else.
 
     facts(line, speaker, turn_text)   # "Languages: Portuguese, English, some Spanish" -> [("language",
                                       #  "Portuguese"), ("language", "English"), ("language", "some Spanish")]
@@ -20,7 +20,7 @@ LABELS = {
     "age": "age", "address": "home_city", "home": "home_city", "home address": "home_city", "location": "home_city",
     "city": "home_city", "current city": "home_city", "lives in": "home_city", "living in": "home_city",
     "based in": "home_city", "based": "home_city", "residence": "home_city", "place of residence": "home_city",
-    "originally from": "hometown",
+    "originally from": "hometown", "origin": "hometown", "grew up": "hometown",
     "place of birth": "hometown", "birthplace": "hometown", "born in": "hometown", "born": "hometown",
     "hometown": "hometown", "home town": "hometown", "grew up in": "hometown",
     "current address": "home_city", "occupation": "job", "job": "job", "employment": "job",
@@ -30,23 +30,26 @@ LABELS = {
     "works at": "employer",
     "language": "language", "languages spoken": "language", "spoken language": "language",
     "allergy": "allergy", "allergie": "allergy", "known allergie": "allergy", "drug allergie": "allergy",
-    "food allergie": "allergy",
+    "food allergie": "allergy", "allergic to": "allergy", "allergic": "allergy",
     "condition": "health", "current condition": "health", "medical condition": "health", "health": "health",
-    "health condition": "health", "diagnose": "health", "diagnosis": "health",
-    "diet": "diet", "dietary requirement": "diet", "dietary need": "diet", "dietary restriction": "diet",
+    "health condition": "health", "diagnose": "health", "diagnosis": "health", "medical": "health",
+    "diet": "diet", "dietary": "diet", "dietary requirement": "diet", "dietary need": "diet",
+    "dietary restriction": "diet",
     "hobby": "hobby", "hobbie": "hobby", "interest": "hobby", "pastime": "hobby",
     "like": "likes", "love": "likes", "favourite": "likes", "favorite": "likes",
     "dislike": "dislikes", "hate": "dislikes",
     "pet": "pet", "school": "school", "university": "school", "college": "school", "studying": "school",
     "currently studying": "school", "course": "school",
     "partner": "partner", "spouse": "partner", "husband": "partner", "wife": "partner",
-    "emergency contact": "kin", "next of kin": "kin", "dependent": "kin", "dependant": "kin", "children": "kin",
+    "emergency contact": "kin", "next of kin": "kin", "ice": "kin", "in case of emergency": "kin",
+    "dependent": "kin", "dependant": "kin", "children": "kin",
     "kid": "kin", "child": "kin", "family": "kin", "home base": "home_city", "grandchildren": "kin",
     "grandkid": "kin", "grandson": "kin", "granddaughter": "kin", "plus-one": "kin", "plus one": "kin",
     # a dating profile's prompts: "My simple pleasures: …", "Dealbreaker: coriander", "Typical Sunday: sea swim"
     "simple pleasure": "likes", "i go crazy for": "likes", "i'm weirdly attracted to": "likes",
     "i geek out on": "likes", "green flag": "likes", "dealbreaker": "dislikes", "most irrational fear": "dislikes",
     "pet peeve": "dislikes", "typical sunday": "hobby", "perfect sunday": "hobby",
+    "weekend": "hobby",  # a profile's "Weekends: basketball with the league"
 }
 TASTES = {"likes", "dislikes", "hobby"}
 LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several
@@ -65,13 +68,22 @@ FILLER = re.compile(r"^(?:obviously|honestly|mostly|really|too|also|etc|lol|haha
                     r"(?:well[- ])?managed)\W*$", re.I)
 CLAUSE = re.compile(r"\b(?:i|is|are|am|was|were|have|has|had|getting|will|would|can)\b|\w'(?:re|m|ve)\b|…|\.\.\.",
                     re.I)
+# a renewal's line, the old value then the new: "was Half Way Tree, now Red Hills Road" (the new one holds)
+WAS_NOW = re.compile(r"^(?:was|used to be|previously|formerly)\s+.+?[,;]?\s+(?:now|currently|these days)\s*:?\s+(?=\S)",
+                     re.I)
+SAME = re.compile(r"^(?:no change|unchanged|same(?: as before)?|as before)\s*[—–:-]\s*(?=\S)",
+                  re.I)  # "no change — asthma"
+ASIDE_AFTER = re.compile(r"\s+[—–]\s+.*$")  # "Red Hills Road, Constant Spring — moved in June"
+TIME_ONLY = re.compile(r"^(?:every|each|on|most)?\s*(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|"
+                       r"mornings?|evenings?|nights?|day|week|month)\b(?: (?:mornings?|evenings?|nights?))?$", re.I)
 BORN_AND_AGE = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}\s*(?:[—–-]|,)\s*(\d{1,3})$")  # a birth date, then the age
 # a street of an address: "14 Florida Road", "Flat 2, 9 Elm St"
 ADDRESS = re.compile(r"^\d+\w?\s|\b(?:road|rd|street|st|avenue|ave|lane|drive|close|crescent|court|place|terrace|"
                      r"flat|apt|apartment|unit)\b\.?(?:,|$)", re.I)
 # a label's words around the one that says what it is: "Area of residence", "Children attending", "Allergy details",
 # "Other conditions"
-WORDING = re.compile(r"^(?:other|additional) |^(?:area|place|town|region|county|district) of (?=residence)|"
+WORDING = re.compile(r"^(?:other|additional) |\s+for (?:club|team|office|work|company|group|the|our) [\w ]+$|"
+                     r"^(?:area|place|town|region|county|district) of (?=residence)|"
                      r"\s+(?:attending|coming|details|notes|info|information|if any|\(if any\))$")
 EMPLOYMENT = re.compile(r"\s*(?:(?:current )?employment|(?:occupation|job|role|profession)\s*[/&]\s*(?:employer|"
                         r"company|workplace))\s*$", re.I)  # "Current employment: job, employer, city"
@@ -92,10 +104,12 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
             or not _theirs(turn_text, speaker):  # the whole turn searched only for a form's line
         return []
     value = EXCEPT.sub("", value)
+    if WAS_NOW.match(value) or SAME.match(value):
+        value = ASIDE_AFTER.sub("", SAME.sub("", WAS_NOW.sub("", value)))
     value = re.sub(r"^(?:yes|yep|yeah|\d{1,2})\s*[-–—:]\s*(?=\S)", "", value, flags=re.I)  # "Yes - Callum Reid
     # (husband)", "2 - Ayo (7) and Zara (4)": the answer, then who
     if attribute == "kin":  # "Dependents: Theo (son, 9)"; "kids: Inês (9), Rafael (6)" their relation in the label
-        kind = KIN.get(WORDING.sub("", m.group("label").strip().lower()))  # "Children attending"
+        kind = KIN.get(WORDING.sub("", _counted(m.group("label").strip().lower())))  # "Children attending"
         return [pair for item in _items(value) for pair in _relative(item, kind)]
     if attribute in KIN.values() and attribute != "partner":  # "my mum: Graça, 71, comes with us"
         name = value.split(",")[0].strip()
@@ -113,6 +127,9 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
         return [(attribute, part) for part in _places(value)]
     if attribute in ("job", "employer"):  # "Pharmacist now, switched last year"
         parts = _parts(value)
+        if len(parts) > 1 and re.fullmatch(r"(?:my|our) own (?:firm|company|business|practice|studio|shop|agency)",
+                                           parts[0], re.I):
+            parts = parts[1:]  # "Employer: my own firm, Campbell-Whyte Clearing Ltd"
         value = re.sub(r"\s+(?:now|currently|these days|at the moment)$", "", parts[0])  # "Estúdio Vértice (mine, …)"
         if EMPLOYMENT.match(m.group("label")) and len(parts) > 1 and re.match(r"[A-ZÀ-Þ]", parts[1]):
             return [("job", value), ("employer", parts[1])]  # "Employment: Architectural technologist, Studio Mkhize"
@@ -123,7 +140,8 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
         return []  # "Languages: Norwegian is my native language, …": sentences, read as said
     items = [item for item in items if not CLAUSE.search(item)]  # "Conditions: asthma, I carry an inhaler"
     return [(attribute, cut) for item in items if (cut := ONWARD.sub("", item).strip(" .")) and not FILLER.match(cut)
-            and not NONE.match(cut) and not (attribute in TASTES and re.search(r"\b(?:my|our|me|I)\b", cut))]
+            and not NONE.match(cut) and not TIME_ONLY.match(cut)
+            and not (attribute in TASTES and re.search(r"\b(?:my|our|me|I)\b", cut))]
     # a taste in the speaker's own words ("roast at my ma's") would read wrongly as the speaker's page says it
 
 
@@ -140,11 +158,18 @@ def attribute_of(label: str) -> str | None:
     if "'" in label or FORMER.search(label) or label.startswith(("their ", "his ", "her ")):
         return None
     label = re.sub(r"^my ", "", label)
+    label = _counted(label)
     if re.search(r"\s/\s", label):  # "Occupation / employer", "Allergies / dietary notes": its first part's
         return next((a for part in re.split(r"\s/\s", label) if (a := attribute_of(part))), None)
     label = WORDING.sub("", label) or label  # "Area of residence", "Children attending"
     relation = KIN.get(label) if label in KIN and KIN[label] not in ("children", "friend") else None
     return LABELS.get(label) or LABELS.get(label.removesuffix("s")) or relation or ("pet" if label in PETS else None)
+
+
+def _counted(label: str) -> str:
+    """A label without the count of what it lists: "two kids" -> "kids"; "dad of two" -> "kids"."""
+    label = re.sub(r"^(?:one|two|three|four|five|\d) (?=\w)", "", label)
+    return re.sub(r"^(?:mum|mom|mother|dad|father|parent) of (?:one|two|three|four|five|\d)$", "kids", label)
 
 
 OWNER = re.compile(r"^(?:[\w ]+?'s?|their|his|her) ")  # "Partner's ", "Dependents' ", "their "
@@ -173,7 +198,8 @@ def _theirs(turn_text: str, speaker: str) -> bool:
     shares their surname)."""
     m = re.search(r"^\s*(?:full )?name\s*:\s*(.+)$", turn_text, re.I | re.M)
     given = re.findall(r"\w+", speaker.lower())[:1]
-    return m is None or not given or given[0] in re.findall(r"\w+", m.group(1).lower())
+    return m is None or not given or given[0] in re.findall(r"\w+", m.group(1).lower()) \
+        or not re.search(r"[A-ZÀ-Þ][a-zà-ÿ]", m.group(1))  # "NAME: [hidden]", "Name: me": no one else's
 
 
 def _items(value: str) -> list[str]:
@@ -239,6 +265,9 @@ def _relative(item: str, kind: str | None = None) -> list[tuple[str, str]]:
     relation = next((w for w in words if w in KIN), None)
     if relation is not None:
         kind = KIN[relation]
+    said = re.match(r"(?:my |our )?(?P<kin>[a-z]+) (?=[A-ZÀ-Þ])", m.group("name").strip())  # "daughter Mika (6)"
+    if relation is None and said and said.group("kin") in KIN and KIN[said.group("kin")] != "friend":
+        relation, kind = said.group("kin"), KIN[said.group("kin")]
     name = re.sub(r"^(?:[a-z]+ )+", "", m.group("name").strip())  # "little Duarte (4)"
     if kind is None or (relation is None and not name[:1].isupper()):
         return []

@@ -28,14 +28,16 @@ KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": 
        "nonno": "grandfather", "oma": "grandmother", "opa": "grandfather", "babcia": "grandmother",
        "lola": "grandmother", "lolo": "grandfather", "bubbe": "grandmother", "zayde": "grandfather",
        "mommy": "mother", "mummy": "mother", "mama": "mother", "daddy": "father", "papa": "father",
-       "maman": "mother", "mamá": "mother", "papá": "father", "suegra": "mother-in-law", "suegro": "father-in-law"}
+       "maman": "mother", "mamá": "mother", "papá": "father", "suegra": "mother-in-law", "suegro": "father-in-law",
+       "mãe": "mother", "avó": "grandmother", "avô": "grandfather", "esposa": "partner", "esposo": "partner"}
 PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "mutt", "kitten", "kitty", "rabbit", "bunny", "hamster", "parrot",
         "bird", "fish", "turtle", "turtles", "tortoise", "horse", "pony", "snake", "lizard", "ferret", "gecko",
         "guinea pig", "puppies", "kittens", "greyhound", "labrador", "poodle", "beagle", "terrier", "spaniel",
         "collie", "retriever", "husky", "dachshund", "pug", "bulldog", "corgi", "chihuahua", "whippet", "lurcher",
         "schnauzer", "shiba", "shih tzu", "cockapoo", "labradoodle", "budgie", "canary", "cockatiel", "chinchilla",
         "hedgehog", "goldfish", "axolotl", "jack russell", "elkhound", "staffie", "springer spaniel",
-        "cavapoo", "maltese", "greyhounds", "westie", "weimaraner", "vizsla", "dalmatian", "rottweiler", "hen", "hens"}
+        "cavapoo", "maltese", "greyhounds", "westie", "weimaraner", "vizsla", "dalmatian", "rottweiler", "hen", "hens",
+        "staffy", "aspin"}
 # the words as a pattern's alternatives, the longest first: "best friend" before "friend", "guinea pig" before "pig"
 KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))
 PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))
@@ -64,7 +66,8 @@ JOBS = {"hygienist", "inspector", "dietician", "podcaster", "recruiter", "coordi
         "geologist", "labourer", "laborer", "bricklayer", "plasterer", "decorator", "locksmith", "joiner",
         "seamstress", "lifeguard", "comedian", "curator", "archivist", "archaeologist", "historian", "sculptor",
         "novelist", "copywriter", "dietitian", "nutritionist", "optometrist", "radiographer", "psychiatrist",
-        "chiropractor", "osteopath", "paediatrician", "pediatrician", "doula"}
+        "chiropractor", "osteopath", "paediatrician", "pediatrician", "doula", "dev", "sparky", "guide",
+        "operator"}
 # languages one speaks or learns: "I'm learning Portuguese for work" is a language, not a hobby
 LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", "dutch", "swedish", "norwegian",
              "danish", "finnish", "polish", "czech", "russian", "ukrainian", "greek", "turkish", "arabic", "hebrew",

@@ -5,6 +5,7 @@ message dropped, words struck through dropped, a value taken back dropped for th
     own_words("- ~~marathon training~~ stopped in March")             # "-  stopped in March"
     own_words("Job: nurse - no wait, old answer. Pharmacist now.")    # "Job: Pharmacist now."
     own_words("hi, this is Tom, Ana's husband, typing for her. I'm a chef")  # ""
+    own_words("Don't write that I'm vegan, I'm not.")                  # ", I'm not."
 
 A pasted email's "> " lines are the other writer's ("> I'm a freelance illustrator now, living in Lisbon"): read as
 the speaker's they set a job, a home and a pet that are not theirs. The turn keeps its lines (a blank for each
@@ -72,6 +73,13 @@ TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?
                         + r"))(?-i:[A-Z])[^\n.!?]{0,60})[.!?][ \t]*",
                         re.I)
 
+# what the speaker asks be left unsaid of them: "don't let her write that I'm diabetic — that's my dad", "please
+# don't write that I hate the beach" (the words after it, to the clause's end, are no statement of theirs)
+UNSAID = re.compile(r"\b(?:don't|do not|doesn't|does not|mustn't|never) (?:let (?:her|him|them|anyone|[A-Z][\w'-]+) )?"
+                    r"(?:write|put|say|mention|add|list|tell (?:them|people|anyone)) (?:down )?(?:that )?"
+                    r"(?=I\b|I'm\b|I've\b)[^\n.!?;,—–]*",
+                    re.I)
+
 # a draft of the speaker's own pasted in quotation marks after words that say it is theirs: 'here's my draft for the
 # free-text box: "I'm originally from Nyeri …"', 'Fix my ad?\n\n"FOR SALE - …"', 'the About box, here's mine: "…"';
 # not "my mum's message: …" (another's words) nor 'Translate: "I live in Paris"'
@@ -108,7 +116,7 @@ def own_words(text: str, speaker: str | None = None) -> str:
         text = QUOTED.sub("", text)
     if "~~" in text:
         text = STRUCK.sub("", text)
-    text = FILLERS.sub("", text)  # "I work at, um, Alamo Smiles"
+    text = UNSAID.sub("", FILLERS.sub("", text))  # "I work at, um, Alamo Smiles"
     text = AGE_FIXED.sub(lambda m: f"{m[1]} {m['fix']}{m['between']}{m['lead']}{m['fix']}", text)
     text = REPAIRED.sub(lambda m: "" if bool(m["name"]) == m["fix"][:1].isupper() else m[0], text)
     return TAKEN_BACK.sub(lambda m: m.group(1), text)

@@ -34,6 +34,9 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence) "
                   r"in )?(" + PLACE_ON + r")",
                   text, re.I) or re.search(r"\bbased (?:in|out of) (" + PLACE_ON + r")", text)
+    if m and re.match(r"[\w -]+'s (?:[a-z]+ ){0,2}(?:lab|office|branch|site|team|store|shop|clinic|department|plant|"
+                      r"depot|warehouse|studio|location)\b", m.group(1)):
+        m = None  # "I moved to Dentica's second lab in Krzyki": a workplace's branch, no home
     if m and re.search(r"\blived\b", m.group(0)) and not re.search(r"(?:'ve|have|has)(?: \w+)? lived\b", m.group(0)):
         m = None  # "when I lived in Monterrey", "I lived in Rome for a year": a home that was
     if m and (place := _place_named(places, m.group(1))):
@@ -74,7 +77,7 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                   r"(" + PLACE_ON + r")", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", place)
-    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:" + CAPITAL + r"[a-z]+, )?(?:originally |born and raised )?"
+    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:" + CAPITAL + r"[a-z]+, )?(?:originally |born and (?=raised ))?"
                   r"(?:from|born (?:in|on)|"
                   r"(?:grew up|raised)(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?| with(?: [\w']+){1,3})? in) "
                   r"(" + PLACE_ON + r")",
@@ -82,14 +85,16 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
     m = re.search(r"\b[Ww]e (?:were )?(?:both |all )?(?:grew up (?:together )?|born )in (" + PLACE_ON + r")", text) \
-        or re.search(r"(?:^|(?<=[.!?] )|(?<=, ))(?:[Aa]nd |[Bb]ut )?(?:[Gg]rew up(?: w(?:ith|/)(?: [\w']+){1,3})?|"
+        or re.search(r"(?:^(?:[A-Z][a-z]{1,7} [—–] )?|(?<=[.!?] )|(?<=, ))(?:[Aa]nd |[Bb]ut )?"
+                     r"(?:[Gg]rew up(?: w(?:ith|/)(?: [\w']+){1,3})?|"
                      r"[Bb]orn and raised|[Bb]orn) in (" + NAMES
                      + r")", text) \
         or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)") \
         or re.match(r"(" + NAMES + r")(?: 's| is) where (?i:(?:i|we) (?:both )?(?:grew up|was born|"
                     r"were born|'m from|am from|come from))\b", text)  # "Tulsa's where I grew up"
     # "We grew up in Soweto", "We were both born in Turda",
-    # "Grew up in Nukuʻalofa, we walked everywhere", "in Salvador, where I grew up"
+    # "Grew up in Nukuʻalofa, we walked everywhere", "Neither — born and raised in Ísafjörður", "in Salvador, where I
+    # grew up"
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
     m = re.search(r"\b[Ii](?: ?'m| am) an? (" + NAMES + r") (?:boy|girl|lad|lass|native|(?:man|woman),? born and "
@@ -135,5 +140,7 @@ def _staying(text: str) -> re.Match[str] | None:
     m = re.search(r"\b(?:(?:[Ii] 'm|[Ii] am|[Ww]e 're|[Ww]e are) (?:just |right |out \w+ |based )?(?:in|outside|near)|"
                   r"[Ww]e 're out \w+ in) (" + CAPITALISED + r"(?: " + CAPITALISED + r")*)", text)
     stay = m and re.match(r",?\s*(?:for|on|this|next|until|till|visiting|at the moment|right now|today|tonight|again|"
-                          r"now for|over|during)\b", text[m.end():], re.I)
+                          r"now for|over|during|at (?:my|our|a|an|the) [\w ]*?[\w-]+ ?'s?(?!\w))\b", text[m.end():],
+                          re.I)
+    # "I'm in Toronto at my brother's": a stay at someone's
     return None if stay else m

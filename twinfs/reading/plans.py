@@ -149,8 +149,11 @@ def dated_plan(sentence: Any, at: datetime, scheduled: bool) -> tuple[str, str] 
     # can bring a ham if he wants"
     clause = re.split(r"\s[—–-]\s|;|,\s+(?:and|but|so|or)\s", sentence.span.text)
     said = next((c for c in clause if re.search(rf"\b{re.escape(planned.split()[0])}\b", c)), sentence.span.text)
-    if re.search(r"\b(?:if|unless|provided|assuming|depending)\b", said, re.I):
-        return None  # "I'll come and cheer in June if exams are over"
+    later = sentence.span.text[sentence.span.text.find(said) + len(said):]
+    if re.search(r"\b(?:if|unless|provided|assuming|depending)\b", said, re.I) or (
+            phrase.lower() not in said.lower() and phrase.lower() in later.lower()):
+        return None  # "I'll come and cheer in June if exams are over"; "I'm doing a law degree in the evenings, so
+        # no more Tuesday nets": the day is a later clause's (not "the deadline is the 15th, so I'm submitting by then")
     day = resolve(phrase, at, "future")
     if day is None or (day < at.date() and not phrase.lower().startswith("this ")):
         return None

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .ages import SPELLED
 from .dates import DAY
 
 if TYPE_CHECKING:
@@ -243,14 +244,24 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 and not (t.dep_ == "pobj" and t.head.head.lemma_.lower() in PARENTS) \
                 and not (t.dep_ == "pobj" and t.head.lower_ == "at" and re.fullmatch(
                     r"\d\d|\d{1,2}(?:[:.]\d\d)?(?:[ap]m|h)?", t.text, re.I)) \
-                and not (t.dep_ == "dobj" and t.head.lemma_ == "turn"):
+                and not (t.dep_ == "dobj" and t.head.lemma_ == "turn") \
+                and not (t.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("i", "he", "she")
+                                                  for c in t.head.children) and _an_age(t.lower_)
+                         and not any(c.dep_ == "mark" or c.lower_ in ("when", "if", "once", "until", "till", "unless")
+                                     for c in t.head.children)):  # "maybe when I'm 35": a time, no age
             out.append((t, ""))  # "the tank is big enough for three": three what? Not "a proud mum of two", "At
-            # 36 I'm the old man of the group", "I turned 37 last Friday" (an age), "on Saturdays at 7" (a time)
+            # 36 I'm the old man of the group", "I turned 37 last Friday", "I'm 37" (an age), "on Saturdays at 7" (a
+            # time)
         elif low == "one" and t.dep_ in ("attr", "dobj", "nsubj", "pobj") and not any(
                 c.dep_ in _MODIFIERS + ("det", "poss") and not (c.dep_ == "prep" and c.lower_ != "of")
                 for c in t.children):  # "working on one with my group": one of what
             out.append((t, ""))  # "I've been one since": one of what the other person said
     return out
+
+
+def _an_age(word: str) -> bool:
+    """A grown-up's age as said: 13 to 119, or spelled from "twenty" on ("I'm 37", not a child's "like I'm nine")."""
+    return (word.isdigit() and 12 < int(word) < 120) or re.fullmatch(SPELLED, word) is not None
 
 
 def _arrived(t: Token) -> bool:

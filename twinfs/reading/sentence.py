@@ -155,7 +155,7 @@ class Sentence:
         if root.tag_ in ("VB", "VBP") and root.i == self.tokens[0].i and self.span[0].text in BULLETS:
             return ""  # "- live in Uppsala, commute to Solna": a list of one's own, no imperative
         if root.tag_ == "VBN":
-            return "has"
+            return "was" if root.lower_ == "born" else "has"  # "born and raised in Ísafjörður"
         return None
 
     @property

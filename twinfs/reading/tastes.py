@@ -27,7 +27,8 @@ PEOPLE_OF = re.compile(r"(?:my|our|your|his|her|their) (?:new |old )?(?:manager|
 
 # what one does for its own sake, said by its verb alone
 PASTIMES = (r"(?:sea-swim|wild swim|swim|run|jog|cycle|climb|boulder|knit|crochet|bake|paint|sketch|hike|surf|sail|"
-            r"dance|sing|garden|skate|ski|snowboard|fish|golf|box|kayak|paddle|skydive|scuba dive|quilt|sew|birdwatch)")
+            r"dance|sing|garden|skate|ski|snowboard|fish|golf|box|kayak|paddle|skydive|scuba dive|quilt|sew|birdwatch|"
+            r"weave)")
 
 
 # a pastime one goes out for, said "goes …": "Weekends I'm out sea fishing" (attributes.alone says it so)
@@ -66,6 +67,10 @@ def tastes(text: str, low: str) -> list[Pair]:
     if m:
         add("hobby", m.group(1))  # "I sea-swim at Salthill most mornings", "I sing in a choir"; not "I run a bakery",
         # "I cycle to work" (a verb with its object or its way), "when I climb", "the shelter I volunteer at"
+    m = re.search(r"\bi (?:also |still |now |even )?(coach (?:the |my |our |a )?(?:[\w'-]+ ){0,3}?(?:team|squad|kids|"
+                  r"juniors|under-\d+s|u\d+s))\b(?= (?:(?:here|there) )?(?:on|at|every|in|most)\b)", low)
+    if m:
+        add("hobby", m.group(1))  # "Now I coach the under-13s here on Saturday mornings": a volunteer's
     m = re.search(r"\bi (?:also |still |now |even )?(crochet|knit|bake|sew|quilt|brew|carve|whittle|forage for) "
                   r"([a-z]+(?: [a-z]+)?)\b", low)
     if m and m.group(2).split()[0] not in ("it", "them", "this", "that", "for", "with", "a", "an", "the", "my", "our",
@@ -232,7 +237,8 @@ def tastes(text: str, low: str) -> list[Pair]:
     m = re.search(r"\bmy (?:all-time |top |absolute )?favou?rite ([a-z ]{3,30}?) (?:is|was|are) (.+)$", text, re.I)
     if m:
         add("favorite_" + "_".join(m.group(1).lower().split()), cut_value(m.group(2), 6))
-    m = re.search(r"\b([\w -]+?) (?:is|are) my (?:all-time )?(?:top pick|favou?rite)\b(?: ([a-z]+)\b)?", low) \
+    m = re.search(r"\b([\w -]+?) (?:is|are) (?:still |always |definitely )?my (?:all-time )?(?:top pick|"
+                  r"favou?rite)\b(?: ([a-z]+)\b)?", low) \
         or re.search(r"\b([\w -]+?) (?:is|are) (?:basically |literally |honestly )?my (?:whole |entire )?"
                      r"(?:personality|obsession|jam|happy place)()\b", low)  # "Amapiano is my whole personality"
     if m and (value := cut_value(re.sub(r"^.*\b(?:but|so)\s+", "", m.group(1)), 6)):  # "landscapes and still life"
@@ -269,10 +275,13 @@ def tastes(text: str, low: str) -> list[Pair]:
         add("dislikes", as_spelled(value, text))  # "One thing I can't stand is small talk about the weather"
     m = re.match(r"([a-z][\w'-]*(?: [a-z][\w'-]*)?),? i (?:honestly |really |just |absolutely |simply )*"
                  r"(?:ca n't|can't|cannot) stand\W*$", low) \
+        or re.match(r"([a-z][\w'-]*(?: [a-z][\w'-]*)?) ?[,:] (?:i )?(?:honestly |really |just |absolutely )*(?:ca n't "
+                    r"stand|can't stand|cannot stand|hate|detest|loathe) (?:it|them)\b", low) \
         or re.search(r"\b(?:except|apart from|but not|other than) ([a-z][\w'-]*(?: [a-z][\w'-]*)?),? which i "
                      r"(?:honestly |really |just |absolutely )*(?:ca n't stand|can't stand|hate|detest|loathe)\b", low)
     if m and m.group(1) not in ("that", "this", "it", "which", "what", "them"):
-        add("dislikes", as_spelled(m.group(1), text))  # "Tofu I honestly can't stand", "except mushrooms, which I …"
+        add("dislikes", as_spelled(m.group(1), text))  # "Tofu I honestly can't stand", "except mushrooms, which I …",
+        # "coriander: i hate it"
     m = re.search(r"\bi(?: 'm| am) (?:totally |completely |really |so )?hooked on ([\w' -]+?)(?: ones)?\W*$", low) \
         or re.search(r"\bi could (?:happily |honestly |literally )?eat ([\w' -]+?) (?:all day|every (?:single )?day|"
                      r"forever|for every meal)\b", low) \

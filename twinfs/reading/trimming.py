@@ -92,7 +92,9 @@ def trimmed(span: Span) -> list[Token]:
         if joint is None and early and hollow(tokens[:early]) and any(
                 x.dep_ in ("nsubj", "nsubjpass", "expl") for x in tokens[early + 1:early + 4]):
             joint = tuple(x.lower_ for x in tokens[:early + 1])  # "I could never, I get out of breath …"
-        if joint is None and (t.is_punct or t.is_space or t.pos_ == "INTJ" or (
+        named = t.text[:1].isupper() and nxt is not None and nxt.text in ("—", "–", ",") and [
+            x.lower_ for x in tokens[2:3]] in (["my"], ["our"]) and len(tokens) > 3 and tokens[3].lower_ in NAMED_ONES
+        if joint is None and not named and (t.is_punct or t.is_space or t.pos_ == "INTJ" or (
                 t.lower_ in OPENERS and not cleft and not degree) or vocative):
             tokens.pop(0)
         elif joint is not None:
@@ -100,8 +102,9 @@ def trimmed(span: Span) -> list[Token]:
         elif (colon := next((i for i, x in enumerate(tokens[:4]) if x.text in (":", "—", "-", "–")
                              and (x.text == ":" or i == 0 or tokens[i - 1].whitespace_)),  # not "Money-wise"
                             None)) is not None \
-                and not any(x.lower_ in FIRST or x.lower_ in KIN for x in tokens[:colon]):
-            del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"; not "Dad — Mohan — is …", of whom it speaks
+                and not any(x.lower_ in FIRST or x.lower_ in KIN for x in tokens[:colon]) and not named:
+            del tokens[:colon + 1]  # "Big news: I moved" -> "I moved"; not "Dad — Mohan — is …", of whom it speaks,
+            # nor "Pelusa — my cat — needs feeding", whom the aside names
         else:
             break
     while len(tokens) > 3 and tokens[-1].is_punct and tokens[-2].pos_ == "PROPN" and tokens[-3].text == "," \

@@ -246,7 +246,9 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                 add("employer", after(at.group(1)))
     m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )"
                   rf"((?:[\w-]+ ){{0,2}}{BUSINESS})\b", low) \
-        or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b", low)
+        or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b(?! (?:membership|pass|card|class|classes|buddy|"
+                     r"session|sessions|bag|kit|account|order|bill|loyalty|routine|schedule))", low)  # not "my gym
+    # membership"
     if m and not re.search(r"\b(?:want|wanna|going to|gonna|gon na|hope|dream|plan|thinking|looking|find|search|ideal|"
                            r"start|starting|take a shot)",
                            low[:m.start()]):
