@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from test_reading_plain import read, values
 
+from twinfs.reading.kinds import misfit
 from twinfs.reading.labelled import facts
 from twinfs.reading.own_words import own_words
 
@@ -76,6 +77,9 @@ def test_a_fact_the_speaker_asks_be_left_out_sets_nothing():
     ("and yes I'm still 44.", ("age", "44")),
     ("Neither — born and raised in Tromsø.", ("hometown", "Tromsø")),
     ("I grew up in #Ocotlán, a small town.", ("hometown", "Ocotlán")),
+    ("Things I love: #mole #cumbia and rain on a tin roof. Things I hate: #traffic on Sundays.", ("likes", "cumbia")),
+    ("Things I love: #mole #cumbia and rain on a tin roof. Things I hate: #traffic on Sundays.",
+     ("dislikes", "traffic on Sundays")),
     ("Also if the school calls: I'm a paramedic, on nights this month.", ("job", "paramedic")),
     ("I'm a 2nd year apprentice sparky with Brightwire Electrical.", ("employer", "Brightwire Electrical")),
     ("I'm a backend dev at Quillstone.", ("job", "backend dev")),
@@ -108,3 +112,14 @@ def test_the_plain_forms_of_this_session(text, expected):
 def test_what_these_forms_do_not_say(text, unwanted):
     got = values(read(("user", text)))
     assert unwanted not in got, got
+
+
+@pytest.mark.parametrize(("concept", "value", "sentence"), [
+    ("age", "8 and a half", "MY NAME: Lila. I am 8 and a half."),
+    ("plans", "want to be a vet", "When I grow up I want to be a vet."),
+    ("school", "Leeds uni", "the course I didn't finish: Leeds uni, law, one year, dropped out."),
+])
+def test_the_model_pass_code_turns_down_a_childs_words(concept, value, sentence):
+    assert misfit(concept, value, sentence) is not None
+    assert misfit("age", "41", "I'm 41 now.") is None and misfit("plans", "want to be a vet", "I want to be a vet.") \
+        is None

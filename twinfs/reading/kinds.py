@@ -130,9 +130,10 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         return f"{value!r} is a state that was"  # "I was fully vegan for two years in my twenties but it didn't stick"
     if concept not in ("hometown", "family", "partner", "age", "language") and (re.search(
             r"\bas an? (?:kid|child|teen|teenager|boy|girl|student)\b|\bwhen (?:i|we) (?:was|were) (?:an? )?(?:kids?|"
-            r"little|young|younger|small|teenagers?)\b", sentence, re.I) or re.search(
+            r"little|young|younger|small|teenagers?)\b|\bwhen (?:i|we) grow up\b", sentence, re.I) or re.search(
             rf"\b(?:i|we) (?:once |always |never )?had\b[^.;!?]*?\b{re.escape(value)}\b", sentence, re.I)):
-        return f"{value!r} was had, or of a childhood"  # "as a kid in Tromsø we had a rabbit called Snøhvit"
+        return f"{value!r} was had, or of a childhood"  # "as a kid in Tromsø we had a rabbit called Snøhvit", "when I
+        # grow up I want to be a vet" (a child's words, pasted)
     if concept in ("likes", "hobby") and re.search(rf"\b(?:i|we) (?:have |'ve )?(?:tried|tested|gave)\s+(?:\w+\s+)?"
                                                    rf"{re.escape(value)}\b", sentence, re.I):
         return f"{value!r} was tried, no taste nor pastime said"  # "I have tried Duolingo one year ago but I stopped"
@@ -167,6 +168,9 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
             return f"{value!r} is a doing, not a job"  # "Cook comes Mon–Thu; I cook on Saturdays myself"
         taught = re.search(rf"\bteach(?:es|ing)?\s+{re.escape(value)}\b", sentence, re.I)
         return None if is_job(value) or taught else f"{value!r} names no job"
+    if concept == "school" and re.search(r"\b(?:dropped out|didn't finish|did not finish|never finished|quit)\b",
+                                         sentence, re.I):
+        return f"{value!r} is a school left"  # "course i didn't finish: yes, sydney uni, comp sci, 1 yr, dropped out"
     if concept == "school" and not STUDYING.search(sentence):
         return f"{sentence!r} says no study"  # "we're right on the coast in Salthill": a place, no school
     if concept in ("employer", "school"):
@@ -204,6 +208,8 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         if re.search(SOMEDAY + rf"(?:i'm|i am|i 'm|i turn|i'll be)\s+{re.escape(value)}\b", sentence, re.I):
             return f"{value!r} is an age someday, not now"  # "maybe when I'm 35 haha"
         named = re.search(r"\d", value) or words & NUMBERS or re.search(TENS, value, re.I)
+        if (young := re.match(r"\d+", value)) and int(young.group()) < 13:
+            return f"{value!r} is a child's age, not a grown-up speaker's"  # a child's sheet: "I am 8 and a half"
         return None if named else f"{value!r} names no age"
     if concept == "diet":
         return None if words & DIETS or value.lower() in DIETS else f"{value!r} names no diet"

@@ -50,6 +50,7 @@ LABELS = {
     "i geek out on": "likes", "green flag": "likes", "dealbreaker": "dislikes", "most irrational fear": "dislikes",
     "pet peeve": "dislikes", "typical sunday": "hobby", "perfect sunday": "hobby",
     "weekend": "hobby",  # a profile's "Weekends: basketball with the league"
+    "things i love": "likes", "things i like": "likes", "things i hate": "dislikes", "things i can't stand": "dislikes",
 }
 TASTES = {"likes", "dislikes", "hobby"}
 LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several

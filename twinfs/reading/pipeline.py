@@ -80,5 +80,5 @@ def _labelled(doc: Any, first: Any) -> None:
     if end is None and len(doc) - first.i <= LINE_TOKENS:
         end = len(doc) - 1
     if end is not None and labelled(doc[first.i:end + 1].text):
-        for t in doc[first.i + 1:end + 1]:
-            t.is_sent_start = False
+        for t in doc[first.i + 1:end + 1]:  # but a label said after the line's first sentence begins its own:
+            t.is_sent_start = doc[t.i - 1].text in (".", "!") and labelled(doc[t.i:end + 1].text)  # "like: X. hate: Y"

@@ -27,7 +27,8 @@ SHORT = {
     "w/": "with",
 }
 WORD = re.compile(r"(?<![\w'’/.-])(?:w/o|w/|[a-z]+)(?![\w'’/-])", re.I)
-TAGGED = re.compile(r"(?<=[a-z,:] )#(?=[^\W\d_])")  # a hashtag inside a sentence, not a line of them
+# hashtags inside a sentence, not a line of them: "I grew up in #Ocongate", "Things I love: #ChichaMorada #huayno"
+TAGGED = re.compile(r"(?<=[a-z,:] )#[^\W\d_]\w*(?: #[^\W\d_]\w*)*")
 LONE_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|ll|d))?(?![\w.-]))")
 
 
@@ -79,7 +80,7 @@ def plain(text: str) -> str:
         return full[0].upper() + full[1:] if word[:1].isupper() and not full.startswith("I") else full
 
     text = BOLD.sub(r"\1", text) if "**" in text else text  # "**My simple pleasures:** tea": markdown's bold
-    text = TAGGED.sub("", text) if "#" in text else text  # "I grew up in #Ocongate": a hashtag said as a word
+    text = TAGGED.sub(lambda m: ", ".join(tag[1:] for tag in m[0].split()), text) if "#" in text else text
     if re.search(r"[a-z]", text):  # not a turn in capitals throughout, whose every word is shouted
         text = SHOUTED.sub(lambda m: m.group(0).lower(), text)
     text = NOT_THAT.sub(r"\1, \2", text) if " not " in text else text
