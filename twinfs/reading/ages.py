@@ -30,7 +30,7 @@ def ages(low: str, tokens: Iterable[Token]) -> list[str]:
     found = []
     m = re.search(r"\bi(?: 'm| am| just turned| turned)" + STILL + r" (\d{1,3})(?![.,]\d)(?: years? old)?\b"
                   r"(?! ?(?:" + UNITS + r")\b)", low)  # not "I'm 1.85": a height
-    if m and 12 < int(m.group(1)) < 120 and "%" not in low and not _someday(low[:m.start()]):
+    if m and grown_up(m.group(1)) and "%" not in low and not _someday(low[:m.start()]):
         found.append(m.group(1))  # "I'm 5 months pregnant" tells no age; a child's words the speaker pastes ("MY
         # NAME: Yasmine. I am 8 and a half") are not the grown-up speaker's
     m = re.search(r"\bi(?: 'm| am| just turned| turned)" + STILL + r" (" + SPELLED + r")(?: years? old)?"
@@ -55,6 +55,12 @@ def ages(low: str, tokens: Iterable[Token]) -> list[str]:
             and said_bare(said[0].doc[said[0].i - m.group(1).count("-") * 2], said[0]):
         found.append(m.group(1))  # "Retired postman so I've got the time – 63 and bored stiff"
     return found
+
+
+def grown_up(word: str) -> bool:
+    """A grown-up's age as said: 13 to 119, or spelled from "twenty" on ("I'm 37"; not a child's "I am 8 and a half"
+    pasted, nor "like I'm nine")."""
+    return (word.isdigit() and 12 < int(word) < 120) or re.fullmatch(SPELLED, word) is not None
 
 
 def told_age(value: str) -> bool:

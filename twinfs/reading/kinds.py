@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from .ages import grown_up
 from .asked import pasted_answer
 from .foreign import stated
 from .labelled import whose
@@ -208,7 +209,7 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         if re.search(SOMEDAY + rf"(?:i'm|i am|i 'm|i turn|i'll be)\s+{re.escape(value)}\b", sentence, re.I):
             return f"{value!r} is an age someday, not now"  # "maybe when I'm 35 haha"
         named = re.search(r"\d", value) or words & NUMBERS or re.search(TENS, value, re.I)
-        if (young := re.match(r"\d+", value)) and int(young.group()) < 13:
+        if (young := re.match(r"\d+", value)) and not grown_up(young.group()):
             return f"{value!r} is a child's age, not a grown-up speaker's"  # a child's sheet: "I am 8 and a half"
         return None if named else f"{value!r} names no age"
     if concept == "diet":

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .ages import SPELLED
+from .ages import grown_up
 from .dates import DAY
 
 if TYPE_CHECKING:
@@ -246,7 +246,7 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                     r"\d\d|\d{1,2}(?:[:.]\d\d)?(?:[ap]m|h)?", t.text, re.I)) \
                 and not (t.dep_ == "dobj" and t.head.lemma_ == "turn") \
                 and not (t.dep_ == "attr" and any(c.dep_ == "nsubj" and c.lower_ in ("i", "he", "she")
-                                                  for c in t.head.children) and _an_age(t.lower_)
+                                                  for c in t.head.children) and grown_up(t.lower_)
                          and not any(c.dep_ == "mark" or c.lower_ in ("when", "if", "once", "until", "till", "unless")
                                      for c in t.head.children)):  # "maybe when I'm 35": a time, no age
             out.append((t, ""))  # "the tank is big enough for three": three what? Not "a proud mum of two", "At
@@ -257,11 +257,6 @@ def pointers(tokens: list[Token], span: Span) -> list[tuple[Token, str]]:
                 for c in t.children):  # "working on one with my group": one of what
             out.append((t, ""))  # "I've been one since": one of what the other person said
     return out
-
-
-def _an_age(word: str) -> bool:
-    """A grown-up's age as said: 13 to 119, or spelled from "twenty" on ("I'm 37", not a child's "like I'm nine")."""
-    return (word.isdigit() and 12 < int(word) < 120) or re.fullmatch(SPELLED, word) is not None
 
 
 def _arrived(t: Token) -> bool:
