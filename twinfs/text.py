@@ -1,6 +1,7 @@
 """Words for matching a question with records: case folded, possessives off, plain stems ("moved", "moving" and
 "move" meet; "went" meets "go"). Shared by folding (which attribute a question is about) and worked (what a count
-counts); the words of the first and second person by held (whom a sentence is about) and the rules reader."""
+counts); the words of the first and second person by held (whom a sentence is about) and the rules reader; the line
+a character of a text is on (`line_at`)."""
 from __future__ import annotations
 
 import re
@@ -67,3 +68,8 @@ def stems_of(text: str, drop: Iterable[str] = STOP) -> set[str]:
 
 def norm(name: str) -> str:
     return " ".join(name.split()).casefold()
+
+
+def line_at(text: str, at: int) -> str:
+    """The line of `text` that its character `at` is on."""
+    return text[text.rfind("\n", 0, at) + 1:].split("\n", 1)[0]

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ..text import FIRST
+from ..text import FIRST, line_at
 from .ages import said_bare
 from .labelled import whose
 from .lexicon import KIN, PETS
@@ -136,8 +136,8 @@ def gate(doc: Doc | Span | str, value: str, role: str = "user", start: int | Non
                                                 whole[at + len(value):])):
             return Assertion("speaker", "", frozenset())  # "they don't need a lecture on my arthritis", "that's my
             # online Tamil lessons": "my" says whose, whatever the clause does
-        line = whole[whole.rfind("\n", 0, at) + 1:].split("\n", 1)[0]
-        if owner := whose(line):  # a form's line, "Job: Pharmacist now", "Partner's job: …": its label says whose
+        if owner := whose(line_at(whole, at)):  # a form's line, "Job: Pharmacist now", "Partner's job: …": its label
+            # says whose
             return Assertion(*owner, frozenset())
         verdict = _clause(tokens)
         if verdict.holds(concept):

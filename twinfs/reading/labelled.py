@@ -110,7 +110,7 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     value = re.sub(r"^(?:yes|yep|yeah|\d{1,2})\s*[-–—:]\s*(?=\S)", "", value, flags=re.I)  # "Yes - Callum Reid
     # (husband)", "2 - Ayo (7) and Zara (4)": the answer, then who
     if attribute == "kin":  # "Dependents: Theo (son, 9)"; "kids: Inês (9), Rafael (6)" their relation in the label
-        kind = KIN.get(WORDING.sub("", _counted(m.group("label").strip().lower())))  # "Children attending"
+        kind = KIN.get(_core(m.group("label").strip().lower()))  # "Children attending", "Two kids"
         return [pair for item in _items(value) for pair in _relative(item, kind)]
     if attribute in KIN.values() and attribute != "partner":  # "my mum: Graça, 71, comes with us"
         name = value.split(",")[0].strip()
@@ -159,18 +159,19 @@ def attribute_of(label: str) -> str | None:
     if "'" in label or FORMER.search(label) or label.startswith(("their ", "his ", "her ")):
         return None
     label = re.sub(r"^my ", "", label)
-    label = _counted(label)
     if re.search(r"\s/\s", label):  # "Occupation / employer", "Allergies / dietary notes": its first part's
         return next((a for part in re.split(r"\s/\s", label) if (a := attribute_of(part))), None)
-    label = WORDING.sub("", label) or label  # "Area of residence", "Children attending"
+    label = _core(label)
     relation = KIN.get(label) if label in KIN and KIN[label] not in ("children", "friend") else None
     return LABELS.get(label) or LABELS.get(label.removesuffix("s")) or relation or ("pet" if label in PETS else None)
 
 
-def _counted(label: str) -> str:
-    """A label without the count of what it lists: "two kids" -> "kids"; "dad of two" -> "kids"."""
+def _core(label: str) -> str:
+    """A lower-cased label's word without the words around it and the count of what it lists: "area of residence"
+    -> "residence", "children attending" -> "children", "two kids" -> "kids", "dad of two" -> "kids"."""
     label = re.sub(r"^(?:one|two|three|four|five|\d) (?=\w)", "", label)
-    return re.sub(r"^(?:mum|mom|mother|dad|father|parent) of (?:one|two|three|four|five|\d)$", "kids", label)
+    label = re.sub(r"^(?:mum|mom|mother|dad|father|parent) of (?:one|two|three|four|five|\d)$", "kids", label)
+    return WORDING.sub("", label) or label
 
 
 OWNER = re.compile(r"^(?:[\w ]+?'s?|their|his|her) ")  # "Partner's ", "Dependents' ", "their "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..text import line_at
 from ..torch_import import without_torch
 from .labelled import labelled
 from .lexicon import KIN
@@ -52,7 +53,7 @@ def said_ends(doc: Any) -> Any:
             if t.is_punct and t.i + 1 < len(doc) and not doc[t.i + 1].is_space:
                 doc[t.i + 1].is_sent_start = False  # a bullet's words follow it
             _labelled(doc, t)
-        if t.lower_ == "i" and doc[t.i - 1].text == ":" and t.i >= 2 and not labelled(_line(doc, t)):
+        if t.lower_ == "i" and doc[t.i - 1].text == ":" and t.i >= 2 and not labelled(line_at(doc.text, t.idx)):
             t.is_sent_start = True  # "Also if anyone rings about work: I'm an interpreter": a heading, then a clause
         if doc[t.i - 1].like_num and t.lower_.rstrip(".") in MONTHS:
             t.is_sent_start = False  # "a swim meet on Sunday 21 Feb": the parser ended a sentence at the day
@@ -65,12 +66,6 @@ def said_ends(doc: Any) -> Any:
         if not (doc[t.i + 1].is_punct or doc[t.i + 1].is_space):
             doc[t.i + 1].is_sent_start = False
     return doc
-
-
-def _line(doc: Any, t: Any) -> str:
-    """The line of the text that token `t` is on."""
-    text = doc.text
-    return text[text.rfind("\n", 0, t.idx) + 1:].split("\n", 1)[0]
 
 
 def _labelled(doc: Any, first: Any) -> None:

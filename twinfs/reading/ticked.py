@@ -59,10 +59,11 @@ def ticked(text: str) -> str:
             header = None if line.strip() and not line.startswith((" ", "\t")) else header
             out.append(_rated(line))
             continue
-        items = _boxes(line)
+        several = len(BOX.findall(line)) > 1
+        items = _boxes(line, several)
         asides = [i for i in items if re.match(r"I\b", i)]  # an empty box's own aside: a line of its own
         items = [i for i in items if i not in asides]
-        if header is not None and len(BOX.findall(line)) > 1 and not any(":" in i for i in items):
+        if header is not None and several and not any(":" in i for i in items):
             if items:
                 out[header] = out[header].rstrip() + (" " if out[header].rstrip().endswith(":") else ", ") + \
                     ", ".join(items)
@@ -72,13 +73,11 @@ def ticked(text: str) -> str:
     return "\n".join(out)
 
 
-def _boxes(line: str) -> list[str]:
+def _boxes(line: str, several: bool) -> list[str]:
     """The items of a line of boxes that are ticked, each without its box ("[x] Other: Kikuyu" -> "Kikuyu" when
-    it is one of several, as "Other:" says only that it was not listed)."""
-    line = SQUARE.sub("", line)
-    parts = BOX.split(line)
+    it is one of `several` boxes, as "Other:" says only that it was not listed)."""
+    parts = BOX.split(SQUARE.sub("", line))
     items = []
-    several = len(BOX.findall(line)) > 1
     for mark, item in zip(parts[1::2], parts[2::2], strict=True):
         item = item.strip().rstrip(",;")
         if re.fullmatch(TICK, mark) and item:
