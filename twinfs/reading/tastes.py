@@ -275,13 +275,10 @@ def tastes(text: str, low: str) -> list[Pair]:
         add("dislikes", as_spelled(value, text))  # "One thing I can't stand is small talk about the weather"
     m = re.match(r"([a-z][\w'-]*(?: [a-z][\w'-]*)?),? i (?:honestly |really |just |absolutely |simply )*"
                  r"(?:ca n't|can't|cannot) stand\W*$", low) \
-        or re.match(r"([a-z][\w'-]*(?: [a-z][\w'-]*)?) ?[,:] (?:i )?(?:honestly |really |just |absolutely )*(?:ca n't "
-                    r"stand|can't stand|cannot stand|hate|detest|loathe) (?:it|them)\b", low) \
         or re.search(r"\b(?:except|apart from|but not|other than) ([a-z][\w'-]*(?: [a-z][\w'-]*)?),? which i "
                      r"(?:honestly |really |just |absolutely )*(?:ca n't stand|can't stand|hate|detest|loathe)\b", low)
     if m and m.group(1) not in ("that", "this", "it", "which", "what", "them"):
-        add("dislikes", as_spelled(m.group(1), text))  # "Tofu I honestly can't stand", "except mushrooms, which I …",
-        # "coriander: i hate it"
+        add("dislikes", as_spelled(m.group(1), text))  # "Tofu I honestly can't stand", "except mushrooms, which I …"
     m = re.search(r"\bi(?: 'm| am) (?:totally |completely |really |so )?hooked on ([\w' -]+?)(?: ones)?\W*$", low) \
         or re.search(r"\bi could (?:happily |honestly |literally )?eat ([\w' -]+?) (?:all day|every (?:single )?day|"
                      r"forever|for every meal)\b", low) \
