@@ -1,5 +1,6 @@
 """The HTTP API fuzzed against its own OpenAPI document (schemathesis, every check, every phase) on a real
-`twin serve` over loopback: about 2,000 cases here, 10,000 in bench/fuzz.py."""
+`twin serve` over loopback: about 1,200 cases here (every operation's coverage cases, a few dozen of fuzzing and
+stateful runs), 10,000 in bench/fuzz.py."""
 from __future__ import annotations
 
 import pytest
@@ -9,9 +10,10 @@ from bench.fuzz import fuzz
 
 
 @pytest.mark.slow
-def test_2000_fuzzed_requests_break_nothing_and_every_202_lands():
-    figures = fuzz(examples=100, seed=1)
-    assert figures.cases >= 2000, figures.summary()
+def test_1000_fuzzed_requests_break_nothing_and_every_202_lands():
+    figures = fuzz(examples=30, seed=1)
+    print(figures.summary())  # shown with -s or on failure
+    assert figures.cases >= 1000, figures.summary()
     assert figures.by_phase["coverage"] and figures.by_phase["fuzzing"] and figures.by_phase["stateful"]
     assert not figures.server_errors, figures.output[-4000:]
     assert not figures.failures, figures.output[-4000:]  # no schema violation either way, no status undocumented

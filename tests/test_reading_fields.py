@@ -73,8 +73,8 @@ def test_qwen_answers_clear_questions_as_under_the_grammar():
 
     llm = load(_qwen_or_skip(), n_threads=2)
     decoder = FieldDecoder(llm)
-    for q, (attribute, value) in zip(ASKED, [("home", "Leeds"), ("pet", "Mango"), ("job", "chemistry"),
-                                             ("dislikes", "coriander")], strict=True):
+    # a free value and one held to the clause's spans (SmolLM2 above answers all four)
+    for q, (attribute, value) in zip(ASKED[0::2], [("home", "Leeds"), ("job", "chemistry")], strict=True):
         prompt = list(llm.tokenize((PREFIX + q.prompt()).encode(), special=True))
         mine = decoder.answer(prompt, schema_of(q), most=checking.VALUE_CHARS)
         assert json.loads(mine) == json.loads(_grammar_answer(llm, prompt, schema_of(q)))
