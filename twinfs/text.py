@@ -1,7 +1,7 @@
 """Words for matching a question with records: case folded, possessives off, plain stems ("moved", "moving" and
 "move" meet; "went" meets "go"). Shared by folding (which attribute a question is about) and worked (what a count
 counts); the words of the first and second person by held (whom a sentence is about) and the rules reader; the line
-a character of a text is on (`line_at`)."""
+a character of a text is on (`line_at`); words between quotation marks (`quotations`)."""
 from __future__ import annotations
 
 import re
@@ -73,3 +73,12 @@ def norm(name: str) -> str:
 def line_at(text: str, at: int) -> str:
     """The line of `text` that its character `at` is on."""
     return text[text.rfind("\n", 0, at) + 1:].split("\n", 1)[0]
+
+
+def quotations(least: int, single: bool = False) -> re.Pattern:
+    """Words between a pair of quotation marks, at least `least` characters: "…" or “…”; `single`, also ‘…’ and '…'
+    within a line and 100 characters (an apostrophe inside a word, "neighbour's", is no mark; nor is one after a word,
+    "the kids' room", which may end a long draft's single quotes early). Each match is one mark, the words, one mark."""
+    pattern = rf'"[^"]{{{least},}}"|“[^”]{{{least},}}”'
+    marks = rf"|(?<!\w)[‘'](?:(?![’'\n]).|[’'](?=\w)){{{least},100}}?[’'](?!\w)"
+    return re.compile(pattern + marks if single else pattern)

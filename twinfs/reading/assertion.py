@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ..text import FIRST, line_at
+from ..text import FIRST, line_at, quotations
 from .ages import said_bare
 from .labelled import whose
 from .lexicon import KIN, PETS
@@ -42,8 +42,7 @@ if TYPE_CHECKING:
 
 SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
 MODALS = {"might", "may", "could", "should", "must", "ought"}
-WOULD = {"would", "'d"}
-WILL = {"will", "'ll", "shall", "gonna"}
+WOULD, WILL = {"would", "'d"}, {"will", "'ll", "shall", "gonna"}
 PLAN_VERBS = {"plan", "want", "hope", "intend", "aim", "wish", "dream", "wanna", "consider", "think"}
 LIKING = {"like", "love", "enjoy", "stand", "abide", "fan", "care", "mind"}
 CONSUMING = {"eat", "drink", "have", "touch", "digest"}
@@ -56,8 +55,9 @@ PAST_FORMS = {"lost", "got", "found", "made", "went", "took", "left", "quit", "m
               "bought", "met", "saw", "won", "did", "joined", "tried", "visited", "adopted", "landed", "sold", "put"}
 STATES = {"be", "work", "live", "stay", "teach", "study", "reside", "own", "run"}  # what "before that …" ended
 ENDING = {"retire", "quit", "resign", "leave"}  # "I retired from the fire service": a job, a home that was
-PRETENDING = {"pretend", "imagine", "suppose", "roleplay", "role-play"}  # a make-believe, asked of the listener
-QUOTED = re.compile(r'"[^"]{3,}"|“[^”]{3,}”')  # words given to be translated, written or said: not a statement
+PRETENDING = {"pretend", "imagine", "suppose", "roleplay", "role-play"}  # a make-believe, asked of the listener; then
+# words given to be translated, written or said (another's, in single quotes after "wrote"): not a statement
+QUOTED = re.compile(rf"{quotations(3).pattern}|\b(?:wrote|said|says|asked|texted):? (?:{quotations(3, True).pattern})")
 ALLOWED: dict[str, set[str]] = {"plans": {"plan"}, "dislikes": {"negated_liking"},
                                 "diet": {"negated_consumption"}, "allergy": {"negated_consumption"},
                                 "school": {"former"}, "hometown": {"former"}}

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ..text import STOP
 from .ages import ages
 from .health import ADJECTIVAL_HEALTH, health
 from .kin_lists import listed_kin
@@ -31,6 +32,9 @@ Pair = tuple[str, str]
 # words before a bracket that name no one ("the kitchen (the cat's spot)" aside)
 NOT_NAMES = {"the", "and", "but", "with", "for", "from", "that", "this", "then", "them", "him", "her", "his", "our",
              "your", "their", "mine", "yours", "also", "too", "lol", "haha", "tbh", "now", "here", "there", "home"}
+# what one does to a pet, said before "the <pet>": "Keep the dog", "Walk the dog" (no dog named Keep)
+TENDING = {"keep", "feed", "walk", "take", "bring", "let", "leave", "wash", "brush", "find", "give", "put", "get",
+           "pet", "adopt", "skip", "drop", "add", "lose", "cut", "love", "hate", "meet", "see"}
 # a relation beside a name, either way round, in brackets or dashes; a pet by its kind after its name (named_aside)
 ASIDE = re.compile(r"(?<![\w'])(" + NAME + r"|[a-zà-ÿ]{3,}) ?([(-]) ?(?:the |my |our |an? (?:[\w-]+ ){0,2})?("
                    + KIN_WORDS + "|" + PET_WORDS
@@ -196,8 +200,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         counted = counted or m.group(1) is not None
         if counted:
             add("family", m.group(1) or m.group(2))
-    m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) an? (?:little |baby |older |younger |big )?(son|daughter|"
-                  r"brother|sister|stepson|stepdaughter)\b(?:,? (?:named |called )?(" + NAME + r")\b)?", text, re.I)
+    m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) (?:an?|one) (?:little |baby |older |younger |big )?"
+                  r"(son|daughter|brother|sister|stepson|stepdaughter)\b(?:,? (?:named |called )?(" + NAME + r")\b)?",
+                  text, re.I)
     if m and m.group(2) and m.group(2).lower() not in ("and", "who", "i", "is", "but"):
         add(KIN[m.group(1).lower()], m.group(2))  # "I have a son, Leo, who is six"
     elif m:
@@ -208,8 +213,14 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     for m in re.finditer(r"\b(?:my|our)(?: (?:new|little|sweet|old|older|younger|big|baby|two|three|2|3|lovely|twin|"
                          r"elder|step))* "
                          r"(best friend|boy|girl|" + KIN_WORDS + r")\b"
-                         r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?(" + NAME + r")\b)?", text, re.I):
-        kin, name = m.group(1).lower(), m.group(2)
+                         r"(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is |(?P<is>is ))?(" + NAME + r")\b)?",
+                         text, re.I):
+        kin, name = m.group(1).lower(), m.group(3)
+        if re.search(r"\b(?:(?:is|are|was|were|'s) (?:not|no longer|never)|isn't|aren't|wasn't|weren't) $",
+                     text[:m.start()].lower()):
+            continue  # "Gwen is not my wife now", "Sanne isn't my roommate": no relative of the speaker's
+        if m.group("is") and name and not _named_by_is(tokens, name):
+            name = None  # "my husband is Levan", not "my husband is French" nor "my sister is Head of Sales"
         if any(t.lower_ == kin.split()[-1] and names_a_kind(t) for t in tokens):
             continue  # "my mother tongue": a tongue, no mother ("my mum Sue": a mum, named)
         relation = KIN.get(kin) or ("son" if kin == "boy" else "daughter")  # "our boy Tevita", never "my girl"
@@ -304,6 +315,19 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         a in ("likes", "dislikes", "hobby") and re.match(r"(?:them|it|that|this|those|these|him|her)\b", v, re.I))]
 
 
+def _named_by_is(tokens: Iterable[Token], name: str) -> bool:
+    """Whether `name`, said after "my <relative> is", is one: a person's, or a capitalised word the parse takes for no
+    nationality, language or organisation (nor ends as one: "Swedish", "Canadian"), standing alone (not "French",
+    "Head of Sales", "Tom's")."""
+    at = next((t for t in tokens if t.text == name and t.i > 0 and t.nbor(-1).lower_ == "is"), None)
+    after = at.nbor() if at is not None and at.i + 1 < len(at.doc) else None
+    return at is not None and (at.ent_type_ == "PERSON" or at.ent_type_ not in ("NORP", "LANGUAGE", "ORG") and (
+        at.pos_ == "PROPN" or not re.search(r"(?:ish|ian|ese|ean|an|i|ic|ch|ss)$", at.lower_))  # the parse unsure
+    ) and at.lower_ not in LANGUAGES | STOP and not (
+        after is not None and (after.tag_ == "POS" or after.pos_ == "NOUN" or after.lower_ == "of"
+                               or after.pos_ == "PROPN" and after.ent_type_ != "PERSON"))
+
+
 def named_aside(text: str) -> list[Pair]:
     """A relative, partner or pet named with its relation to the speaker beside it, in brackets, dashes or commas,
     either way round: "Priya, my sister, …", "Ewa (the missus)", "arjun (husband)", "Jorge - husband -", "the
@@ -315,7 +339,7 @@ def named_aside(text: str) -> list[Pair]:
     for m in ASIDE.finditer(text):
         name, word = (m.group(1), m.group(3)) if m.group(1) else (m.group(5), m.group(4).lower()) if m.group(4) \
             else (m.group(9), m.group(8).lower()) if m.group(8) else (m.group(6), m.group(7))
-        if name.lower() in NOT_NAMES or KIN.get(word) == "friend" or name.islower() and re.search(
+        if name.lower() in NOT_NAMES | TENDING or KIN.get(word) == "friend" or name.islower() and re.search(
                 r"\b(?:the|a|an|my|our|your|his|her|their|this|that) $", text[:m.start()], re.I):
             continue  # a friend, "the kitchen (the cat's)": no one named
         if word in KIN:

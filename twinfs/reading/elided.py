@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from .labelled import labelled
-from .lexicon import JOBS, KIN_WORDS, LANGUAGES, SEEN
+from .lexicon import JOBS, KIN_WORDS, LANGUAGES, NAME, PET_WORDS, SEEN
 
 # a list line's first verb, said of oneself: "- work as a pharmacist", "- speak Catalan"
 # (not a to-do list's "- go to the bank", "- read chapter 3", "- fix the bike": no lasting fact of one's own)
@@ -78,9 +78,15 @@ TOPIC_FIRST = re.compile(r"(^|\n|[.!?]\s+|[-•*]\s+)((?!(?i:my|our|his|her|thei
 BORN_HERE = re.compile(START + r"(?=(?!I\b|I')[A-Z][\w'-]+(?: [A-Z][\w'-]+)? born (?:and|&) (?:raised|bred)\b)")
 
 
+# "We have a cat. Her name is Bara.": the name said in the sentence after the pet's, as one sentence
+PET_THEN_NAME = re.compile(r"\b((?:I|[Ww]e) (?:have|'ve got|have got) (?:an?|one) (?:[a-z]+ )?(?i:" + PET_WORDS
+                           + r"))\. (?:Her|His|Its) name is (" + NAME + r")\b")
+
+
 def with_subject(text: str) -> str:
     """`text` with the "I" its notes leave out written in; the same text when it has none."""
     text = EMOJI_LED.sub("", text)  # "🐝 allergic to bee stings": an emoji that leads a line is its bullet
+    text = PET_THEN_NAME.sub(r"\1 named \2", text)
     text = TOPIC_FIRST.sub(lambda m: f"{m[1]}I {m[3]} {m[2]}", text)
     text = BORN_HERE.sub(lambda m: m.group(0) + "I'm ", text)  # "- Soweto born & raised" - "- I'm Soweto born …"
     text = AGE.sub(lambda m: f"{m.group(1)}I'm {m.group(2)}", text)

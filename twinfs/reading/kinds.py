@@ -139,9 +139,16 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
                                                    rf"{re.escape(value)}\b", sentence, re.I):
         return f"{value!r} was tried, no taste nor pastime said"  # "I have tried Duolingo one year ago but I stopped"
     denied = re.match(r"(?:no|not|never|none)\b", value, re.I) or re.search(
-        rf"\b(?:no|not|never)\s+(?:[\w-]+\s+)?{re.escape(value)}", sentence, re.I)
+        rf"\b(?:no|not|never)\s+['‘\"“]?(?:[\w-]+\s+)?{re.escape(value)}", sentence, re.I)  # "not 'food blogger by …'"
     if denied and concept not in ("diet", "allergy", "dislikes"):
         return f"{value!r} says what is not"  # "i'm 23 and broke so no private trainer": no job of a trainer
+    if re.search(r"\b(?:is|was|'s) (?:just |only )?a joke\b|\b(?:i'm |just )(?:joking|kidding)\b", sentence, re.I):
+        return f"{sentence!r} is said as a joke"  # "The Latin is a joke obviously, I only know anatomy Latin."
+    if re.search(rf"\btoo (?:old|young|busy|tired|lazy) (?:for|to)\b[^.;!?]*?\b{re.escape(value)}", sentence, re.I):
+        return f"{value!r} is turned down"  # "I am too old for a puppy"
+    if concept == "pet" and re.search(r"\b(?:died|passed away|passed on|put down|no pets?(?: now| any ?more)|"
+                                      r"(?:not|isn't|is not) ours any ?more|the last one was)\b", sentence, re.I):
+        return f"{value!r} is a pet that was"  # "We have no pets now — the last one was Chispa, she died in 2020."
     if concept in ("job", "employer") and re.search(rf"\b(?:old|former|previous|last|first|ex)[- ](?:job|employer|"
                                                    rf"workplace|company|boss)\s+(?:at|with|in)\s+(?:the\s+)?"
                                                    rf"{re.escape(value)}", sentence, re.I):

@@ -51,6 +51,9 @@ LABELS = {
     "pet peeve": "dislikes", "typical sunday": "hobby", "perfect sunday": "hobby",
     "weekend": "hobby",  # a profile's "Weekends: basketball with the league"
     "things i love": "likes", "things i like": "likes", "things i hate": "dislikes", "things i can't stand": "dislikes",
+    # a quiz team's player card: "Day job: vet pathologist", "Home ground: Tartu", "Specialist subjects: birds"
+    "day job": "job", "home ground": "home_city", "specialist subject": "likes", "ask me about": "likes",
+    "medication": "health", "current medication": "health",
 }
 TASTES = {"likes", "dislikes", "hobby"}
 LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several
@@ -65,6 +68,7 @@ ONWARD = re.compile(r"\s+(?:since|from|for the past|for|as of)\s+.*$|\s*\([^)]*\
 FORMER = re.compile(r"\b(?:past|previous|former|prior|old|ex)\b", re.I)
 # how much, no item: "Allergies: shellfish, badly", "Conditions: asthma, mild"
 FILLER = re.compile(r"^(?:obviously|honestly|mostly|really|too|also|etc|lol|haha|i guess|i think|though|badly|mildly|"
+                    r"that's it|that is it|that's all|"
                     r"mild|severely|seriously|slightly|very badly|quite badly|(?:well[- ])?controlled|under control|"
                     r"(?:well[- ])?managed)\W*$", re.I)
 CLAUSE = re.compile(r"\b(?:i|is|are|am|was|were|have|has|had|getting|will|would|can)\b|\w'(?:re|m|ve)\b|…|\.\.\.",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..text import quotations
 from .ages import SPELLED
 from .bio import in_first_person
 from .dates import DAY
@@ -61,14 +62,14 @@ AGE_FIXED = re.compile(r"\b(I'?m|I am) (" + NUMBER + r")\b(?P<between>[^.!?\n]{0
                        r"(?P<lead>(?:[Aa]ctually|[Ss]orry|[Ww]ait|[Nn]o|[Cc]orrection),? )(?P<fix>" + NUMBER + r")\b")
 # a voice note's "um", "uh"; not a name's "Umm Kulthum"
 FILLERS = re.compile(r",? \b(?:um+|uh+|erm+|er)\b(?:,(?= )|(?= (?!(?-i:[A-Z][a-z]))))", re.I)
-# "pescatarian - no wait, that's old. vegetarian since 2019", "Also I'm vegan — no wait, that's Mere, sorry.": the
-# words before the taking back (what is old or wrong, or another's), from where the line, label or sentence starts,
-# up to where the taking back ends (its sentence, or its clause before a comma); not "… no wait, that's a Saturday" (a
-# day put right)
+# "pescatarian - no wait, that's old. vegetarian since 2019", "Also I'm vegan — no wait, that's Mere, sorry.", "I sing
+# in the choir... no wait, that was until 2019.": the words before the taking back (what is old or wrong, or
+# another's), from where the line, label or sentence starts, up to where the taking back ends (its sentence, or its
+# clause before a comma); not "… no wait, that's a Saturday" (a day put right)
 TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?][ \t]+)[^\n.!?:]*?[ \t]*"
                         r"(?:[-—–,]|\.\.\.|…)[ \t]*(?:no wait|wait no|wait,? no|scratch that|no sorry)\b,?"
                         r"(?:[^\n.!?]{0,30}?\b(?:old|wrong|outdated|out of date|mistake|typo|ignore that|changed|"
-                        r"not any ?more)\b[^\n.!?]{0,20}|"
+                        r"not any ?more|until|till|years ago)\b[^\n.!?]{0,20}|"
                         r" (?:that's|that is|it's|it is) (?:my |our )?(?:[a-z]+ )?(?!(?i:" + DAY
                         + r"))(?-i:[A-Z])[^\n.!?]{0,60})[.!?][ \t]*",
                         re.I)
@@ -87,15 +88,37 @@ OWN_DRAFT = re.compile(r"(?:\bmy (?:(?![\w-]+'s\b)[\w'-]+ ){0,3}?(?:draft|bio|pr
                        r"caption|intro|introduction|answer|paragraph|description|version|toast|speech|statement|"
                        r"summary|about me)s?\b|\bhere(?:'s| is) mine\b|\bwhat i (?:wrote|put|typed|have so far)\b)"
                        r"[^\"“\n]{0,60}?[:?.!]?\s*$", re.I)
-DRAFT = re.compile(r'"([^"]{20,})"|“([^”]{20,})”')
+DRAFT = quotations(20, single=True)
+# a line the speaker asks to have added to their own text: "add to about me 'hates 8am meetings'", "on my card add
+# 'speaks Estonian …'", "put 'hates: phones at the table'"; not "not 'cat mom to Kozha' anymore" nor "Haruto wrote 'I
+# like baseball'" (another's words)
+ADDED = re.compile(r"\b(?:add|put|write|make it|change it to|(?:one )?more line)(?: (?:also|too))?(?: (?:to|on|in|"
+                   r"at|under|for) (?:my |the |our )?[\w -]{1,30}?)?(?: (?:also|too))?[:,]?\s*(?P<line>"
+                   + quotations(3, single=True).pattern + ")", re.I)
+# a card's line starts at its verb in the third person: "hates 8am meetings", "speaks Estonian, Finnish …"
+BY_VERB = re.compile(r"^(?:hates|loves|likes|speaks|lives|works|plays|teaches|studies|is)\b(?!:)", re.I)
+
+
+def _as_mine(m: re.Match) -> str:
+    verb = m[0].lower()
+    return "I'm" if verb == "is" else "I " + (verb[:-3] + "y" if verb.endswith("ies") else verb.removesuffix("es")
+                                               if verb.endswith(("ches", "shes")) else verb[:-1])
+
+
+def _added(m: re.Match) -> str:
+    """A line asked to be added, on a line of its own and in the first person, when it says something of the speaker
+    (starts at a verb, a label or "I"): not "add 'inner tubes x20' to the order"."""
+    line = m["line"][1:-1]
+    if not (BY_VERB.match(line) or re.match(r"(?:[A-Za-z][\w ]{0,30}:\s|I\b|I['’]m\b)", line)):
+        return m[0]
+    return m.string[m.start():m.start("line")].rstrip(" :,") + ":\n" + BY_VERB.sub(_as_mine, line) + "\n"
 
 
 def drafted(text: str) -> str:
     """`text` with the quotation marks around a draft of the speaker's own taken off (see OWN_DRAFT): its words are
     the speaker's statements, not words given to be translated or said by someone else."""
-    if '"' not in text and "“" not in text:
-        return text
-    return DRAFT.sub(lambda m: (m[1] or m[2]) if OWN_DRAFT.search(text[max(0, m.start() - 120):m.start()]) else m[0],
+    text = ADDED.sub(_added, text)
+    return DRAFT.sub(lambda m: m[0][1:-1] if OWN_DRAFT.search(text[max(0, m.start() - 120):m.start()]) else m[0],
                      text)
 
 

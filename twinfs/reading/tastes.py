@@ -173,6 +173,12 @@ def tastes(text: str, low: str) -> list[Pair]:
     m = re.search(r"\b(?:i|we) (?:also |still |now )?(collect|volunteer) ([\w -]+)", low)
     if m and (value := cut_value(m.group(2), 5)) and not re.match(r"(?:it|them|that|this|my|our|some|for)\b", value):
         add("hobby", ("collecting " if m.group(1) == "collect" else "volunteering ") + value)  # "I collect vinyl"
+    m = re.search(r"\b(?:i|we) (?:also |still |now )?(?:(keep) ((?:racing |homing |a few |some )?(?:bees|chickens|"
+                  r"hens|ducks|goats|pigeons|quails?))|(restore|fix|repair|rebuild) ((?:old|vintage|antique|classic) "
+                  r"[\w -]+))", low)
+    if m and (value := cut_value(m.group(2) or m.group(4), 5)):  # "I keep racing pigeons on the roof", "I restore old
+        verb = m.group(1) or m.group(3)  # kick-sleds in the shed", "I fix old film cameras in my garage"
+        add("hobby", {"keep": "keeping", "fix": "fixing"}.get(verb, verb[:-1] + "ing") + " " + value)
     m = re.search(r"\bi(?: 'm| am)? (?:now )?(?:writing|write|wrote) ([\w -]+?) for (an? (?:online |local |big )?"
                   r"(?:mag|magazine|newspaper|paper|blog|website|site|publication|journal))\b", low)
     if m:

@@ -129,6 +129,11 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     if m and org:  # "I drive a streetcar for the TTC", "i deliver food for Kai Dash"
         add("job", f"{m.group(1)}s {m.group(2)}")
         add("employer", without_the(org))
+    m = re.search(r"\b[Ii] (?:'m |am )?(?:also |still |now )?(drive|operate) ((?:an? |the )(?!pickup)(?:[a-z-]+ ){0,2}?"
+                  r"(?:bus|tram|streetcar|taxi|cab|lorry|truck|forklift|crane|ambulance|train|tractor|excavator|digger|"
+                  r"bulldozer|minibus|ferry))\b(?! (?:to|into) )", text)
+    if m:  # "I drive a tour bus in the summer", "I operate a gantry crane": a job, not "a Ford truck" to work
+        add("job", f"{m.group(1)}s {m.group(2)}")
     m = re.search(r"\b(?:started|starting|start|got|landed|took|accepted|began|begin|beginning) (?:a |my |the )?"
                   r"(?:new |first )?(?:job|position|role|gig|post) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m:
@@ -206,11 +211,13 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     m = re.search(r"\bmy (?:secure )?(?:job|9-5|gig|work) as (?:an? |the )?([\w '-]+)", text, re.I)
     if m and not re.search(r"\b(?:lost|quit|left)\s+$", text[:m.start()], re.I):
         add("job", cut_value(AT_PLACE.split(m.group(1))[0], 4))
-    m = re.search(r"\b(?i:i(?: 'm| am| 've been| have been)(?: now| still| also| just| currently)? the )"
+    m = re.search(r"\b(?i:i(?: 'm| am| 've been| have been)(?: now| still| also| just| currently)? "
+                  r"(?:the |(?!an? |now |still |also |just |currently |\w+ing )))"
                   r"((?:[\w-]+ ){0,2}?[\w-]+) (?:at|for) (?:the )?[A-Z]", text)
     if m and is_job(m.group(1)) and m.group(1).split()[0].lower() not in ("only", "first", "last", "one"):
         add("job", m.group(1))  # "I've been the booking office supervisor at the CalMac terminal since 2009": a job
-        add("employer", after(m.group(1)))  # with "the" only at a named place (not "the cook at home")
+        add("employer", after(m.group(1)))  # with "the" (or none: "I am hospital porter at Bradford Royal Infirmary")
+        # only at a named place (not "the cook at home")
     m = re.search(r"\bi( 'm| am| was| became| 've been| have been| used to be)(?: now| still| also| just| currently)? "
                   r"(?:an? )"
                   r"([\w -]+)", low)
