@@ -87,6 +87,7 @@ def test_a_line_taken_back_as_past_sets_nothing_and_what_follows_stands():
     ("pet", "kitten", "I'm far too busy for a kitten, whatever my niece says."),
     ("pet", "Pip", "No pets now, the last one was Pip, a budgie, he died in March."),
     ("job", "night owl", "And not 'night owl' please, I'm in bed by ten."),
+    ("language", "Spanish", "Drop Spanish from the list, I gave up after a month."),
 ])
 def test_the_model_pass_turns_down_a_joke_a_thing_one_is_too_old_for_a_pet_that_was_and_a_denied_value(
         concept, value, sentence):

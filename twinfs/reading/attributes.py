@@ -318,14 +318,16 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
 def _named_by_is(tokens: Iterable[Token], name: str) -> bool:
     """Whether `name`, said after "my <relative> is", is one: a person's, or a capitalised word the parse takes for no
     nationality, language or organisation (nor ends as one: "Swedish", "Canadian"), standing alone (not "French",
-    "Head of Sales", "Tom's")."""
+    "Head of Sales", "Tom's", a form's "MY DADDY IS FROM: …")."""
     at = next((t for t in tokens if t.text == name and t.i > 0 and t.nbor(-1).lower_ == "is"), None)
-    after = at.nbor() if at is not None and at.i + 1 < len(at.doc) else None
-    return at is not None and (at.ent_type_ == "PERSON" or at.ent_type_ not in ("NORP", "LANGUAGE", "ORG") and (
-        at.pos_ == "PROPN" or not re.search(r"(?:ish|ian|ese|ean|an|i|ic|ch|ss)$", at.lower_))  # the parse unsure
-    ) and at.lower_ not in LANGUAGES | STOP and not (
-        after is not None and (after.tag_ == "POS" or after.pos_ == "NOUN" or after.lower_ == "of"
-                               or after.pos_ == "PROPN" and after.ent_type_ != "PERSON"))
+    if at is None or at.lower_ in LANGUAGES | STOP:
+        return False
+    if at.ent_type_ != "PERSON" and (at.ent_type_ in ("NORP", "LANGUAGE", "ORG") or at.pos_ != "PROPN" and re.search(
+            r"(?:ish|ian|ese|ean|an|i|ic|ch|ss)$", at.lower_)):
+        return False
+    after = at.nbor() if at.i + 1 < len(at.doc) else None
+    return after is None or not (after.tag_ == "POS" or after.pos_ == "NOUN" or after.lower_ == "of"
+                                 or after.pos_ == "PROPN" and after.ent_type_ != "PERSON")
 
 
 def named_aside(text: str) -> list[Pair]:

@@ -76,8 +76,6 @@ TOPIC_FIRST = re.compile(r"(^|\n|[.!?]\s+|[-•*]\s+)((?!(?i:my|our|his|her|thei
                          r"((?:really |honestly |absolutely )?(?:hate|can't stand|cannot stand|love|adore)) "
                          r"(?:it|them)\b")
 BORN_HERE = re.compile(START + r"(?=(?!I\b|I')[A-Z][\w'-]+(?: [A-Z][\w'-]+)? born (?:and|&) (?:raised|bred)\b)")
-
-
 # "We have a cat. Her name is Bara.": the name said in the sentence after the pet's, as one sentence
 PET_THEN_NAME = re.compile(r"\b((?:I|[Ww]e) (?:have|'ve got|have got) (?:an?|one) (?:[a-z]+ )?(?i:" + PET_WORDS
                            + r"))\. (?:Her|His|Its) name is (" + NAME + r")\b")

@@ -144,8 +144,9 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
         return f"{value!r} says what is not"  # "i'm 23 and broke so no private trainer": no job of a trainer
     if re.search(r"\b(?:is|was|'s) (?:just |only )?a joke\b|\b(?:i'm |just )(?:joking|kidding)\b", sentence, re.I):
         return f"{sentence!r} is said as a joke"  # "The Latin is a joke obviously, I only know anatomy Latin."
-    if re.search(rf"\btoo (?:old|young|busy|tired|lazy) (?:for|to)\b[^.;!?]*?\b{re.escape(value)}", sentence, re.I):
-        return f"{value!r} is turned down"  # "I am too old for a puppy"
+    if re.search(rf"\btoo (?:old|young|busy|tired|lazy) (?:for|to)\b[^.;!?]*?\b{re.escape(value)}|\b(?:drop|remove|"
+                 rf"delete|take out|cut|skip|leave out) (?:the |my )?{re.escape(value)}\b", sentence, re.I):
+        return f"{value!r} is turned down"  # "I am too old for a puppy", "Drop German completely" (from a draft)
     if concept == "pet" and re.search(r"\b(?:died|passed away|passed on|put down|no pets?(?: now| any ?more)|"
                                       r"(?:not|isn't|is not) ours any ?more|the last one was)\b", sentence, re.I):
         return f"{value!r} is a pet that was"  # "We have no pets now — the last one was Chispa, she died in 2020."

@@ -96,13 +96,9 @@ ADDED = re.compile(r"\b(?:add|put|write|make it|change it to|(?:one )?more line)
                    r"at|under|for) (?:my |the |our )?[\w -]{1,30}?)?(?: (?:also|too))?[:,]?\s*(?P<line>"
                    + quotations(3, single=True).pattern + ")", re.I)
 # a card's line starts at its verb in the third person: "hates 8am meetings", "speaks Estonian, Finnish …"
-BY_VERB = re.compile(r"^(?:hates|loves|likes|speaks|lives|works|plays|teaches|studies|is)\b(?!:)", re.I)
-
-
-def _as_mine(m: re.Match) -> str:
-    verb = m[0].lower()
-    return "I'm" if verb == "is" else "I " + (verb[:-3] + "y" if verb.endswith("ies") else verb.removesuffix("es")
-                                               if verb.endswith(("ches", "shes")) else verb[:-1])
+AS_MINE = {"hates": "I hate", "loves": "I love", "likes": "I like", "speaks": "I speak", "lives": "I live",
+           "works": "I work", "plays": "I play", "teaches": "I teach", "studies": "I study", "is": "I'm"}
+BY_VERB = re.compile(r"^(?:" + "|".join(AS_MINE) + r")\b(?!:)", re.I)
 
 
 def _added(m: re.Match) -> str:
@@ -111,7 +107,8 @@ def _added(m: re.Match) -> str:
     line = m["line"][1:-1]
     if not (BY_VERB.match(line) or re.match(r"(?:[A-Za-z][\w ]{0,30}:\s|I\b|I['’]m\b)", line)):
         return m[0]
-    return m.string[m.start():m.start("line")].rstrip(" :,") + ":\n" + BY_VERB.sub(_as_mine, line) + "\n"
+    mine = BY_VERB.sub(lambda verb: AS_MINE[verb[0].lower()], line)
+    return m.string[m.start():m.start("line")].rstrip(" :,") + ":\n" + mine + "\n"
 
 
 def drafted(text: str) -> str:
