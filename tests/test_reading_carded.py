@@ -24,6 +24,7 @@ from twinfs.reading.own_words import drafted
     ("I am night porter at Hotel Miramar since 2019.", {("job", "night porter"), ("employer", "Hotel Miramar")}),
     ("I keep bees at the bottom of the garden.", {("hobby", "keeping bees")}),
     ("Weekends I restore vintage radios.", {("hobby", "restoring vintage radios")}),
+    ("I rebuild old motorbikes in the garage.", {("hobby", "rebuilding old motorbikes in the garage")}),
 ])
 def test_plain_sentences_name_the_person_the_work_and_the_pastime(text, expected):
     got = values(read(("user", text), who="Dana Reyes"))

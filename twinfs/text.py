@@ -1,7 +1,8 @@
 """Words for matching a question with records: case folded, possessives off, plain stems ("moved", "moving" and
 "move" meet; "went" meets "go"). Shared by folding (which attribute a question is about) and worked (what a count
 counts); the words of the first and second person by held (whom a sentence is about) and the rules reader; the line
-a character of a text is on (`line_at`); words between quotation marks (`quotations`)."""
+a character of a text is on (`line_at`); words between quotation marks (`quotations`); a verb's -ing form
+(`gerund`)."""
 from __future__ import annotations
 
 import re
@@ -82,3 +83,14 @@ def quotations(least: int, single: bool = False) -> re.Pattern:
     pattern = rf'"[^"]{{{least},}}"|“[^”]{{{least},}}”'
     marks = rf"|(?<!\w)[‘'](?:(?![’'\n]).|[’'](?=\w)){{{least},100}}?[’'](?!\w)"
     return re.compile(pattern + marks if single else pattern)
+
+
+GERUNDS = {"go": "going", "run": "running", "swim": "swimming", "get": "getting", "shop": "shopping", "sit": "sitting",
+           "see": "seeing", "be": "being", "have": "having"}
+
+
+def gerund(verb: str) -> str:
+    """A verb's -ing form: "restore" -> "restoring", "repair" -> "repairing", "swim" -> "swimming"."""
+    if verb in GERUNDS:
+        return GERUNDS[verb]
+    return (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"

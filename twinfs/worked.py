@@ -12,7 +12,7 @@ from datetime import date
 from .folding import Page, Value, canonical_subject, concept_of, live_records, newer_first, resolve_subjects
 from .known import names_in
 from .models import Record
-from .text import IRREGULAR, LIGHT_VERBS, norm, stem, stems_of, words_of
+from .text import IRREGULAR, LIGHT_VERBS, gerund, norm, stem, stems_of, words_of
 
 ONE_AT_A_TIME = {"home", "job", "employer", "diet", "partner", "age"}  # a newer value replaces the older
 
@@ -73,8 +73,6 @@ _SPAN_COUNT = rf"\bhow\s+many\s+{_SPAN_UNIT}\s+(?:ago|since|has|have|had|did|pas
 _SPAN = re.compile(r"\bhow\s+long\s+(?:ago\b|since\b|has\s+it\s+been\b|had\s+it\s+been\b|has\b|have\b)"
                    rf"|\bwhen\s+(?:did|was|were|had|has|have)\b|{_SPAN_COUNT}", re.I)
 _AUXILIARY = {"did", "does", "do", "has", "have", "had", "was", "is"}
-_GERUND = {"go": "going", "run": "running", "swim": "swimming", "get": "getting", "shop": "shopping",
-           "sit": "sitting", "see": "seeing", "be": "being", "have": "having"}
 
 
 def _subject_names(live: list[Record]) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -97,12 +95,6 @@ def _record_stems(record: Record) -> set[str]:
     return stems_of(f"{record.text} {record.value or ''}", ())
 
 
-def _gerund(verb: str) -> str:
-    if verb in _GERUND:
-        return _GERUND[verb]
-    return (verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb) + "ing"
-
-
 def _count_what(phrase: str, names: dict[str, list[str]]) -> str:
     """"did Alice go to the gym" -> "Alice going to the gym"; anything else is quoted as asked."""
     words = phrase.strip().rstrip("?.! ").split()
@@ -112,7 +104,7 @@ def _count_what(phrase: str, names: dict[str, list[str]]) -> str:
             who = " ".join(words[1:1 + n])
             if len(words) > 1 + n and (norm(who) in spellings or canonical_subject(who, names)):
                 verb = IRREGULAR.get(words[1 + n].casefold(), words[1 + n].casefold())
-                return " ".join([who, _gerund(verb)] + words[2 + n:])
+                return " ".join([who, gerund(verb)] + words[2 + n:])
     return f'"{" ".join(words)}"'
 
 

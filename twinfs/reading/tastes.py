@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ..text import gerund
 from .values import activity, as_spelled, cut_value, listed, rejoined
 from .work import SCHOOLING
 
@@ -178,7 +179,7 @@ def tastes(text: str, low: str) -> list[Pair]:
                   r"[\w -]+))", low)
     if m and (value := cut_value(m.group(2) or m.group(4), 5)):  # "I keep racing pigeons on the roof", "I restore old
         verb = m.group(1) or m.group(3)  # kick-sleds in the shed", "I fix old film cameras in my garage"
-        add("hobby", {"keep": "keeping", "fix": "fixing"}.get(verb, verb[:-1] + "ing") + " " + value)
+        add("hobby", f"{gerund(verb)} {value}")
     m = re.search(r"\bi(?: 'm| am)? (?:now )?(?:writing|write|wrote) ([\w -]+?) for (an? (?:online |local |big )?"
                   r"(?:mag|magazine|newspaper|paper|blog|website|site|publication|journal))\b", low)
     if m:
