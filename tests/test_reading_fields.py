@@ -35,7 +35,7 @@ def smollm2():
     from twinfs.reading.checking import load
     from twinfs.reading.shipped import model_path
 
-    return load(str(model_path("smollm2")), n_threads=2)
+    return load(str(model_path("smollm2")), n_threads=1)
 
 
 def _grammar_answer(llm, prompt: list[int], schema: dict) -> str:
@@ -71,7 +71,7 @@ def test_qwen_answers_clear_questions_as_under_the_grammar():
 
     from twinfs.reading.checking import load
 
-    llm = load(_qwen_or_skip(), n_threads=2)
+    llm = load(_qwen_or_skip(), n_threads=1)
     decoder = FieldDecoder(llm)
     # a free value and one held to the clause's spans (SmolLM2 above answers all four)
     for q, (attribute, value) in zip(ASKED[0::2], [("home", "Leeds"), ("job", "chemistry")], strict=True):

@@ -128,4 +128,4 @@ def test_the_note_questions_share_the_instructions(smollm2_for_notes):
 
 @pytest.fixture(scope="module")
 def smollm2_for_notes():
-    return load(str(model_path("smollm2")), n_threads=2)
+    return load(str(model_path("smollm2")), n_threads=1)

@@ -55,7 +55,7 @@ def test_what_is_said_plainly_still_fits(concept, value, sentence):
 
 @pytest.fixture(scope="module")
 def smollm2():
-    return Checker(load(str(model_path("smollm2")), n_threads=2), max_tokens=40)
+    return Checker(load(str(model_path("smollm2")), n_threads=1), max_tokens=40)
 
 
 def test_a_real_models_answer_to_a_clause_is_words_of_that_clause(smollm2):

@@ -25,6 +25,7 @@ from typing import Any
 
 from .checked import apply
 from .checking import Checker, EndpointChecker, Question, questions
+from .cores import FreeCores
 from .keys import key_thread, writer_for
 
 log = logging.getLogger("twinfs.reading")
@@ -100,11 +101,12 @@ class CheckPass:
     """Callable on a Space by the pipeline, after the read step.
 
     `fold(space)`: the pages folded again after a change; `landing()`: whether the server is landing adds (then,
-    as for a search in the last BUSY_SECONDS, the model runs on one thread; on `threads` when idle)."""
+    as for a search in the last BUSY_SECONDS, the model runs on one thread; when idle, on `threads` or as many
+    cores as other programs leave free, if fewer: `free_cores`, cores.py)."""
 
     def __init__(self, make: Callable[[], Checker | None], fold: Callable[[Any], Any] | None = None,
                  landing: Callable[[], bool] | None = None, threads: int = 2, notes: bool = False,
-                 onepass: bool | None = None):
+                 onepass: bool | None = None, free_cores: Callable[[], int] | None = None):
         self._make = make
         self.onepass = ONEPASS if onepass is None else onepass  # a passage's questions and keys in one sequence
         self._run: Any = None  # the checker's onepass.PassageRun, made with its first passage
@@ -115,6 +117,7 @@ class CheckPass:
         self.fold = fold
         self.landing = landing or (lambda: False)
         self.threads = threads
+        self.free_cores = free_cores or FreeCores()
         self.searched = 0.0  # monotonic time of the last search (Memory.search calls used())
         self.seconds: list[float] = []  # per question asked, for the status note's estimate
         self.behind: dict[str, tuple[int, int]] = {}  # end user -> (turn checked to, questions left)
@@ -133,6 +136,10 @@ class CheckPass:
 
     def busy(self) -> bool:
         return self.landing() or time.monotonic() - self.searched < BUSY_SECONDS
+
+    def threads_now(self) -> int:
+        """The model's threads for the next passage: one while the server is busy, else what the machine has free."""
+        return 1 if self.busy() else max(1, min(self.threads, self.free_cores()))
 
     def __call__(self, space: Any) -> float | None:
         from ..ledger import all_records
@@ -166,7 +173,7 @@ class CheckPass:
                 wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
                 if wait or self.stopping.is_set() or space.pending():
                     return wait or None  # landing first; the rest after (where it stopped: the state says)
-                checker.use_threads(1 if self.busy() else self.threads)
+                checker.use_threads(self.threads_now())
                 start = time.monotonic()
                 checked = checker.check(batch)
                 self.seconds += [(time.monotonic() - start) / len(batch)] * len(batch)
@@ -233,7 +240,7 @@ class CheckPass:
             wait = space.adds.give_way(ADDS_QUIET, YIELD_MAX)
             if wait or self.stopping.is_set() or space.pending():
                 return owed, wait or 0.0  # landing first; the rest after (where it stopped: the state says)
-            checker.use_threads(1 if self.busy() else self.threads)
+            checker.use_threads(self.threads_now())
             spent = run.seconds["check"]
             checked, keys = run.passage(text, mine, keys=wants_keys)
             self.seconds += [(run.seconds["check"] - spent) / max(1, len(mine))] * len(mine)
