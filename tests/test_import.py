@@ -85,7 +85,8 @@ def test_chatgpt_follows_the_kept_branch_and_skips_what_is_not_the_persons_words
         lines = m.grep(ALICE, GrepRequest(pattern="Biscuit")).lines
         assert lines[0].path.startswith("passages/chatgpt/messages/")
         phases = m.status(ALICE, StatusRequest(ids=["chatgpt:u1b", "chatgpt:x", "chatgpt:u1"])).phases
-        assert phases["chatgpt:u1b"].value == "landed" and phases["chatgpt:u1"].value == "unknown"
+        # landed at least: the import's own reader may have read it before the command ended (a slow machine)
+        assert phases["chatgpt:u1b"].value in ("landed", "read", "folded") and phases["chatgpt:u1"].value == "unknown"
 
 
 def test_a_second_import_adds_nothing_and_a_zip_is_read_like_its_file(tmp_path, capsys, monkeypatch):

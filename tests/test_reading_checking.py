@@ -420,7 +420,7 @@ def test_qwen_adds_what_the_rules_missed_and_never_a_relatives_fact(tmp_path, em
              ("m4", "assistant", "How lovely! How many hives?"),
              ("m5", "user", "Two. I was born in Valparaíso, by the way.")]
     with read_by_rules(tmp_path, embedder, alice, lines) as memory:
-        checker = Checker(load(path))
+        checker = Checker(load(path, n_threads=1))
         checking = CheckPass(lambda: checker, memory.writes.fold)
         with memory._existing(alice) as space:
             assert until(lambda: checking(space) is None, 600)

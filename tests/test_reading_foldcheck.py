@@ -136,7 +136,7 @@ def test_qwen_answers_a_plan_beside_a_home_and_two_jobs_held_at_once(tmp_path, e
     from twinfs.reading.checking import Checker, load
     from twinfs.reading.foldcheck import ask
 
-    checker = Checker(load(_qwen_or_skip()))
+    checker = Checker(load(_qwen_or_skip(), n_threads=1))
     settings = Settings(home=tmp_path / "home", quiet_seconds=0, reader_model="none")
     written = {}
     with Memory(settings, embedder=embedder) as memory:

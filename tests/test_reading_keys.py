@@ -35,7 +35,7 @@ def writer():
     from twinfs.reading.checking import load
     from twinfs.reading.shipped import model_path
 
-    return KeyWriter(checking.Checker(load(str(model_path("smollm2")))))
+    return KeyWriter(checking.Checker(load(str(model_path("smollm2")), n_threads=1)))
 
 
 class ScriptedLlama:
@@ -165,7 +165,7 @@ def test_a_thread_gets_keys_files_indexed_and_committed_once(memory, alice, writ
 def _qwen() -> object:
     from twinfs.reading.shipped import model_path
 
-    return checking.load(str(model_path("qwen-coder-1.5b")))
+    return checking.load(str(model_path("qwen-coder-1.5b")), n_threads=1)
 
 
 def qwen_keys(passage: str) -> PassageKeys | None:

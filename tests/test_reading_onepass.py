@@ -121,7 +121,7 @@ def smollm2():
     from twinfs.reading.onepass import CONTEXT
     from twinfs.reading.shipped import model_path
 
-    return checking.Checker(load(str(model_path("smollm2")), n_ctx=CONTEXT))
+    return checking.Checker(load(str(model_path("smollm2")), n_threads=1, n_ctx=CONTEXT))
 
 
 def test_a_real_model_evaluates_each_token_of_the_sequence_about_once(smollm2):
