@@ -32,6 +32,7 @@ from twinfs.passages import Turn
 from twinfs.reading import Reader, Window, plan_windows
 from twinfs.reading.ages import SPELLED
 from twinfs.reading.lexicon import KIN
+from twinfs.reading.withdrawn import withdraw
 
 SET2 = Path(__file__).resolve().parent / "reading_set2.json"
 # the concepts an attribute may mean for a gold value of each concept to count as found
@@ -119,6 +120,8 @@ def read_set(reader: Reader, conversations: list[Conversation],
             seconds += time.perf_counter() - started
             tokens += sum(count(t.text) for t in window.reading)
             records.setdefault(conv.id, []).extend(outcome.records)
+        order = {t.id: n for n, t in enumerate(conv.turns)}
+        withdraw(records.get(conv.id, []), order, "2026-01-01T00:00:00Z")  # as the read step files them
     return records, seconds, tokens
 
 
@@ -135,7 +138,7 @@ def score_set(records: dict[str, list[Record]], conversations: list[Conversation
     conversations = conversations if conversations is not None else load_set()
     score = Score()
     for conv in conversations:
-        held = [r for r in records.get(conv.id, []) if r.attribute and r.value]
+        held = [r for r in records.get(conv.id, []) if r.attribute and r.value and not getattr(r, "retracted", None)]
         for g in conv.gold:
             accepted = ACCEPT.get(g["concept"], {g["concept"]})
             hit = any(r.subject == g["subject"] and meaning(r.attribute) in accepted and _holds(r.value, g["match"])

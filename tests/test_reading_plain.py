@@ -240,7 +240,6 @@ def test_the_plain_cases(text, expected):
     ([("user", "My brother got a new job at the hospital.")], "hospital"),
     ([("user", "My dad used to be a postman.")], "postman"),
     ([("user", "I'm a huge fan from Porto.")], "Porto"),  # no job before "from": no hometown
-    ([("user", "My boyfriend Callum and I split up on Friday.")], "Callum"),  # a partner no more
     ([("user", "My wife and I separated last spring.")], "wife"),
     ([("user", "My sister is called Bea.")], "girlfriend"),
     ([("user", "If I had a cat, I'd call it Mochi.")], "Mochi"),

@@ -53,6 +53,8 @@ ALONE = {"hometown": "{who} is from {value}", "likes": "{who} likes {value}", "d
          "partner": "{who}'s partner is {value}", "pet": "{who} has a {value}", "home_city": "{who} lives in {value}",
          "employer": "{who} works at {value}", "job": "{who}'s job: {value}", "health": "{who} has {value}",
          "former_job": "{who}'s former job: {value}", "former_employer": "{who} used to work at {value}",
+         "former_partner": "{who}'s former partner: {value}", "former_home": "{who} used to live in {value}",
+         "former_diet": "{who}'s former diet: {value}",
          "language": "{who} speaks {value}", "age": "{who} is {value}", "school": "{who}'s school: {value}",
          "diet": "{who}'s diet: {value}", "nationality": "{who} is {value}", "religion": "{who} is {value}"}
 

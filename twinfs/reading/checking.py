@@ -375,11 +375,12 @@ def questions(records: list[Any], turns: list[Any], clauses: bool = True, notes:
     asked: list[tuple[int, int, Question]] = []
     covered: dict[str, list[str]] = {}
     for r in records:
-        if r.retracted or not r.turns or r.turns[0] not in order:
-            continue
+        if not r.turns or r.turns[0] not in order or r.retracted and "ended_by" not in r.retracted:
+            continue  # a value a later turn ended (withdrawn.py) still covers its sentence: not asked back in
         n = order[r.turns[0]]
         covered.setdefault(turns[n].id, []).append(r.value or "")
-        if not _user_turn(turns[n]) or getattr(r, "by", "user") != "user" or (not notes and not r.value) or (
+        if r.retracted or not _user_turn(turns[n]) or getattr(r, "by", "user") != "user" or (
+                not notes and not r.value) or (
                 r.attribute and stands_as_read(r.attribute, concept(r.attribute), r.value, read[n])):
             continue  # kept whatever the model answers (decide): not asked
         before = turns[n - 1].text if n > 0 else ""

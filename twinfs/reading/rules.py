@@ -36,6 +36,7 @@ from .texting import plain
 from .third_person import kin_named, named_kin
 from .trimming import ANNOUNCED
 from .windows import Window
+from .withdrawn import ended
 
 log = logging.getLogger("twinfs.rules")
 
@@ -272,6 +273,7 @@ class RulesReader:
                 pairs.append((attribute, value))
             elif attribute in WORK and gate(span, value, concept=attribute).reasons == {"past_habit"}:
                 pairs.append(("former_" + attribute.removeprefix("former_"), value))  # "I used to work as a nurse"
+        pairs += [p for p in ended(span.text) if p not in pairs]  # "Gwen is not my wife now": what held no more
         asked = last_question(before, span, turn.speaker)
         if facts := answered(asked, span):  # "Where do you live?" - "Manchester, near the university."
             return _told(turn, facts + [p for p in pairs if p[0] not in {a for a, _ in facts}])

@@ -18,6 +18,7 @@ from ..models import Phase, Record
 from ..passage_keys import fact_segment, index_record_keys
 from ..passages import content_hash, parse
 from ..reading import Budget, Outcome, Reader, Window, plan_windows
+from ..reading.withdrawn import withdraw
 from ..space import Space, turns_of
 
 log = logging.getLogger("twinfs.reading")
@@ -247,6 +248,7 @@ class Reading:
         records: dict[str, Record] | None = None
         filed = 0
         read_ids: list[str] = []
+        just_read: set[str] = set()
         for window, outcome in outcomes:
             if (window.position, window.hash) not in owed:
                 continue
@@ -274,18 +276,23 @@ class Reading:
                 if kept is not None and kept.retracted:
                     record = record.model_copy(update={"retracted": kept.retracted})
                 records[record.id] = record
+            just_read |= {r.id for r in outcome.records}
             space.state.set_window(thread, window.position, window.hash, [r.id for r in outcome.records], None)
             filed += len(outcome.records)
             read_ids += window.new
         if not read_ids or records is None:
             return 0
         order = {t.id: n for n, t in enumerate(turns_of(space.thread_items(thread)))}
-        ordered = sorted(records.values(),
+        listed = list(records.values())
+        at = self.clock().astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        ended = withdraw(listed, order, at, just_read)  # "Gwen is not my wife now": the earlier "wife Gwen" retracted
+        ordered = sorted(listed,
                          key=lambda r: (r.said, min((order.get(c, len(order)) for c in r.turns), default=len(order)),
                                         r.id))
         space.vault.write(records_path(thread), dump_records(ordered), durable=False)
         index_records(space, thread, ordered)
         faults.point("read")
-        space.vault.commit(f"read: {filed} record{'s' if filed != 1 else ''} from {thread}", [records_path(thread)])
+        space.vault.commit(f"read: {filed} record{'s' if filed != 1 else ''} from {thread}"
+                           + (f"; ended {', '.join(ended)}" if ended else ""), [records_path(thread)])
         space.state.set_thread_phase(thread, Phase.read, read_ids)
         return filed
