@@ -282,6 +282,27 @@ def test_a_searcher_opened_as_a_commit_merges_segments_away_reads_the_contents_a
     wi.close()
 
 
+def test_a_searcher_whose_contents_file_a_commit_replaced_reads_the_newest(tmp_path, monkeypatch):
+    """The table of contents itself can go between Whoosh listing it and opening it (a commit wrote the next
+    generation and deleted this one: `_MAIN_2.toc` not found, a 500 to a search in CI): read again, not failed."""
+    rng = random.Random(12)
+    wi = WordIndex(tmp_path)
+    wi.apply([doc(rng, i, "passage") for i in range(40)], [])
+    ix = wi.ix("passage")
+    read = ix._read_toc
+    gone = iter([FileNotFoundError(2, "No such file or directory", "_MAIN_2.toc")])
+
+    def listed_then_deleted():
+        if (error := next(gone, None)) is not None:
+            raise error
+        return read()
+
+    monkeypatch.setattr(ix, "_read_toc", listed_then_deleted)
+    wi._searchers.pop("passage", None)
+    assert wi.search("walk dog park", Bounds(), 50)
+    wi.close()
+
+
 def test_a_big_index_s_most_frequent_terms_are_decoded_once_after_it_opens(tmp_path, monkeypatch):
     from twinfs.index import bm25
 

@@ -155,8 +155,9 @@ class WordIndex:
         kept = {r.segment().segment_id(): r for r, _ in (old.ixreader.leaf_readers() if old is not None else [])
                 if isinstance(r, SegmentReader)}
         for attempt in range(TOC_TRIES):
-            toc, readers, opened = ix._read_toc(), [], []
+            readers, opened = [], []
             try:
+                toc = ix._read_toc()  # its newest contents file, itself replaced by a commit since it was listed
                 for segment in toc.segments:
                     reader = kept.get(segment.segment_id())
                     if reader is None or reader.is_closed:
