@@ -52,7 +52,7 @@ def test_every_landed_turn_is_found_while_hand_edits_are_picked_up(tmp_path, emb
     settings = Settings(home=tmp_path / "home", reading=False, watch=True)
     with Memory(settings, embedder=embedder) as memory:
         hammer = Hammer(memory)
-        hammer.run(seed=11, most=160, greps=GREPS, beside=(edit,))
+        hammer.run(seed=11, most=130, greps=GREPS, beside=(edit,))
         root = memory.space(USER).root
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not any(m.startswith("edit:") for m in subjects(root)):

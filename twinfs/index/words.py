@@ -143,12 +143,11 @@ class WordIndex:
             yield s
 
     def _fresh(self, type: str, ix, old):
-        """A searcher of the index as its newest commit left it, keeping the old one's reader of each segment
-        still there: opening a segment's reader copies its files out of their mmap (Whoosh's BufferFile makes a
-        BytesIO of each), 14-25 ms at 10,000 passages and more with each segment, paid by every landing
-        (its writer's lookups of the ids it replaces) and by the first search after it. A commit adds one small
-        segment (and merges a few small ones): only those are opened, a kept reader told its deletions as of now.
-        Not Whoosh's own refresh: it added the old reader's segments to the new one's (docs merged away found twice)."""
+        """A searcher of the index as its newest commit left it, keeping the old one's reader of each segment still
+        there: opening a reader copies its files out of their mmap (Whoosh's BufferFile), 14-25 ms at 10,000 passages
+        and more with each segment, paid by every landing (its lookups of the ids it replaces) and the first search
+        after it. A commit adds a small segment (and merges a few): only those are opened, a kept reader told its
+        deletions as of now. Not Whoosh's refresh: it added the old reader's segments to the new one's (found twice)."""
         from whoosh.reading import EmptyReader, MultiReader, SegmentReader
         from whoosh.searching import Searcher
 
@@ -156,8 +155,8 @@ class WordIndex:
                 if isinstance(r, SegmentReader)}
         for attempt in range(TOC_TRIES):
             readers, opened = [], []
-            try:
-                toc = ix._read_toc()  # its newest contents file, itself replaced by a commit since it was listed
+            try:  # the contents file too may be gone: a commit replaced it since it was listed
+                toc = ix._read_toc()
                 for segment in toc.segments:
                     reader = kept.get(segment.segment_id())
                     if reader is None or reader.is_closed:
