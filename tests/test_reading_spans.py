@@ -82,6 +82,15 @@ def test_a_value_of_the_wrong_kind_is_no_value(concept, value, sentence):
     assert misfit(concept, value, sentence) is not None
 
 
+@pytest.mark.parametrize(("value", "sentence"), [
+    ("Bahasa Indonesia", "I speak Bahasa Indonesia, English, and Javanese with my grandma."),  # one language's name
+    ("Bahasa Melayu", "At home it's Bahasa Melayu."),
+    ("Filipino", "I speak Filipino and a bit of Cebuano."),
+])
+def test_a_languages_own_name_of_two_words_is_a_language(value, sentence):
+    assert misfit("language", value, sentence) is None
+
+
 def test_a_students_school_said_short_fits():
     assert misfit("school", "UCL", "I'm a student at UCL.") is None
 

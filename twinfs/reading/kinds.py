@@ -210,9 +210,10 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
                                                   sentence, re.I):
             return f"{value!r} is a language studied once or forgotten"  # "I studied French at university, but …",
             # "my Irish stopped at the Leaving Cert"
-        if any(w[:1].isupper() and w.lower() not in LANGUAGES for w in re.findall(r"[\w'-]+", value)):
+        said = re.sub(r"^(?i:bahasa)\s+\w+$", "Indonesian", value)  # "Bahasa Indonesia", "Bahasa Melayu": a language
+        if any(w[:1].isupper() and w.lower() not in LANGUAGES for w in re.findall(r"[\w'-]+", said)):
             return f"{value!r} names more than a language"  # "Duolingo Spanish": an app's course
-        return None if words & LANGUAGES else f"{value!r} names no language"
+        return None if words & LANGUAGES or said != value else f"{value!r} names no language"
     if concept == "age":
         if re.search(SOMEDAY + rf"(?:i'm|i am|i 'm|i turn|i'll be)\s+{re.escape(value)}\b", sentence, re.I):
             return f"{value!r} is an age someday, not now"  # "maybe when I'm 35 haha"
