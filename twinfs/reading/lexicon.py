@@ -87,7 +87,8 @@ LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", 
              "kinyarwanda", "kirundi", "luganda", "shona", "xhosa", "sesotho", "setswana", "oromo", "tamazight",
              "papiamento", "javanese", "sundanese", "cebuano", "ilocano", "hmong", "dzongkha", "dhivehi", "teochew",
              "isizulu", "isixhosa", "sepedi", "tshivenda", "xitsonga", "siswati", "ndebele", "chichewa", "bemba",
-             "kikuyu", "ewe", "fante", "fanti", "pidgin", "bisaya", "visayan", "hiligaynon", "kapampangan"}
+             "kikuyu", "ewe", "fante", "fanti", "pidgin", "bisaya", "visayan", "hiligaynon", "kapampangan",
+             "filipino"}
 # fields one works in: "I work in marketing" is a job; "I work in Leeds" is not
 FIELDS = (r"(?:marketing|finance|sales|tech|it|hr|human resources|education|healthcare|health care|retail|construction|"
           r"hospitality|publishing|insurance|accounting|advertising|banking|law|real estate|engineering|research|"
