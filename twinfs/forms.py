@@ -146,6 +146,11 @@ def iso(value: datetime) -> str:
     return as_utc(value).isoformat().replace("+00:00", "Z")
 
 
+def to_second(value: datetime) -> str:
+    """A moment to the second in UTC, as a retraction's `at` says it: "2026-11-04T10:00:00Z"."""
+    return as_utc(value).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
 def parse_moment(text: str) -> datetime | None:
     """Text in MOMENT's form -> an aware UTC datetime (a day means its 00:00 UTC); None for any other text."""
     if not MOMENT_RE.fullmatch(text):

@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 from . import git_history
 from .durable import file_stamp
 from .errors import Invalid, NotFound
-from .forms import THREAD_ID
+from .forms import THREAD_ID, to_second
 from .models import Record
 from .space import Space
 
@@ -93,7 +93,7 @@ def correct(space: Space, record_id: str, reason: str, value: str | None,
     old = records[i]
     if old.retracted:
         raise Invalid(f"record '{record_id}' is already retracted", "id")
-    at = (now or datetime.now(UTC)).isoformat(timespec="seconds").replace("+00:00", "Z")
+    at = to_second(now or datetime.now(UTC))
     replacement = None
     if value is not None:
         if not old.attribute:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ..forms import to_second
 from ..models import Record
 from .attributes import alone
 from .checking import CheckVerdict, ModelAnswer, Question, concept
@@ -59,7 +60,7 @@ def apply(space: Any, thread: str, checked: Checked, turns: list[Any], sources: 
     from ..ledger import load_records
 
     records = load_records(space, thread)
-    at = now.isoformat(timespec="seconds").replace("+00:00", "Z")
+    at = to_second(now)
     by_turn = {t.id: t for t in turns}
     said: list[str] = []
     for question, _, verdict in checked:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..forms import to_second
 from ..text import norm
 from .checked import commit_checked
 from .checking import SUFFIX, concept
@@ -129,7 +130,7 @@ def retract_folded(space: Any, thread: str, answered: list[tuple[FoldQuestion, s
     from ..ledger import load_records
 
     records = load_records(space, thread)
-    at = now.isoformat(timespec="seconds").replace("+00:00", "Z")
+    at = to_second(now)
     index = {r.id: n for n, r in enumerate(records)}
     said = []
     for q, holds in answered:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from .. import faults
 from ..background import LATER, backoff
 from ..errors import Unavailable
+from ..forms import to_second
 from ..index import Doc
 from ..ledger import dump_records, load_records, records_path
 from ..models import Phase, Record
@@ -284,8 +285,8 @@ class Reading:
             return 0
         order = {t.id: n for n, t in enumerate(turns_of(space.thread_items(thread)))}
         listed = list(records.values())
-        at = self.clock().astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-        ended = withdraw(listed, order, at, just_read)  # "Gwen is not my wife now": the earlier "wife Gwen" retracted
+        # "Gwen is not my wife now": the earlier "wife Gwen" retracted, with why
+        ended = withdraw(listed, order, to_second(self.clock()), just_read)
         ordered = sorted(listed,
                          key=lambda r: (r.said, min((order.get(c, len(order)) for c in r.turns), default=len(order)),
                                         r.id))
