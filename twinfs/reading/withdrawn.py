@@ -19,11 +19,11 @@ import regex
 
 from ..folding import concept_of
 from ..models import Record
-from .lexicon import KIN
+from .kinds import PARTNERS as PARTNER_WORDS
 from .work import is_job
 
-PARTNERS = "|".join(sorted((re.escape(w) for w, a in KIN.items() if a == "partner" and " " not in w),
-                           key=len, reverse=True))
+PARTNERS = "|".join(re.escape(w) for w in sorted((w for w in PARTNER_WORDS if " " not in w),
+                                                  key=lambda w: (-len(w), w)))  # the longest first
 NAME = r"(?P<value>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
 THING = r"(?P<value>[A-Z][\w&'.-]*(?: (?:[A-Z][\w&'.-]*|of|and|&))*)"  # "St Mary's", "Marks & Spencer"
 JOB = r"an? (?P<value>[a-z][\w-]*(?: [a-z][\w-]*){0,3}?)"
