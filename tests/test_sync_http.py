@@ -28,7 +28,11 @@ def test_the_server_syncs_on_request_and_every_few_seconds(tmp_path, embedder):
         # the operator sets the remote once, before serving: the vault is cloned here
         with Memory(Settings(home=home, reading=False, machine="server"), embedder=embedder) as operator:
             assert operator.sync_with(USER, remote).kind == "cloned"
-        srv = start_server(home, TWIN_READING="0", TWIN_SYNC_SECONDS="2", TWIN_MACHINE="server")
+        # every 20 s, once the vault's adds have been quiet 10 s: the sync on request below comes right after
+        # its add, so the turn is still unsent and `sent` is the request's own (at 2 s the server's own sync,
+        # 1 s after the add, could send it first on a slow machine); the peer's later add arrives by the
+        # server's own sync, 10-15 s after the add
+        srv = start_server(home, TWIN_READING="0", TWIN_SYNC_SECONDS="20", TWIN_MACHINE="server")
         try:
             with srv.client(srv.write, account="alice") as c:
                 r = c.post("/v1/memory/sync", json={})
