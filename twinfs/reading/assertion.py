@@ -15,13 +15,13 @@ the friend's; "I live in Leeds and work as a nurse" the speaker's) and reads tha
   brother", is another (but a name inside a subject the speaker owns names it: "My brother Diego", "my rabbit is
   called Mochi" are the speaker's); an assistant's turn is the assistant's; no subject: the speaker, unless the
   clause is an imperative (the listener);
-- reasons, read on the verbs from the value to that clause (and any `if` above it): `conditional` (an if-clause,
-  or "would"/"'d" that is not "would love to"), `modal` (might, may, could, should, must), `plan` (will, going to,
-  want/plan/hope/intend to, thinking about, would love to), `past_habit` ("used to"), `former` (a past state said
-  with before/previously/formerly/ago, or what the speaker retired from, quit, resigned from or left), `negated`
+- reasons, read by mood.py on the verbs from the value to that clause (and any `if` above it): `conditional` (an
+  if-clause, or "would"/"'d" that is not "would love to"), `modal` (might, may, could, should, must), `plan` (will,
+  going to, want/plan/hope/intend to, thinking about, would love to), `past_habit` ("used to"), `former` (a past state
+  said with before/previously/formerly/ago, or what the speaker retired from, quit, resigned from or left), `negated`
   (not, never, n't on the clause — `negated_liking` when the verb is like/love/enjoy/stand or "not a fan of",
-  `negated_consumption` when it is eat/drink/have), `question` (the sentence asks), `advice` (another
-  wants/tells/asks the speaker to do it), `not_a_span`.
+  `negated_consumption` when it is eat/drink/have), `question` (the sentence asks), `advice` (another wants/tells/asks
+  the speaker to do it), `not_a_span`.
 `holds(concept)` allows only what the concept is made of: `plans` a plan, `dislikes` a negated liking, `diet` and
 `allergy` a negated eating; everything else must be plain and the speaker's.
 """
@@ -35,27 +35,18 @@ from ..text import FIRST, line_at, quotations
 from .ages import said_bare
 from .labelled import whose
 from .lexicon import KIN, PETS
+from .mood import PRETENDING, reasons, subjects
 from .values import names_a_kind
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
 
-SUBJECTS = ("nsubj", "nsubjpass", "csubj", "expl")
-MODALS = {"might", "may", "could", "should", "must", "ought"}
-WOULD, WILL = {"would", "'d"}, {"will", "'ll", "shall", "gonna"}
-PLAN_VERBS = {"plan", "want", "hope", "intend", "aim", "wish", "dream", "wanna", "consider", "think"}
-LIKING = {"like", "love", "enjoy", "stand", "abide", "fan", "care", "mind"}
-CONSUMING = {"eat", "drink", "have", "touch", "digest"}
 ADVISING = {"want", "tell", "ask", "suggest", "recommend", "urge", "push", "encourage", "nag", "try", "keep",
             "convince", "persuade", "beg"}
-FORMER = {"before", "previously", "formerly", "ago", "once", "back"}
 NAMING = {"name", "call"}
 # past forms spaCy may read as a leading imperative: "Lost my job as a banker yesterday"
 PAST_FORMS = {"lost", "got", "found", "made", "went", "took", "left", "quit", "moved", "started", "finished", "had",
               "bought", "met", "saw", "won", "did", "joined", "tried", "visited", "adopted", "landed", "sold", "put"}
-STATES = {"be", "work", "live", "stay", "teach", "study", "reside", "own", "run"}  # what "before that …" ended
-ENDING = {"retire", "quit", "resign", "leave"}  # "I retired from the fire service": a job, a home that was
-PRETENDING = {"pretend", "imagine", "suppose", "roleplay", "role-play"}  # a make-believe, asked of the listener; then
 # words given to be translated, written or said (another's, in single quotes after "wrote"): not a statement
 QUOTED = re.compile(rf"{quotations(3).pattern}|\b(?:wrote|said|says|asked|texted):? (?:{quotations(3, True).pattern})")
 ALLOWED: dict[str, set[str]] = {"plans": {"plan"}, "dislikes": {"negated_liking"},
@@ -179,16 +170,12 @@ def locate(value: str, text: str) -> list[re.Match]:
     return []
 
 
-def _subjects(verb: Token) -> list[Token]:
-    return [c for c in verb.children if c.dep_ in SUBJECTS]
-
-
 def _owned(t: Token) -> bool:
     return any(x.lower_ in ("my", "our") and x.dep_ == "poss" for x in t.subtree)
 
 
 def _is_verb(t: Token) -> bool:
-    return t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT" or bool(_subjects(t))  # spaCy's "like" may read ADP
+    return t.pos_ in ("VERB", "AUX") or t.dep_ == "ROOT" or bool(subjects(t))  # spaCy's "like" may read ADP
 
 
 def finite(t: Token) -> bool:
@@ -223,17 +210,17 @@ def _clause(tokens: list[Token]) -> Assertion:
     inside = False  # the value is (in) that subject: "My brother Diego is …"
     while True:
         if _is_verb(node) and (node.i not in span or (  # "I weave on a loom, my gran taught me": weave's own
-                node is top and _subjects(node) and (len(span) > 1 or node.dep_ != "ROOT"))):  # subject says whose
+                node is top and subjects(node) and (len(span) > 1 or node.dep_ != "ROOT"))):  # subject says whose
             path.append(node)
             scope += not crossed
             crossed = crossed or node.dep_ in ("conj", "advcl", "parataxis")
-            subjects = _subjects(node)
-            if subjects:  # two subjects when spaCy splits "My granddaughter Ella": the one holding the value
-                found = next((s for s in subjects if any(t.i in span for t in s.subtree)), None) or next(
-                    (s for s in subjects if s.lower_ in ("i", "we")), subjects[0])  # "my boyfriend and I speak …"
+            heads = subjects(node)
+            if heads:  # two subjects when spaCy splits "My granddaughter Ella": the one holding the value
+                found = next((s for s in heads if any(t.i in span for t in s.subtree)), None) or next(
+                    (s for s in heads if s.lower_ in ("i", "we")), heads[0])  # "my boyfriend and I speak …"
                 held = any(t.i in span for t in found.subtree)
-                if held and len(subjects) > 1:
-                    found = subjects[0]
+                if held and len(heads) > 1:
+                    found = heads[0]
                 if node.head.i != node.i and (found.lower_ in ("me", "us") or (
                         found.pos_ == "NOUN" and not _owned(found) and node.dep_ in ("ccomp", "xcomp"))):
                     subject, inside = subject or found, inside or held
@@ -251,17 +238,17 @@ def _clause(tokens: list[Token]) -> Assertion:
         if any(c.lower_ in ("my", "our") and c.dep_ == "poss" for c in root.children) or root.pos_ == "PROPN":
             subject, inside, path = root, named, path[:-1]
     sentence = top.sent
-    reasons = _reasons(path[:max(1, scope)], sentence)
+    why = reasons(path[:max(1, scope)], sentence)
     if not path and _is_verb(top):  # a value that holds its own verb has its mood there: "If we ever moved back I'd
-        reasons |= _reasons([top], sentence) & {"conditional", "modal"}  # open a little restaurant"
+        why |= reasons([top], sentence) & {"conditional", "modal"}  # open a little restaurant"
     whose, holder = _whose(subject, inside, path, tokens)
     if whose == "other" and path and any(
             v.lemma_.lower() in ADVISING and any(c.lower_ in WE for c in v.children if c.dep_ in ("dobj", "dative"))
             or v.lemma_.lower() in ADVISING and any(s.lower_ in WE for c in v.children if c.dep_ in ("ccomp", "xcomp")
-                                                    for s in _subjects(c))
+                                                    for s in subjects(c))
             for v in path):
-        reasons.add("advice")
-    return Assertion(whose, holder, frozenset(reasons))
+        why.add("advice")
+    return Assertion(whose, holder, frozenset(why))
 
 
 def _goes_on(sent: Span) -> str | None:
@@ -295,7 +282,7 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
     if low in ("you", "ya", "u"):
         return "listener", holder
     owned = any(t.lower_ in ("my", "our") and t.dep_ == "poss" for t in subject.subtree) or any(
-        t.lower_ in ("my", "our") and t.dep_ == "poss" for s in _subjects(subject.head) for t in s.subtree)
+        t.lower_ in ("my", "our") and t.dep_ == "poss" for s in subjects(subject.head) for t in s.subtree)
     if inside and owned:
         return "speaker", holder  # "My brother Diego …", "our cat, Mango, …": the speaker's own
     if inside and path and path[-1].lemma_ == "be" and any(c.dep_ == "attr" and any(
@@ -310,7 +297,7 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
     if owned and verb is not None and verb.lemma_.lower() in NAMING:
         return "speaker", holder  # "My rabbit is named Mochi"
     people = subject.lower_ in PEOPLE or subject.lemma_.lower() in PEOPLE or any(
-        s.lower_ in PEOPLE for s in _subjects(subject.head)) or bool(path) and any(
+        s.lower_ in PEOPLE for s in subjects(subject.head)) or bool(path) and any(
         (t.lower_ in PEOPLE or t.lower_ in PETS) and not names_a_kind(t)
         for t in subject.subtree)  # "My cat Miso hates the noise": Miso's; "my mother tongue is …": the speaker's
     if owned and not people:
@@ -320,81 +307,3 @@ def _whose(subject: Token | None, inside: bool, path: list[Token], tokens: list[
     if not person and verb is not None and any(t.lower_ in FIRST for t in verb.subtree):
         return "speaker", holder  # "Painting is my passion", "calligraphy was never for me"
     return "other", holder
-
-
-# "…, if that matters", "…, if you must know", "…, if it helps": an if-clause after the statement that says why it is
-# said, not on what it holds
-RELEVANCE = {"matter", "help", "know", "care", "wonder", "ask", "interest", "count"}
-
-
-def _relevance(clause: Token, verb: Token) -> bool:
-    return clause.i > verb.i and clause.lemma_.lower() in RELEVANCE and any(
-        c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("that", "it", "you", "this", "anyone")
-        for c in clause.children)
-
-
-def _all_day(verb: Token, auxes: list[str]) -> bool:
-    """ "I could eat bread all day", "I could listen to her forever": a taste said as a could, not a maybe."""
-    return auxes == ["could"] and verb.lemma_ in ("eat", "listen", "watch", "read", "drink") and any(
-        t.lower_ in ("day", "forever") and t.i > verb.i for t in verb.subtree) and not any(
-        t.lower_ == "if" for t in verb.subtree)
-
-
-def _reasons(path: list[Token], sentence: Any) -> set[str]:
-    reasons: set[str] = set()
-    if sentence.text.rstrip().endswith("?"):
-        reasons.add("question")
-    for verb in path:
-        lemma = verb.lemma_.lower()
-        children = list(verb.children)
-        answer = next((c.i for c in children if c.dep_ == "punct" and c.text == "," and any(
-            s.i > c.i for s in _subjects(verb))), None)  # "Can't, I've got my sister's kids": an answer before it
-        if answer is not None:
-            children = [c for c in children if c.i > answer or c.dep_ not in ("aux", "neg")]
-        auxes = [c.lower_ for c in children if c.dep_ in ("aux", "auxpass")] + [  # "I'd get used to": on "get"
-            g.lower_ for c in children if c.dep_ == "auxpass" for g in c.children if g.dep_ == "aux"]
-        if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in children) or any(
-                c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("if", "unless") for m in c.children)
-                and not _relevance(c, verb) and not any(  # "I'm vegan so if there's a plant-based one, …": the
-                    k.dep_ == "cc" and k.lower_ in ("so", "and", "but") and k.i < c.left_edge.i  # condition is
-                    for k in children) for c in children):  # of what follows "so", not of what came before it
-            reasons.add("conditional")
-        if any(a in WOULD for a in auxes):
-            reasons.add("plan" if lemma in ("love", "like") else "conditional")
-        if any(a in MODALS for a in auxes) and lemma not in ("stand", "abide") and not _all_day(verb, auxes) or any(
-                c.dep_ == "advmod" and c.lower_ in ("maybe", "perhaps", "possibly") for c in children):
-            reasons.add("modal")  # "I might", "move out by spring, maybe"
-        if any(a in WILL for a in auxes) or (lemma == "go" and verb.tag_ == "VBG" and any(
-                c.dep_ == "xcomp" for c in children)) or lemma in PLAN_VERBS and any(
-                c.dep_ in ("xcomp", "prep") for c in children) and lemma != "think" or (
-                lemma == "think" and any(c.lower_ in ("about", "of") for c in children)):
-            reasons.add("plan")
-        if lemma == "become" and any(c.dep_ == "aux" and c.lower_ == "to" for c in children):
-            reasons.add("plan")  # "I'm doing a course to become a station officer": not one yet
-        if lemma == "use" and verb.tag_ == "VBD" and any(c.dep_ == "xcomp" for c in children):
-            reasons.add("past_habit")
-        if verb is path[0] and lemma in ENDING and not any(
-                c.dep_ == "prep" and c.lower_ in ("for", "to") for c in children):
-            reasons.add("former")  # what the speaker left ("leaving for Paris" is where they go)
-        if verb.tag_ == "VBD" and lemma in STATES and any(
-                c.lower_ in FORMER and c.dep_ in ("advmod", "prep", "npadvmod") for c in children):
-            reasons.add("former")
-        negated = any(c.dep_ == "neg" or c.lower_ == "never" for c in children)
-        if negated:
-            attr = next((c for c in children if c.dep_ in ("attr", "acomp")), None)
-            if lemma in LIKING or (attr is not None and attr.lower_ == "fan"):
-                reasons.add("negated_liking")
-            elif lemma in CONSUMING:
-                reasons.add("negated_consumption")
-            else:
-                reasons.add("negated")
-    for verb in path[-1:]:  # an if-clause above the clause: "If I moved, I'd …"
-        for ancestor in verb.ancestors:
-            if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in ancestor.children):
-                reasons.add("conditional")
-            if ancestor.lemma_.lower() in PRETENDING and not any(
-                    c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in ancestor.children):
-                reasons.add("conditional")  # "Pretend I'm a doctor in London", "Imagine we lived in Rome"
-        if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in verb.children):
-            reasons.add("conditional")
-    return reasons

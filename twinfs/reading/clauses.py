@@ -55,7 +55,8 @@ def left_alone(text: str, values: list[str]) -> list[str]:
     """The sentences of a user's turn worth a question: a statement (not a question) of four words or more whose
     clause has the speaker as its subject ("I", "we", "my …" but not "my brother"), where none of `values` (the
     first pass's) is said."""
-    from .assertion import PEOPLE, SUBJECTS, WE, locate
+    from .assertion import PEOPLE, WE, locate
+    from .mood import SUBJECTS
     from .pipeline import nlp
 
     found = []
