@@ -48,7 +48,8 @@ NAMING = {"name", "call"}
 PAST_FORMS = {"lost", "got", "found", "made", "went", "took", "left", "quit", "moved", "started", "finished", "had",
               "bought", "met", "saw", "won", "did", "joined", "tried", "visited", "adopted", "landed", "sold", "put"}
 # words given to be translated, written or said (another's, in single quotes after "wrote"): not a statement
-QUOTED = re.compile(rf"{quotations(3).pattern}|\b(?:wrote|said|says|asked|texted):? (?:{quotations(3, True).pattern})")
+QUOTED = re.compile(rf"{quotations(3).pattern}|\b(?:wrote|said|says|asked|texted|remove|delete|take out|cut):? "
+                    rf"(?:{quotations(3, True).pattern})")  # "please remove 'my husband helps with the website'"
 ALLOWED: dict[str, set[str]] = {"plans": {"plan"}, "dislikes": {"negated_liking"},
                                 "diet": {"negated_consumption"}, "allergy": {"negated_consumption"},
                                 "school": {"former"}, "hometown": {"former"}}
@@ -145,6 +146,8 @@ def make_believe(tokens: list[Token]) -> bool:
         return False
     if _quoted(words[0].doc.text, words[0].idx, words[-1].idx):
         return True
+    if re.match(r"in my (?:head|dreams?|mind|fantasy|fantasies|imagination)\b", " ".join(w.lower_ for w in words[:4])):
+        return True  # "In my head I'm a 25-year-old rally driver"
     first = words[0]
     return (first.lower_ in PRETENDING or first.lemma_.lower() in PRETENDING) and first.i == first.sent.start + (
         first.sent[0].is_punct) and not any(c.dep_ in ("nsubj", "nsubjpass") for c in first.children)

@@ -117,6 +117,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         said = re.sub(r"^(?:learning )?(?:to )?(?:read|speak|write|read and write) (?:the )?", "", value or "",
                       flags=re.I).split()  # "learning to read the English"
         said = said[1:] if said and said[0].lower() == "learning" else said
+        if re.fullmatch(r"(?:\w+ )?(?:course|class|classes|lessons?) in \w+", value or ""):
+            said = said[-1:]  # "an evening course in Italian": the language
         if attribute == "hobby" and said and said[0].lower() in languages and not (
                 len(said) > 1 and said[1].lower() in THINGS):
             # "I'm learning German", "Portuguese for work", "I've started learning Italian"
@@ -169,6 +171,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
     m = m or re.search(r"\b(" + NAME + r") and I (?:have been |'ve been |hit |celebrate |celebrated |are |were |"
                        r"just hit )?(?:\d{1,2}|" + "|".join(NUMBERS) + r"|twenty|thirty|forty|fifty) years married\b",
                        text)
+    m = m or re.search(r"\b(" + NAME + r") and (?:I|me) (?:got married|were married|married|tied the knot)\b",
+                       text)  # "Marilyn and me got married in 1987"
     if m and m.group(1) not in ("I", "My", "The") and not over:
         add("partner", m.group(1))  # "I'm married to Priya", "Losa and I hit 20 years married in August"
     parted = re.search(r"\b(?:we|i) (?:broke up|split up|separated)\b|\b(?:broke up|split up) with\b"

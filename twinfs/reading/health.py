@@ -49,24 +49,27 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
                   r"(?:only |strictly |mostly |fully )?(" + "|".join(sorted(DIETS)) + r")\b", low)
     if m:
         add("diet", m.group(1))  # "We eat halal", "I'm coeliac and eat strictly gluten-free"
-    m = re.search(r"\bi(?: 'm| am) (?:(?:trying to cut|cutting) (?:down|back) on|(off)) (salt|sugar|red meat|meat|"
-                  r"dairy|gluten|alcohol|booze|caffeine|coffee|carbs|fried food|sweets)\b", low)
+    m = re.search(r"\bi(?: 'm| am) (?:(?:trying to cut|cutting) (?:down|back) on|(off))(?: the)? (salt|sugar|"
+                  r"red meat|meat|dairy|gluten|alcohol|booze|caffeine|coffee|carbs|fried food|sweets)\b", low)
     if m:  # "I am cutting down on salt now", "I'm off sugar for good"
         add("diet", f"off {m.group(2)}" if m.group(1) else f"cutting down on {m.group(2)}")
     m = re.search(r"\bi (?:have|'ve got|have got) (?:an? |a bad |a severe |a mild )?([a-z]+(?: [a-z]+)?) allergy\b",
                   low)
     if m and not re.match(r"(?:bad|severe|mild|food|an|the|my)$", m.group(1)):
         add("allergy", m.group(1))  # "I have a shellfish allergy"
-    m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very |actually )?allergic (?:to|for|of) ([\w ,'-]+)",
+    m = re.search(r"\bi(?: 'm| am)? (?:also |really |severely |very |actually )?allergic (?:to|for|of|on) ([\w ,'-]+)",
                   low) or re.search(r"(?:^|\bi have |, )no (?:known )?allergies,? (?:except|apart from|other than|but) "
                                     r"(?:for )?([\w ,'-]+)", low)  # "No allergies except hazelnuts"
     if m and not re.match(r"(?:(?:my|the) )?(?:mornings?|evenings?|mondays?|work|job|boss|exams?|homework|people|life|"
                           r"effort|exercise|chores)\b", m.group(1)):
-        for allergen in re.split(r",? and to |, to ", cut_value(m.group(1), 5) or ""):  # "to shrimp and to aspirin"
+        said = re.split(r" and (?=(?:i|also|always|so|carry|have|take|need|keep|use|must|can|get)\b)", m.group(1))[0]
+        for allergen in re.split(r",? and to |, to ", cut_value(said, 5) or ""):  # "to shrimp and to aspirin"; not
+            # "bee stings and carry an EpiPen": what follows "and" with a verb is another clause
             add("allergy", allergen)  # not "allergic to mornings without coffee": a joke
     conditions = "|".join(sorted(HEALTH, key=len, reverse=True))
-    m = re.search(r"\bi (?:have|'ve got|(?:was|got|'ve been|have been) diagnosed with|suffer from|struggle with|"
-                  r"live with) (?:an? )?((?:type [12] |chronic |mild |severe |bad )?(?:" + conditions + r"|"
+    m = re.search(r"\bi (?:have|'ve got|get|got|(?:was|got|'ve been|have been) diagnosed with|suffer from|"
+                  r"struggle with|live with) (?:an? )?((?:type [12] |chronic |mild |severe |bad )?(?:" + conditions
+                  + r"|"
                   + CONDITION + r"))\b", low) \
         or re.search(r"\b(?:of|with|for|about|on|since) my ((?:type [12] |chronic )?(?:" + conditions + r"))\b", low) \
         or re.search(r"\bmy \w+ (?:is|are|get|gets) (?:\w+ )?(?:stiff|sore|swollen|bad) with ((?:" + conditions + r"|"
@@ -101,6 +104,10 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
                   r"statin|prazole|sartan|formin))\b)", low)
     if m:
         add("health", f"on {m.group(1)}")  # "I'm on metformin since August"
+    m = re.search(r"\bi (?:also |still |always )?fast (on (?:\w+days?)(?:,? (?:and )?\w+days?)*|(?:in|during|for) "
+                  r"(?:ramadan|lent))\b", low)
+    if m:
+        add("diet", "fasts " + (as_spelled(m.group(1), text) or m.group(1)))  # "I fast on Wednesdays and Fridays"
     if re.search(r"\bi(?: 'm| am)(?: now)? an? non-?smoker\b", low):
         add("health", "non-smoker")  # "I am a non-smoker since 1999"
     return found

@@ -26,6 +26,8 @@ LABELS = {
     "current address": "home_city", "occupation": "job", "job": "job", "employment": "job",
     "current employment": "job", "profession": "job", "current role": "job", "current position": "job",
     "current job": "job",  # not "Position:" or "Role:" (an application's), nor an e-mail's "From:"
+    "current role and organisation": "job", "current role and organization": "job", "role and organisation": "job",
+    "job and employer": "job", "job and company": "job",
     "employer": "employer", "current employer": "employer", "company": "employer", "workplace": "employer",
     "works at": "employer",
     "language": "language", "languages spoken": "language", "spoken language": "language",
@@ -57,12 +59,15 @@ LABELS = {
 }
 TASTES = {"likes", "dislikes", "hobby"}
 LISTS = {"language", "allergy", "hobby", "likes", "dislikes", "health", "pet", "kin"}  # a value may list several
-LINE = re.compile(r"^\s*(?:[-•*·–]\s*)?(?P<label>[A-Za-z][A-Za-z' ()/&-]{0,30}?)\s*[:?]\s*(?P<value>\S.*?)\s*\.?\s*$")
+LINE = re.compile(r"^\s*(?:[-•*·–]\s*|\d{1,2}[.)]\s+)?(?P<label>[A-Za-z][A-Za-z' /&-]{0,30}?"
+                  r"(?: ?\((?:s|[a-z][^)\n]{1,50})\))?)\s*[:?]\s*"
+                  r"(?P<value>\S.*?)\s*\.?\s*$")  # "- Job: nurse", "5. Languages: English, Urdu"
 # a value's first sentence ("Husband: Hafiz. He'll join sometimes."), past a word that only takes the floor
 SAID = re.compile(r"(?<=\w)[.!?]+\s+(?=\S)")
 ASIDE = re.compile(r"^(?:forgot|oops|update|right|oh|ok|okay|so|also|and)\W*$", re.I)
 NONE = re.compile(r"^(?:none|no|n/?a|nil|nothing|-+|—|not applicable|unknown|no known \w+|nkda?|no (?:pets?|kids|"
-                  r"children|allergies|conditions?|partner|issues|problems))\b\W*$", re.I)
+                  r"children|allergies|conditions?|partner|issues|problems))\b\W*$|^none (?:coming|here|yet|now|at the "
+                  r"moment|currently)\b", re.I)  # "Pets: none coming, our cat stays with the neighbour"
 EXCEPT = re.compile(r"^(?:none|nothing|no known \w+)(?: known)?,? (?:except|apart from|other than|but)\s+", re.I)
 ONWARD = re.compile(r"\s+(?:since|from|for the past|for|as of)\s+.*$|\s*\([^)]*\)", re.I)  # "low-carb since …"
 FORMER = re.compile(r"\b(?:past|previous|former|prior|old|ex)\b", re.I)
@@ -90,8 +95,9 @@ ADDRESS = re.compile(r"^\d+\w?\s|\b(?:road|rd|street|st|avenue|ave|lane|drive|cl
 WORDING = re.compile(r"^(?:other|additional) |\s+for (?:club|team|office|work|company|group|the|our) [\w ]+$|"
                      r"^(?:area|place|town|region|county|district) of (?=residence)|"
                      r"\s+(?:attending|coming|details|notes|info|information|if any|\(if any\))$")
-EMPLOYMENT = re.compile(r"\s*(?:(?:current )?employment|(?:occupation|job|role|profession)\s*[/&]\s*(?:employer|"
-                        r"company|workplace))\s*$", re.I)  # "Current employment: job, employer, city"
+EMPLOYMENT = re.compile(r"\s*(?:(?:current )?employment|(?:current )?(?:occupation|job|role|profession)\s*"
+                        r"(?:[/&]|and)\s*(?:employer|company|workplace|organi[sz]ation))\s*$", re.I)  # "Current
+# employment: job, employer, city", "Current role and organisation: …"
 # a pet said by its kind, with its name after: "1 cat (Biscuit, sterilised)", "a dog"
 KIND = re.compile(r"(?:an?|one|1|my|our)?\s*(?P<kind>" + PET_WORDS + r")\b\s*(?P<after>.*)$", re.I)
 ITEM = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inside>[^)]*)\)$")  # "Theo (son, 9)"
@@ -144,6 +150,8 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     if items and CLAUSE.search(items[0]):
         return []  # "Languages: Norwegian is my native language, …": sentences, read as said
     items = [item for item in items if not CLAUSE.search(item)]  # "Conditions: asthma, I carry an inhaler"
+    if attribute == "language":  # "Pahari with my nan": the language, not whom it is spoken with
+        items = [re.sub(r"\s+with (?:my|our|the)\b[^()]*$", "", item) for item in items]
     return [(attribute, cut) for item in items if (cut := ONWARD.sub("", item).strip(" .")) and not FILLER.match(cut)
             and not NONE.match(cut) and not TIME_ONLY.match(cut)
             and not (attribute in TASTES and re.search(r"\b(?:my|our|me|I)\b", cut))]
@@ -160,6 +168,7 @@ def attribute_of(label: str) -> str | None:
     """What a label's value is ("Languages" -> "language"); None for no label of a fact, for one naming someone
     else ("Dependents' allergies", "Partner's job") and for a former thing ("Past conditions")."""
     label = re.sub(r"\(s\)$", "", label.strip().lower())
+    label = re.sub(r"\s*\((?!s\))[^)]*\)", "", label).strip()  # "Place of birth (for our map of guests!)"
     if "'" in label or FORMER.search(label) or label.startswith(("their ", "his ", "her ")):
         return None
     label = re.sub(r"^my ", "", label)
@@ -220,7 +229,8 @@ def _items(value: str) -> list[str]:
     out = []
     for item in items:
         out += re.split(r"\s+(?:and|&|\+)\s+(?![^(]*\))", item.strip())  # "bouldering + film photography"
-    return [re.sub(r"^(?:and then|then|plus|also)\s+", "", i.strip()) for i in out if i.strip()]  # "then the quiz"
+    return [re.sub(r"^(?:and then|then|plus|also|and)\s+", "", i.strip()) for i in out if i.strip()]  # "then the
+    # quiz", "English, Urdu, and Pahari"
 
 
 def _pets(items: list[str]) -> list[str]:

@@ -15,7 +15,8 @@ import re
 # what a people's name may lead that is no language: "I'm learning French cooking"
 THINGS = {"cooking", "cuisine", "food", "history", "literature", "music", "film", "films", "movie", "movies", "cinema",
           "wine", "wines", "culture", "recipe", "recipes", "dishes", "pastry", "pastries", "cheese", "cheeses",
-          "breakfast", "style", "art", "dancing", "dance"}
+          "breakfast", "style", "art", "dancing", "dance", "calligraphy", "poetry", "folk", "drama", "dramas",
+          "television", "tv", "novels", "songs", "theatre", "theater"}
 WORD = r"(?i:[a-z]+)\b(?! (?:" + "|".join(sorted(THINGS)) + r")\b)"
 # how well: "fluent Spanish", "the B1 German", "a bit of Arabic"
 SOME = (r"(?:(?:the )?(?:fluent|some|basic|decent|good|conversational|a little|a bit of|a little bit of|broken|"
@@ -30,7 +31,8 @@ SPEAK = (r"\b(?:[Ii]|[Ww]e) (?:still |also |both |only |mostly |can |do )?(?:act
          r"also speak|'m fluent in|"
          r"am fluent in|'m learning|am learning|'m picking up|am picking up|'m studying|am studying|"
          r"(?:'ve |have )?started learning|(?:'ve|have) been learning|get by in|can get by in|manage in|"
-         r"'m doing duolingo|am doing duolingo|(?:'ve|have) been doing duolingo) " + SOME + "(" + LIST + ")")
+         r"'m doing duolingo|am doing duolingo|(?:'ve|have) been doing duolingo|'m improving my|am improving my|"
+         r"'m working on my|am working on my) " + SOME + "(" + LIST + ")")
 # how many, then which: "I speak four languages (Malayalam, Tamil, Hindi, English)"
 COUNTED = r"\b(?:[Ii]|[Ww]e) (?:can )?speak (?:\w+ )?languages\s*[(:—–-]\s*(" + LIST + ")"
 # the same said without "I", by a line or a sentence that starts with the verb: "Speak Twi, English …"

@@ -24,6 +24,7 @@ from .elided import with_subject
 from .games import without_the_lie
 from .kin_lists import kin_lines
 from .letters import to_oneself
+from .lexicon import KIN
 from .profile import profile_lines
 from .questionnaire import by_number
 from .resume import cv_lines
@@ -54,7 +55,9 @@ TRANSCRIPT = re.compile(r"^[ \t]*([A-Z][A-Za-z]{0,15})[ \t]*:[ \t]?(.*)$", re.M)
 # number for a number)
 NUMBER = r"(?:\d{1,4}|" + SPELLED + r"|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen)"
 REPAIRED = re.compile(r"(?:(?P<name>\b[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})|(?P<number>\b" + NUMBER + r"))"
-                      r"[ \t]*[—–-][ \t]*(?:no|well|sorry|I mean|wait|actually|or rather|er|um)[,.]?[ \t]+"
+                      r"[ \t]*[—–-][ \t]*(?:no wait|wait no|no sorry|no|well|sorry|I mean|wait|actually|or rather|er|"
+                      r"um)"
+                      r"[,.]?[ \t]+"
                       r"(?:(?:technically|actually|really|I mean|it's|it is)[ \t]+)?"
                       r"(?=(?P<fix>(?!(?:I|It|We|They|He|She|You|The|That|This|My|Our)\b)[A-Z]|" + NUMBER + r"\b))")
 # an age put right in the sentence after: "I'm 52, I don't need … . Actually 53, had the birthday Tuesday"
@@ -62,6 +65,7 @@ AGE_FIXED = re.compile(r"\b(I'?m|I am) (" + NUMBER + r")\b(?P<between>[^.!?\n]{0
                        r"(?P<lead>(?:[Aa]ctually|[Ss]orry|[Ww]ait|[Nn]o|[Cc]orrection),? )(?P<fix>" + NUMBER + r")\b")
 # a voice note's "um", "uh"; not a name's "Umm Kulthum"
 FILLERS = re.compile(r",? \b(?:um+|uh+|erm+|er)\b(?:,(?= )|(?= (?!(?-i:[A-Z][a-z]))))", re.I)
+RELATIVES = "|".join(re.escape(w) for w in sorted(KIN, key=len, reverse=True))
 # "pescatarian - no wait, that's old. vegetarian since 2019", "Also I'm vegan — no wait, that's Mere, sorry.", "I sing
 # in the choir... no wait, that was until 2019.": the words before the taking back (what is old or wrong, or
 # another's), from where the line, label or sentence starts, up to where the taking back ends (its sentence, or its
@@ -71,8 +75,15 @@ TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?
                         r"(?:[^\n.!?]{0,30}?\b(?:old|wrong|outdated|out of date|mistake|typo|ignore that|changed|"
                         r"not any ?more|until|till|years ago)\b[^\n.!?]{0,20}|"
                         r" (?:that's|that is|it's|it is) (?:my |our )?(?:[a-z]+ )?(?!(?i:" + DAY
-                        + r"))(?-i:[A-Z])[^\n.!?]{0,60})[.!?][ \t]*",
+                        + r"))(?-i:[A-Z])[^\n.!?]{0,60}|"
+                        r" (?:that's|that is|that was|it's|it is) (?:my|our) (?:ex-?)?(?:" + RELATIVES
+                        + r")\b[^\n.!?]{0,60})[.!?][ \t]*",
                         re.I)
+
+# a sentence the next one takes back as a joke: "I'm moving to Spain next year. I'm not, but Gary follows me on
+# Facebook", "I'm a morning person. Kidding."; not "I'm vegetarian. I'm not strict about it"
+JOKED = re.compile(r"(^|\n|[.!?][ \t]+)[^\n.!?]+[.!?][ \t]+(?=(?:I'm not|I am not|I'm not really)(?:[.!]|, but\b)|"
+                   r"(?:Just )?(?:[Kk]idding|[Jj]oking)\b|JK\b)")
 
 # what the speaker asks be left unsaid of them: "don't let her write that I'm diabetic — that's my dad", "please
 # don't write that I hate the beach" (the words after it, to the clause's end, are no statement of theirs)
@@ -139,7 +150,7 @@ def own_words(text: str, speaker: str | None = None) -> str:
     text = UNSAID.sub("", FILLERS.sub("", text))  # "I work at, um, Alamo Smiles"
     text = AGE_FIXED.sub(lambda m: f"{m[1]} {m['fix']}{m['between']}{m['lead']}{m['fix']}", text)
     text = REPAIRED.sub(lambda m: "" if bool(m["name"]) == m["fix"][:1].isupper() else m[0], text)
-    return TAKEN_BACK.sub(lambda m: m.group(1), text)
+    return JOKED.sub(lambda m: m.group(1), TAKEN_BACK.sub(lambda m: m.group(1), text))
 
 
 def as_read(text: str, speaker: str | None = None, before: str | None = None) -> str:

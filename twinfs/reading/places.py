@@ -33,7 +33,9 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                   r"(?:[\w-]+ ){0,2}"
                   r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence) "
                   r"in )?(" + PLACE_ON + r")",
-                  text, re.I) or re.search(r"\bbased (?:in|out of) (" + PLACE_ON + r")", text)
+                  text, re.I) or re.search(r"\bbased (?:in|out of) (" + PLACE_ON + r")", text) \
+        or re.search(r"(?:^|[,;] )(?i:been|lived|living) (?:living )?in (" + PLACE_ON + r")(?= since\b)", text)
+    # "Born and raised in Twillingate, been living in Gander since '89": the "I" left out
     if m and re.match(r"[\w -]+'s (?:[a-z]+ ){0,2}(?:lab|office|branch|site|team|store|shop|clinic|department|plant|"
                       r"depot|warehouse|studio|location)\b", m.group(1)):
         m = None  # "I moved to Dentica's second lab in Krzyki": a workplace's branch, no home

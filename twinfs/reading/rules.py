@@ -83,8 +83,8 @@ def _asserted(span: Span, attribute: str, value: str) -> bool:
         return False  # "since my dad passed", "my husband, Gerald, passed away": no relative who is now
     if attribute in RELATIONS and verdict.whose in ("speaker", "other") and "quoted" not in verdict.reasons:
         # "a gift from my grandma": "my" said it; not in another's words ('My sister texted: "… my partner, Brian"')
-        mine = re.findall(rf"\b(?i:my) (\w+),? {re.escape(value)}\b", span.text)
-        named = value[:1].isupper() and any(KIN.get(w.lower()) == attribute or attribute in ("pet", "family")
+        mine = re.findall(rf"\b(?i:my|our) (\w+),? {re.escape(said[-1])}\b", span.text)  # "our dog Skipper"
+        named = said[-1][:1].isupper() and any(KIN.get(w.lower()) == attribute or attribute in ("pet", "family")
                                             for w in mine) \
             or (attribute, value) in named_aside(span.text)  # "Grace (the wife) would kill me if …"
         presumed = re.search(rf"\b(?i:my|our) {re.escape(value)}\b", span.text) and not HAVING.search(span.text)

@@ -91,9 +91,13 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
         if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in (
                 "can", "could", "might", "may", "will", "'ll", "would", "'d") for c in t.head.children):
             return True  # "Maybe I can assist as well": a possibility, nothing that is so
-        if t.lemma_.lower() == "sorry" and (not stated or t.dep_ == "ROOT" or t.i == tokens[0].i or (
-                t.dep_ == "acomp" and not any(c.dep_ in ("acomp", "attr") and c.i < t.i for c in t.head.children))):
-            return True  # "Sorry about that", "Belated, sorry"; not "I'm allergic to cats, sorry cat people"
+        said_first = any(c.dep_ == "ccomp" and c.i < t.i and any(s.dep_ == "nsubj" for s in c.children)
+                         for c in t.children)  # "I can't stand jackfruit, sorry everyone": the statement first
+        if t.lemma_.lower() == "sorry" and (not stated or t.dep_ == "ROOT" and not said_first or t.i == tokens[0].i or (
+                t.dep_ == "acomp" and not any(c.dep_ in ("acomp", "attr", "dobj") and c.i < t.i
+                                              for c in t.head.children))):
+            return True  # "Sorry about that", "Belated, sorry"; not "I'm allergic to cats, sorry cat people", "I hate
+            # durian, sorry Malaysia"
         if t.lower_ == "life" and t.dep_ == "nsubj" and not list(t.children) and any(
                 c.dep_ == "aux" and c.lower_ in ("can", "could", "may", "might") for c in t.head.children):
             return True  # "Life can be tough, but …": a saying of life at large, not the speaker's

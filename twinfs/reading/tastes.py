@@ -87,9 +87,16 @@ def tastes(text: str, low: str) -> list[Pair]:
         add("hobby", m.group(1))  # "I already do trail running on Saturdays", "I only do cross-country skiing"
     m = re.search(r"\b(?:i|we) (?:'ve |have )?(?:just |recently |finally )?joined (?:a|the|an|my local|a local) "
                   r"((?:[\w-]+ ){0,2}(?:class|club|choir|league|orchestra|band|walking group|running group|book "
-                  r"club))\b", low)
+                  r"club)|(?!whatsapp|facebook|chat|support|group)(?:[\w-]+ ){1,2}(?:group|society|crew))\b", low)
     if m:
-        add("hobby", m.group(1))  # "I just joined a pottery class on Thursdays"
+        add("hobby", m.group(1))  # "I just joined a pottery class on Thursdays", "I've joined a wild swimming group"
+    if m := re.search(r"\bi (?:also |still |usually |often )?(?:go to|hit) the gym\b", low):
+        add("hobby", "gym")  # "I go to the gym at 7am after the shift"
+    m = re.search(r"\bi(?: 'm| am) an? (?:[\w-]+ ,? (?:but |and )?|[\w-]+ ){0,3}?([a-z]+) player\b", low)
+    if m and not re.search(r"\b(?:professional|pro|semi-pro|session)\b", m.group(0)) and m.group(1) not in (
+            "team", "key", "big", "major", "record", "cd", "dvd", "media", "video", "market", "industry", "role",
+            "good", "bad", "great", "real", "fair", "music", "mp3"):
+        add("hobby", m.group(1))  # "I'm a terrible but enthusiastic oud player", "I'm a keen chess player"
     m = re.search(r"\bi(?: 'm| am| 've been| have been)(?: also| still)? on (?:the|a|my) ((?:[\w-]+ ){0,2}?"
                   r"(?:swim|swimming|football|soccer|rugby|netball|basketball|hockey|rowing|cricket|volleyball|running|"
                   r"cycling|debate|debating|chess|tennis|track|cross-country|dance|cheer|baseball|softball|lacrosse|"
@@ -97,7 +104,7 @@ def tastes(text: str, low: str) -> list[Pair]:
     if m:  # "im on the swim team", not "I'm on the infra team" (work)
         add("hobby", "on the " + m.group(1))
     m = re.search(r"\bi (?:also |still )?(?:play|sing|have sung|'ve sung|sang for years|play(?: the)? [a-z]+) (?:in|"
-                  r"with) (?:a|the|my|our) (?:[\w'-]+ ){0,4}?(?:band|choir|orchestra|ensemble|quartet|chorus)\b"
+                  r"with) (?:a|the|my|our) (?:[\w'-]+ ){0,4}?(?:band|choir|orchestra|ensemble|quartet|chorus|league)\b"
                   r"(?=\s*(?:[,.;:!?)—–-]|$|(?:for|since|called|named|with|and|on|at|but)\b))", text, re.I)
     m = m or re.search(r"\bi (?:also |still )?sing (?:alto|soprano|tenor|bass|baritone|mezzo)\b", text, re.I)
     if m:  # "i play bass in a band called …", "I have sung in the Kumasi Male Voice Choir for 40 years", "I sing alto"
@@ -105,6 +112,10 @@ def tastes(text: str, low: str) -> list[Pair]:
                         .removeprefix("still "))
         found = [(a, v) for a, v in found if not (a == "hobby" and played.startswith(v))]  # not "sing" beside it
         add("hobby", played)
+    for m in re.finditer(r"(?<!when )(?<!if )(?<!because )(?<!while )(?<!where )(?<!how )(?<!that )(?<!what )\bi "
+                         r"(?:also |still |usually |often |mostly |regularly )?(" + PASTIMES
+                         + r")(?: \( \w+(?: \w+)? \))?(?= [.,;!]| and\b|$)", low):
+        add("hobby", m.group(1))  # "In my free time I sing in a choir and I garden (badly)": the verb ends its clause
 
     m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"
                   r"| gon na| gonna)* (started|start|took up|picked up|learning|doing|practicing|practising|into|do|"
@@ -124,7 +135,8 @@ def tastes(text: str, low: str) -> list[Pair]:
             r"(?:\w+|a|an) (?:days?|hours?|nights?|mornings?|evenings?|shifts?|times?)|[\w ]*(?:ology|"
             r"ics|law|medicine|engineering|architecture|nursing|history|chemistry|physics|economics|accounting))\b",
             value) \
-            and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid and not SCHOOLING.search(value):
+            and not (m.group(2) and m.group(1) in ("do", "doing")) and not paid and not SCHOOLING.search(value) \
+            and not re.match(r"\s*'(?!\w)", low[m.end(3):]):  # not "a beginners' improv course" cut at its "'"
         add("hobby", value)  # not "doing the mornings", "doing graphic design for other people's deadlines"
     m = re.search(r"\bi(?: 've| have) been ([a-z]+ing) (?:for (?:years|ages|decades|months|a while|(?:about |over |"
                   r"nearly |almost )?(?:[a-z]+|\d+) (?:years|months))|since "

@@ -63,6 +63,13 @@ BURST = re.compile(r"(?<=\n)((?![ \t]*(?:\d{1,2}[.)]|[-•*>]))[^\n:=#{}]{1,100}
                    r"to|of|and|but|or|well|my|our|the|a|an|since|near|by)\b[^\n=(){}#:;]{0,60}(?:\n|$))")  # not code
 # a number put right as it is said, the parse hanging "not" on the verb: "i'm 22 not 16" - "i'm 22, not 16"
 NOT_THAT = re.compile(r"\b(\d{1,3}) (not \d{1,3})\b")
+# a verb said with -s after "I", as Newfoundland, West Country or Yorkshire speech has it: "I plays the accordion", "I
+# only speaks English", "I loves a Jiggs dinner"
+DIALECT_S = re.compile(r"(?<!War )(?<!Part )\bI ((?:only |also |still |just |really )?)(plays|loves|likes|hates|"
+                       r"speaks|keeps|works|lives|talks|writes|eats|drinks|reckons|knows|wants|goes|does|has|teaches|"
+                       r"drives|fishes|sings|paints|runs|swims|makes|builds|fixes|misses|needs|thinks|says|gets)\b")
+AS_I_SAY = {"goes": "go", "does": "do", "has": "have", "fishes": "fish", "teaches": "teach", "fixes": "fix",
+            "misses": "miss"}
 
 
 def plain(text: str) -> str:
@@ -84,6 +91,7 @@ def plain(text: str) -> str:
     if re.search(r"[a-z]", text):  # not a turn in capitals throughout, whose every word is shouted
         text = SHOUTED.sub(lambda m: m.group(0).lower(), text)
     text = NOT_THAT.sub(r"\1, \2", text) if " not " in text else text
+    text = DIALECT_S.sub(lambda m: f"I {m[1]}{AS_I_SAY.get(m[2], m[2][:-1])}", text)
     if text.count("\n") >= 4:
         text = _joined(text)
     return WORD.sub(written, LONE_I.sub("I", HEDGE.sub("", LAUGH.sub("", text))))

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 # where a value ends: the clause goes on past these
 _CUT = re.compile(r"\s*(?:[,.;!?:()–—]|\s-\s| - | and (?:i|we|it|they|he|she|that|this|my)\b| but | because | cause "
                   r"| 'cause | since | so | when | while | which | who | where | that | if | even (?:though|if|when) "
-                  r"| though | although "
+                  r"| though | although | (?:far |much |way |a lot |so much )?(?:more|better) than "
                   r"| as well| too\b| lately| recently| these days| now\b| again\b| anymore| though\b"
                   r"| i (?=\w)| we (?=\w)"
                   r"| (?:\w+ )?(?:days?|weeks?|months?|years?) ago| last (?:week|month|year|night)| yesterday| today"

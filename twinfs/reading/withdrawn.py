@@ -26,7 +26,8 @@ PARTNERS = "|".join(re.escape(w) for w in sorted((w for w in PARTNER_WORDS if " 
                                                   key=lambda w: (-len(w), w)))  # the longest first
 NAME = r"(?P<value>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
 THING = r"(?P<value>[A-Z][\w&'.-]*(?: (?:[A-Z][\w&'.-]*|of|and|&))*)"  # "St Mary's", "Marks & Spencer"
-JOB = r"an? (?P<value>[a-z][\w-]*(?: [a-z][\w-]*){0,3}?)"
+VALUE = r"(?P<value>[a-z][\w-]*(?: [a-z][\w-]*){0,3}?)"
+JOB = rf"an? {VALUE}"
 NOW = r"(?:any ?more|now|these days)"
 _ENDED: list[tuple[str, regex.Pattern]] = [  # the `regex` module: one group name in each alternative
     ("former_partner", regex.compile(rf"\b{NAME} (?:is|'s) no longer my (?:{PARTNERS})\b|"
@@ -36,8 +37,8 @@ _ENDED: list[tuple[str, regex.Pattern]] = [  # the `regex` module: one group nam
     ("former_employer", regex.compile(rf"\b(?i:I) (?:no longer work|(?:don't|do not) work) (?:at|for) {THING}")),
     ("former_employer", regex.compile(rf"\b(?i:I) (?:quit|left) my (?:job|position|role) (?:at|with) {THING}")),
     ("former_job", regex.compile(rf"\b(?i:I)(?:'m| am) no longer {JOB}(?=[,.;!?]| now\b| any ?more\b|$)|"
-                              rf"\b(?i:I)(?:'m| am) not {JOB} {NOW}\b")),
-    ("former_home", regex.compile(rf"\b(?i:I) (?:no longer live|(?:don't|do not) live) in {THING}")),
+                              rf"\b(?i:I)(?:'m| am) not (?:an? )?{VALUE} {NOW}\b")),  # "I am not foreman now"
+    ("former_home", regex.compile(rf"\b(?i:I|we) (?:no longer live|(?:don't|do not) live) in {THING}")),
     ("former_diet", regex.compile(r"\b(?i:I)(?:'m| am) (?:no longer (?P<value>vegan|vegetarian|pescatarian|"
                                r"plant-based|kosher|halal)\b|not (?P<value>vegan|vegetarian|pescatarian|plant-based) "
                                rf"{NOW})")),

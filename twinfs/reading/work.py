@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .lexicon import BUSINESS, CAPITAL, FIELDS, JOBS, KIN
+from .lexicon import BUSINESS, CAPITAL, DIETS, FIELDS, JOBS, KIN
 from .values import AT_PLACE, as_spelled, cut_value, proper_name, rejoined, without_the, workplace
 
 if TYPE_CHECKING:
@@ -42,7 +42,8 @@ NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daug
 def is_job(value: str | None) -> bool:
     """A phrase that names a job by its last word: a known one ("nurse"), or a doer's ("copywriter", "sous-chef")."""
     last = value.lower().split()[-1].split("-")[-1] if value else ""
-    return last in JOBS or (re.search(r"(?:er|or|ist|ian)$", last) is not None and last not in NOT_DOERS)
+    return last in JOBS or (re.search(r"(?:er|or|ist|ian)$", last) is not None and last not in NOT_DOERS
+                            and last not in DIETS)  # "pescatarian", "vegetarian": a diet
 
 
 def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ents: dict[str, str]) -> list[Pair]:
@@ -119,7 +120,9 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("job", "retired")  # "I'm retired" (what one retired from is `former`: assertion.gate)
     m = re.search(r"\bi (?:'m |am )?(?:work|working|do|doing)\b[\w ']{0,40}? as an? ([\w -]+)", low) \
         or re.search(r"\bi (?:'m |am )?(?:\w+ )?(?:earn|earning|make|making|get paid|am paid|'m paid)\b[^.;!?]{0,40}? "
-                     r"as an? ([\w -]+)", low)  # "I earn about ₦650,000 a month as a QA engineer at Brightwave"
+                     r"as an? ([\w -]+)", low) \
+        or re.search(r"\b(?:day|week|morning) in my life as an? ([\w -]+)", low)  # "I earn about ₦650,000 a
+    # month as a QA engineer at Brightwave", "a day in my life as a chocolatier here in George Town"
     if m and (value := cut_value(AT_PLACE.split(m.group(1))[0], 3)) and is_job(value):
         add("job", as_spelled(value, text))  # "I work night shifts at the hospital as a nurse"
         add("employer", workplace(text[m.start(1) + low[m.start(1):].find(value.lower()):], orgs))
@@ -224,10 +227,13 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     past = m is not None and m.group(1) in (" was", " used to be")  # "I was a nurse for ten years": a job that was
     if m and past and re.search(r"\b(?:when|while|as|since|before|after|if)\s*$", low[:m.start()]):
         m = None  # "… when I was a student": the time of something else
-    if m and re.match(r"(?:keen|avid|amateur|hobby|weekend|hobbyist|enthusiastic) ", m.group(2)):
-        m = None  # "I'm a keen street photographer on Sunday afternoons": a pastime (tastes.py), not work
+    if m and re.match(r"(?:keen|avid|amateur|hobby|weekend|hobbyist|enthusiastic) |(?:real |true |good )?team player\b",
+                      m.group(2)):
+        m = None  # "I'm a keen street photographer on Sunday afternoons": a pastime (tastes.py), not work; "I'm a
+        # team player": a way of working
     if m:
-        words = re.sub(r"^\d{1,3}[- ]year[- ]old ", "", m.group(2)).split()  # "a 29-year-old nurse": the age apart
+        words = re.sub(r"^\d{1,3} ?[- ] ?years? ?[- ] ?old ", "", m.group(2)).split()  # "a 29-year-old nurse": the
+        # age apart
         for n in (2, 1):
             hits = [i for i in range(min(3, len(words) - n + 1)) if " ".join(words[i:i + n]) in JOBS
                     or words[i + n - 1].split("-")[-1] in JOBS]  # "a sous-chef"
@@ -244,7 +250,11 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                 or re.match(r"((?:[\w-]+ ){0,2}?[\w-]+) (?:full[- ]time|part[- ]time|by trade|for a living)\b",
                             m.group(2)) \
                 or re.match(r"((?:professional|qualified|certified|licensed|registered|trainee|freelance) (?:[\w-]+ )?"
-                            r"[\w-]+)(?=[,.;!]|$| (?:and|but|since|for|who)\b)", m.group(2))
+                            r"[\w-]+)(?=[,.;!]|$| (?:and|but|since|for|who)\b)", m.group(2)) \
+                or re.match(r"((?:[\w-]+ )?[\w-]+(?:ist|ian|er|or)) in (?=[a-z])", " ".join(words) + " ")
+            if at and " in " in at.group(0) and not re.search(rf"{re.escape(at.group(1))} in [A-Z]", text, re.I):
+                at = None  # "a 31-year-old ceramicist in Addis Ababa": a doer where they live; not "a believer in
+                # karma"
             if at and re.search(r"(?:worr|overthink|procrastinat|napp|complain|snack|sleep|eat)\w*$", at.group(1)):
                 at = None  # "I'm a professional worrier": a joke
             if at and not past and is_job(at.group(1)) \
