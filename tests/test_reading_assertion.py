@@ -16,6 +16,10 @@ from twinfs.reading.assertion import gate
     ("I'm planning to visit Hanoi in May.", "Hanoi", "plans"),
     ("My brother keeps nagging me about golf, but I find golf dull.", "golf", "dislikes"),
     ("I was born in Porto.", "Porto", "hometown"),
+    # an if-clause after the statement that leads on to a clause of its own conditions that clause, not this one
+    ("I'm a big rugby fan, if the club needs a steward I'm the one to call.", "rugby fan", "likes"),
+    # "X, that's where I grew up": the clause after the value says whose it is, whatever the field's "if"
+    ("Birthplace line if the form has one: Tabriz, that's where I grew up.", "Tabriz", "hometown"),
 ])
 def test_what_the_speaker_says_of_themself_holds(text, value, concept):
     verdict = gate(text, value, concept=concept)

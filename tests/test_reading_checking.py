@@ -81,7 +81,11 @@ def test_a_new_label_for_other_words_or_one_that_does_not_hold_keeps_the_rules_r
     assert (teach.action, teach.value) == ("keep", "teach chemistry")
     crowds = Question("I can't stand crowds.", "", "dislikes", "crowds", "th#r5")
     assert decide(crowds, ModelAnswer(False, "hobby", "crowds")).action == "keep"
-    assert decide(crowds, ModelAnswer(False, "dislikes", "crowds")).action == "drop"
+    # said in so many words ("I can't stand crowds") it stands whatever the model answers (kinds.stands_as_read);
+    # said otherwise, the model's "no fact" of the same kind drops it
+    assert decide(crowds, ModelAnswer(False, "dislikes", "crowds")).action == "keep"
+    crowds = Question("Crowds, to be honest, are not my thing.", "", "dislikes", "Crowds", "th#r5")
+    assert decide(crowds, ModelAnswer(False, "dislikes", "Crowds")).action == "drop"
     # a like and a pastime are one reading apart: the model's swap between them is not taken either way
     ocean = Question("I love the ocean, it calms me down.", "", "likes", "the ocean", "th#r6")
     assert decide(ocean, ModelAnswer(True, "hobby", "the ocean")).action == "keep"

@@ -231,3 +231,12 @@ def test_the_check_keeps_what_a_pasted_question_asked():
     assert stands_as_read("age", "age", "41", AMA) and stands_as_read("hometown", "hometown", "Kimberley", AMA)
     assert stands_as_read("language", "language", "Portuguese", FAQ)
     assert stands_as_read("age", "age", "52", AMA) is None
+
+
+def test_a_taste_said_in_so_many_words_stands_whatever_the_model_answers():
+    """ "I hate jellyfish" said plainly: the model's "no fact" does not drop it (Qwen dropped two such on set 25); the
+    same words as another's, or under an if, are not said so."""
+    assert stands_as_read("dislikes", "dislikes", "jellyfish", "Ha, no sea swims for me, I hate jellyfish. Right.")
+    assert stands_as_read("likes", "likes", "sea shanties", "Work is fine. And I love sea shanties!")
+    assert stands_as_read("dislikes", "dislikes", "jellyfish", "My son says I hate jellyfish, he is wrong.") is None
+    assert stands_as_read("likes", "likes", "jazz", "If I love jazz, why do I skip it?") is None

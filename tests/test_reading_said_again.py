@@ -15,6 +15,7 @@ from twinfs.reading.withdrawn import ended
     ("Big one for the form: I'm allergic to wasp stings and carry two pens with me.", {("allergy", "wasp stings")}),
     ("I am allergic on hazelnuts, please no Nutella.", {("allergy", "hazelnuts")}),  # a learner's preposition
     ("I get migraines when the office lights flicker.", {("health", "migraines")}),
+    ("My skin gets eczema from the cleaning stuff at work.", {("health", "eczema")}),
     ("Last winter I got type 1 diabetes, so carbs are maths now.", {("health", "type 1 diabetes")}),
     ("I'm off the sweets since my check-up.", {("diet", "off sweets")}),
     ("I fast on Mondays and Thursdays.", {("diet", "fasts on Mondays and Thursdays")}),
@@ -32,6 +33,11 @@ from twinfs.reading.withdrawn import ended
     ("Our cat Pesto would be fed by the neighbours while we're away.", {("pet", "cat named Pesto")}),
     ("I'm a clumsy but devoted banjo player.", {("hobby", "banjo")}),
     ("Welcome back to a week in my life as a glassblower in Murano.", {("job", "glassblower")}),
+    ("Also you can add that I go to an evening course at the Kulturhaus Lenzburg.", {("school",
+                                                                                      "Kulturhaus Lenzburg")}),
+    ("Sundays I have Korean class at Humber College.", {("school", "Humber College")}),
+    ("i'm doing a part-time certificate in bookkeeping at night, at NAIT", {("school", "NAIT")}),
+    ("Please put in that I'm hard of hearing - one hearing aid - in case they ring.", {("health", "hard of hearing")}),
     ("Place of birth (optional, for the guestbook map!): Tartu, Estonia", {("hometown", "Tartu, Estonia")}),
 ])
 def test_a_plain_statement_is_read(text, expected):
@@ -74,6 +80,8 @@ def test_a_verb_said_with_s_after_i_reads_as_english():
 @pytest.mark.parametrize(("text", "expected"), [
     ("We don't live in Kraków anymore, we moved to Gdańsk.", [("former_home", "Kraków")]),
     ("I am not bookkeeper now, since June I run the office.", [("former_job", "bookkeeper")]),
+    ("I'm not at Halden Mills no more, I retired in May.", [("former_employer", "Halden Mills")]),
+    ("I'm not at Tesco now, I'm at home.", []),  # where one is at the moment
 ])
 def test_an_end_said_by_we_or_without_an_article_is_read(text, expected):
     assert ended(text) == expected

@@ -192,6 +192,8 @@ def _clause(tokens: list[Token]) -> Assertion:
     clauses = [r for t in near for r in t.children if r.dep_ == "relcl"] + [  # "Manchester, where we live"
         r for t in tokens if t.dep_ == "nsubj" and t.head.lemma_ == "be" for r in t.head.children
         if r.dep_ in ("advcl", "ccomp")]  # "Leeds is where I grew up"
+    clauses += [c for r in clauses if r.lemma_ == "be" and r.dep_ == "relcl" for c in r.children
+                if c.dep_ in ("advcl", "ccomp")]  # "Shymkent, that's where I grew up"
     where = next((c for r in clauses for c in r.children if c.lower_ == "where"
                   and any(s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in r.children)), None)
     if where is not None:  # "We'll drive up from Manchester, where we live", "Leeds is where I grew up": whose

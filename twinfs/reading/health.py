@@ -73,7 +73,9 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
                   + CONDITION + r"))\b", low) \
         or re.search(r"\b(?:of|with|for|about|on|since) my ((?:type [12] |chronic )?(?:" + conditions + r"))\b", low) \
         or re.search(r"\bmy \w+ (?:is|are|get|gets) (?:\w+ )?(?:stiff|sore|swollen|bad) with ((?:" + conditions + r"|"
-                     + CONDITION + r"))\b", low)  # "my thumbs are stiff with osteoarthritis"
+                     + CONDITION + r"))\b", low) \
+        or re.search(r"\bmy (?:hands|skin|feet|face|scalp|eyes|lips) (?:gets?|break out in|breaks out in) ((?:"
+                     + conditions + r"))\b", low)  # "my thumbs are stiff with osteoarthritis", "my hands get eczema"
     if m and len(m.group(1)) > 3:
         add("health", (as_spelled(m.group(1), text) or "").replace(" 's", "'s"))  # "ADHD", "Crohn's" as said;
         # "because of my high blood pressure"

@@ -260,4 +260,8 @@ def stands_as_read(attribute: str, concept: str | None, value: str | None, turn:
         return f"a {attribute} said in another language stands as read"
     if value and pasted_answer(turn, value):
         return f"a {attribute} answering a question the turn pastes stands (an FAQ's, an AMA's)"
+    if value and concept in ("likes", "dislikes") and re.search(
+            rf"(?:^|[.!?,;:]\s*|\b(?:and|but|so|also|ha|oh)\s+)I (?:really |just |absolutely |truly |honestly )?"
+            rf"(?:hate|love|adore|detest|loathe|can't stand|cannot stand) {re.escape(value)}\b", turn, re.I):
+        return f"a {concept} the speaker says in so many words stands (\"I hate {value}\")"
     return None

@@ -37,6 +37,14 @@ def _relevance(clause: Token, verb: Token) -> bool:
         for c in clause.children)
 
 
+def _leads_on(clause: Token, verb: Token) -> bool:
+    """An if-clause after the statement that heads a clause of the speaker's own: "I'm a huge cricket fan, if the
+    project needs a sports part I'm the one to ask" (the condition is of being the one to ask)."""
+    return clause.i > verb.i and any(
+        t is not clause and t.dep_ in ("relcl", "ccomp", "conj", "advcl") and t.i > clause.i and any(
+            s.dep_ == "nsubj" and s.lower_ in ("i", "we") for s in t.children) for t in clause.subtree)
+
+
 def _all_day(verb: Token, auxes: list[str]) -> bool:
     """ "I could eat bread all day", "I could listen to her forever": a taste said as a could, not a maybe."""
     return auxes == ["could"] and verb.lemma_ in ("eat", "listen", "watch", "read", "drink") and any(
@@ -59,9 +67,9 @@ def reasons(path: list[Token], sentence: Any) -> set[str]:
             g.lower_ for c in children if c.dep_ == "auxpass" for g in c.children if g.dep_ == "aux"]
         if any(c.dep_ == "mark" and c.lower_ in ("if", "unless") for c in children) or any(
                 c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("if", "unless") for m in c.children)
-                and not _relevance(c, verb) and not any(  # "I'm vegan so if there's a plant-based one, …": the
-                    k.dep_ == "cc" and k.lower_ in ("so", "and", "but") and k.i < c.left_edge.i  # condition is
-                    for k in children) for c in children):  # of what follows "so", not of what came before it
+                and not _relevance(c, verb) and not _leads_on(c, verb) and not any(  # "I'm vegan so if there's a
+                    k.dep_ == "cc" and k.lower_ in ("so", "and", "but") and k.i < c.left_edge.i  # plant-based one, …":
+                    for k in children) for c in children):  # the condition is of what follows "so"
             reasons.add("conditional")
         if any(a in WOULD for a in auxes):
             reasons.add("plan" if lemma in ("love", "like") else "conditional")

@@ -32,7 +32,8 @@ NO_WHAT = {"way", "idea", "clue", "joke", "kidding", "doubt", "thanks", "wonder"
 # what asks the listener to take a fact down, before the fact: "Remember I'm vegan", "Note: …", "Add that I'm …",
 # "Please mention that I …", "Just so you know, I'm …", "For context, …"
 TOLD = re.compile(r"(?:remember|note|fyi|reminder)(?: (?:that|:|,)(?= |$)|(?= (?:i|we)(?: |$)))"
-                  r"|(?:(?:please|also|and) )*(?:(?:add|mention|include|say|put down|write down|note down|jot down|"
+                  r"|(?:(?:please|also|and) )*(?:(?:you can|can you|could you|you could) )?(?:(?:add|mention|include|"
+                  r"say|put down|put in|write down|note down|jot down|"
                   r"keep in mind|bear in mind|make a note) that|(?:just )?so you know ,|for (?:context|the record|"
                   r"reference|background) ,|in case it (?:matters|helps) ,)(?= )")
 # what ends a sentence after its last comma and tells nothing: a laugh, a reassurance, a gasp

@@ -296,12 +296,14 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                      r"enrolled on)\b[^.;!?]{0,50}?\b(?:mba|phd|degree|"
                      r"bachelor|bachelor ?'s|master ?'s|diploma|certificate|course|mfa|msc|ma|ba|bsc|llm|"
                      r"year(?: [a-z]+){0,2})"
-                     r"(?: in [\w' -]{1,40}?)?|i "
-                     r"(?:already |also |currently |'ve |have |just )*(?:take|attend|started|begun|began|taking|doing) "
-                     r"(?:an?|the) [\w -]{0,30}?course) (?:at|through) (?:the )?([A-Z][\w .'&-]+)", text)
+                     r"(?: in [\w' -]{1,40}?)?(?:,? (?:at night|in the evenings?|at weekends|on weekends|online))?,?|i "
+                     r"(?:already |also |currently |'ve |have |just )*(?:take|attend|started|begun|began|taking|doing|"
+                     r"go to|going to) (?:an?|the) [\w -]{0,30}?course|i (?:have|take|do) (?:my )?(?:[\w-]+ ){0,2}"
+                     r"(?:class|classes|lessons)) (?:at|through) (?:the )?([A-Z][\w .'&-]+)", text)
     # "I'm studying for a master's … at Johns Hopkins", "- MBA in the evenings at Stockholm School of Economics" (a
     # list's line), "doing a part-time MBA at the University of Lagos", "in first
-    # year engineering at the University of Auckland", "I take an evening English course at the Colombo Americano"
+    # year engineering at the University of Auckland", "I take an evening English course at the Colombo Americano", "I
+    # have English class at Conestoga College", "a part-time diploma in food science at night, at USM"
     place = rejoined(m.group(1)) if m else ""
     if m and (org := next((o for o, label in named if label in ("ORG", "FAC") and place.startswith(
             without_the(o))), None) or proper_name(place)):
