@@ -9,9 +9,10 @@
 the set's conversation id ("s2-01"), and counts:
 - gold values found: a record of the gold's subject in that conversation whose attribute means the gold's concept
   and whose value holds one of the gold's `match` words;
-- values set wrongly: records of the subject whose value holds a distractor's `match` words under an attribute of
-  one of its concepts (a suggestion, another's fact, a hypothetical… taken as theirs), or whose value holds a gold
-  value's words under an attribute of another meaning (a mislabel: "hobby: new job as a data analyst");
+- values set wrongly: records of the subject whose value holds a distractor's `match` words (one of three letters or
+  fewer as a word of its own: "bus" is not in "business") under an attribute of one of its concepts (a suggestion,
+  another's fact, a hypothetical… taken as theirs), or whose value holds a gold value's words under an attribute of
+  another meaning (a mislabel: "hobby: new job as a data analyst");
 - other values: records with an attribute that match neither (not judged: a value the gold did not list).
 Meanings: hobby and likes count as one; diet accepts allergy and health; a relation word ("brother", "son") or
 "children" means family; "plan"/"plans" plans.
@@ -133,6 +134,14 @@ def _holds(value: str | None, words: list[str]) -> bool:
                else re.search(rf"(?<![\w-]){w}(?![\w-])", low) if re.fullmatch(SPELLED, w) else w in low for w in words)
 
 
+def _names(value: str | None, words: list[str]) -> bool:
+    """`value` holds one of a distractor's `words`, a short one (three letters or fewer) as a word of its own or its
+    plural: the job "owner of a little business" holds no "bus" (another's "he drives the 52 bus")."""
+    low = (value or "").lower()
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?:e?s)?(?!\w)", low) if len(w) <= 3 and w.isalpha()
+               else _holds(value, [w]) for w in words)
+
+
 def score_set(records: dict[str, list[Record]], conversations: list[Conversation] | None = None) -> Score:
     """Gold values found and values set wrongly by `records` (conversation id -> the records that hold)."""
     conversations = conversations if conversations is not None else load_set()
@@ -155,7 +164,7 @@ def score_set(records: dict[str, list[Record]], conversations: list[Conversation
             said = {g["turn"] for g in golds if concept in ACCEPT.get(g["concept"], {g["concept"]})}
             why = next((f"{d['kind']} ({d['turn']}: {d['text']})" for d in conv.distractors
                         if concept in {c for x in d["concepts"] for c in ACCEPT.get(x, {x})}
-                        and _holds(r.value, d["match"]) and not (said and set(r.turns) & said)), None)
+                        and _names(r.value, d["match"]) and not (said and set(r.turns) & said)), None)
             # a gold value read from its own turn is no distractor's, though one elsewhere shares its words ("my
             # Tagalog is ok" after the assistant's "open with a line in Tagalog")
             if why is None and golds and not any(concept in ACCEPT.get(g["concept"], {g["concept"]}) for g in golds):

@@ -1,5 +1,5 @@
 """The reading sets' scorer: a value holds a match word as said, a number only whole."""
-from bench.reading_set2 import _holds
+from bench.reading_set2 import _holds, _names
 
 
 def test_a_number_matches_only_whole_and_words_as_part():
@@ -33,3 +33,9 @@ def test_a_relative_by_a_hyphenated_relation_is_family():
 
     assert meaning("mother_in_law") == meaning("mother-in-law") == "family"
     assert meaning("sister") == "family" and meaning("wife") == "partner"
+
+
+def test_a_distractors_short_word_is_named_only_as_a_word():
+    assert not _names("owner of a little business", ["bus"])  # another's "he drives the 52 bus"
+    assert _names("drives a bus", ["bus"]) and _names("two buses", ["bus"]) and _names("cats", ["cat"])
+    assert _names("a keen tramper", ["tramp"])  # longer words as part, as gold's are

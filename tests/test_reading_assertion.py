@@ -20,6 +20,7 @@ from twinfs.reading.assertion import gate
     ("I'm a big rugby fan, if the club needs a steward I'm the one to call.", "rugby fan", "likes"),
     # "X, that's where I grew up": the clause after the value says whose it is, whatever the field's "if"
     ("Birthplace line if the form has one: Tabriz, that's where I grew up.", "Tabriz", "hometown"),
+    ("I've lived in Aarhus since 2015 - Trøjborg, if anyone's nearby.", "Aarhus", "home"),  # an aside to readers
 ])
 def test_what_the_speaker_says_of_themself_holds(text, value, concept):
     verdict = gate(text, value, concept=concept)

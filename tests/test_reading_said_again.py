@@ -16,6 +16,8 @@ from twinfs.reading.withdrawn import ended
     ("I am allergic on hazelnuts, please no Nutella.", {("allergy", "hazelnuts")}),  # a learner's preposition
     ("I get migraines when the office lights flicker.", {("health", "migraines")}),
     ("My skin gets eczema from the cleaning stuff at work.", {("health", "eczema")}),
+    ("Health: I have problem with my knee (old injury), so ground floor please. Also I snore, sorry!", {
+        ("health", "problem with my knee"), ("health", "snores")}),
     ("Last winter I got type 1 diabetes, so carbs are maths now.", {("health", "type 1 diabetes")}),
     ("I'm off the sweets since my check-up.", {("diet", "off sweets")}),
     ("I fast on Mondays and Thursdays.", {("diet", "fasts on Mondays and Thursdays")}),
@@ -31,6 +33,10 @@ from twinfs.reading.withdrawn import ended
     ("I'm improving my Portuguese with a tutor.", {("language", "Portuguese")}),
     ("Grew up in Corner Brook, been living in Halifax since 2001.", {("home_city", "Halifax")}),
     ("Our cat Pesto would be fed by the neighbours while we're away.", {("pet", "cat named Pesto")}),
+    ("No allergy to dogs here, I have a dog myself, Biko, a lurcher.", {("pet", "dog named Biko")}),
+    ("Oh and my citizenship interview is on 9 March, so no lifts that day.", {("plans", "citizenship interview")}),
+    ("We have two kids: Ilse is 9 and loves horses, and the twins Bram and Joris are 4.", {("child", "Bram"),
+                                                                                          ("child", "Joris")}),
     ("I'm a clumsy but devoted banjo player.", {("hobby", "banjo")}),
     ("Welcome back to a week in my life as a glassblower in Murano.", {("job", "glassblower")}),
     ("Also you can add that I go to an evening course at the Kulturhaus Lenzburg.", {("school",
@@ -55,6 +61,9 @@ def test_a_plain_statement_is_read(text, expected):
     ("Please remove 'my wife does the books' from the old page, that was years ago.", ("partner", "wife")),
     ("I'm a team player, I'll cover the late shift.", ("job", "team player")),
     ("I loved my days as a student in Cork.", ("job", "student")),
+    ("I'm a dreamer in every way, my mum says.", ("job", "dreamer")),  # "in" no place
+    ("The twins Sam and Ali are coming over later.", ("child", "Sam")),  # whose twins, nothing says
+    ("My husband says I snore but I don't.", ("health", "snores")),
     ("In my head I'm a 30-year-old jazz pianist in Paris.", ("age", "30")),
 ])
 def test_what_is_taken_back_joked_or_quoted_is_not_read(text, wrong):

@@ -278,8 +278,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                 and "i" not in (both.group(1).lower(),
                                                                                       both.group(2).lower()):
             name = f"{both.group(1)} and {both.group(2)}"
-        one = re.match(r"(?: now| too| as well)?, (" + NAME + r")(?=,| who\b| which\b| that\b|\W*$)", text[m.end():])
-        # "a cat, Miso, who …", "a cat now, Michi, rescued in October"
+        one = re.match(r"(?: now| too| as well| myself| ourselves)?, (" + NAME + r")(?=,| who\b| which\b| that\b|\W*$)",
+                       text[m.end():])
+        # "a cat, Miso, who …", "a cat now, Michi, rescued in October", "a dog myself, Tango, a mix"
         if name is None and not both and one and one.group(1)[0].isupper() and one.group(1).lower() not in NOT_NAMES:
             name = one.group(1)
         pet = text[m.start(1):m.end(1) + (text[m.end(1):m.end(1) + 1] == "s")].lower()  # "guinea pigs" as said

@@ -110,6 +110,13 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
                   r"(?:ramadan|lent))\b", low)
     if m:
         add("diet", "fasts " + (as_spelled(m.group(1), text) or m.group(1)))  # "I fast on Wednesdays and Fridays"
+    m = re.search(r"\bi (?:have|'ve got|have got) (?:a |some )?(?:bad |big |little |small )?problems? with my "
+                  r"((?:left |right |lower |upper )?(?:back|knees?|hips?|shoulders?|neck|heart|stomach|eyes|hearing|"
+                  r"joints))\b", low)
+    if m:  # "I have problem with my back (disc hernia)": a learner's English
+        add("health", f"problem with my {m.group(1)}")
+    if re.search(r"(?:^|[.,;:!?] |\b(?:also|and|but|so) )i (?:also |still |do )?snore\b", low):
+        add("health", "snores")  # "Also I snore, sorry in advance to other guests"; not "my husband says I snore"
     if re.search(r"\bi(?: 'm| am)(?: now)? an? non-?smoker\b", low):
         add("health", "non-smoker")  # "I am a non-smoker since 1999"
     return found

@@ -21,7 +21,8 @@ _PLURALS = {"kids": "child", "children": "child", "sons": "son", "daughters": "d
 _LEAD = re.compile(r"\b(?:[Mm]y|[Oo]ur)(?: (?:" + _COUNT + r"|lovely|little|wonderful|beautiful|older|younger|own))*"
                    r" (" + "|".join(_PLURALS) + r"|" + _COUNT + r")(?: are| ?:| [-–—]|,)\s+"
                    r"|\b(?:[Ii]|[Ww]e) (?:have|'ve got|have got|got) " + _COUNT + r" (?:(?:young|little|grown-up) )?("
-                   + "|".join(_PLURALS) + r")(?: ?:| [-–—]|,)\s+")
+                   + "|".join(_PLURALS) + r")(?: ?:| [-–—]|,)\s+"
+                   r"|\b(?:[Mm]y|[Oo]ur|[Tt]he) (twins) (?=[A-Z])")  # "… and the twins Wout and Fien are 2"
 _YOUNG = (r"(?:\d{1,2}|" + SPELLED + r"|" + "|".join(NUMBERS) + r"|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
           r"seventeen|eighteen|nineteen)")
 _AGE = (r"(?:\s*\(\s*\d{1,2}\s*\)|,? (?:who is|who 's|who's|is|aged?|turning) " + _YOUNG + r"\b(?: now)?"
@@ -44,7 +45,11 @@ def listed_kin(text: str) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     text = re.sub(r"\( ", "(", re.sub(r" (?=[,)])", "", text))  # the tokens' spaces: "Amelia ( 9 ) ,"
     for lead in _LEAD.finditer(text):
-        word = (lead.group(1) or lead.group(2)).lower()
+        word = (lead.group(1) or lead.group(2) or lead.group(3)).lower()
+        if lead.group(0)[:3].lower() == "the" and not re.search(r"\b(?:my|our|(?:we|i) (?:have|'ve got|have got)) "
+                                                                r"(?:\w+ )?(?:children|kids)\b", text[:lead.start()],
+                                                                re.I):
+            continue  # "the twins" are the speaker's after "we have three children: …", not the neighbours'
         relation = _PLURALS.get(word, "child")  # "my three are …": children
         at, names = lead.end(), list[str]()
         while True:

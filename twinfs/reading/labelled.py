@@ -96,8 +96,8 @@ WORDING = re.compile(r"^(?:other|additional) |\s+for (?:club|team|office|work|co
                      r"^(?:area|place|town|region|county|district) of (?=residence)|"
                      r"\s+(?:attending|coming|details|notes|info|information|if any|\(if any\))$")
 EMPLOYMENT = re.compile(r"\s*(?:(?:current )?employment|(?:current )?(?:occupation|job|role|profession)\s*"
-                        r"(?:[/&]|and)\s*(?:employer|company|workplace|organi[sz]ation))\s*$", re.I)  # "Current
-# employment: job, employer, city", "Current role and organisation: …"
+                        r"(?:[/&]|and)\s*(?:employer|company|workplace|organi[sz]ation))\s*$", re.I)
+# "Current employment: job, employer, city", "Current role and organisation: …": a job, then its employer
 # a pet said by its kind, with its name after: "1 cat (Biscuit, sterilised)", "a dog"
 KIND = re.compile(r"(?:an?|one|1|my|our)?\s*(?P<kind>" + PET_WORDS + r")\b\s*(?P<after>.*)$", re.I)
 ITEM = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<inside>[^)]*)\)$")  # "Theo (son, 9)"

@@ -32,9 +32,12 @@ RELEVANCE = {"matter", "help", "know", "care", "wonder", "ask", "interest", "cou
 
 
 def _relevance(clause: Token, verb: Token) -> bool:
-    return clause.i > verb.i and clause.lemma_.lower() in RELEVANCE and any(
-        c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("that", "it", "you", "this", "anyone")
-        for c in clause.children)
+    """ "…, if that matters", and an aside to whoever reads it: "based in Dubai - Al Barsha, if anyone's a
+    neighbour"."""
+    said_to = ("anyone", "anybody", "someone", "somebody")
+    return clause.i > verb.i and any(
+        c.dep_ in ("nsubj", "nsubjpass") and (c.lower_ in said_to or clause.lemma_.lower() in RELEVANCE
+                                              and c.lower_ in ("that", "it", "you", "this")) for c in clause.children)
 
 
 def _leads_on(clause: Token, verb: Token) -> bool:

@@ -81,12 +81,12 @@ def _clause(tokens: Any) -> bool:
 def _labelled(doc: Any, first: Any) -> None:
     """A form's line ("Emergency contact: Luana Menezes (wife)") stays one sentence: the parser split "Age:" from
     "34" and "Emergency" from "contact: …". A sentence the line's value says after a full stop, an exclamation or a
-    question mark begins its own: "Interests: I like walking. My hobby is fishing. Is there a golf course near?"."""
+    question mark begins its own: "Interests: I like walking. My hobby is fishing. Is there a golf course near?" is
+    three; "Allergy: forgot. Tree nuts. Serious." stays one."""
     end = next((t.i for t in doc[first.i:first.i + LINE_TOKENS] if "\n" in t.text_with_ws), None)
     if end is None and len(doc) - first.i <= LINE_TOKENS:
         end = len(doc) - 1
     if end is not None and labelled(doc[first.i:end + 1].text):
         for t in doc[first.i + 1:end + 1]:  # but a label said after the line's first sentence begins its own:
             t.is_sent_start = doc[t.i - 1].text in (".", "!", "?") and (labelled(doc[t.i:end + 1].text) or (  # "like:
-                t.text[:1].isupper() and t.is_alpha and _clause(doc[t.i:end + 1])))  # X. hate: Y", "… nature. My hobby
-    # is …"; not "Allergy: forgot. Tree nuts. Serious."
+                t.text[:1].isupper() and t.is_alpha and _clause(doc[t.i:end + 1])))  # X. hate: Y"

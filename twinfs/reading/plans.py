@@ -127,7 +127,8 @@ def plans(text: str, low: str) -> list[Pair]:
 # one's own occasions a day is set for
 OCCASIONS = (r"(?:wedding|party|leaving do|hen do|stag do|do|anniversary|exam|exams|interview|surgery|operation|"
              r"graduation|concert|recital|gig|race|marathon|viva|presentation|audition|housewarming|christening|"
-             r"baptism|launch|exhibition|opening|driving test)")
+             r"baptism|launch|exhibition|opening|driving test|citizenship test|citizenship interview|citizenship "
+             r"ceremony|(?:language|entrance|final|theory|practical) (?:test|exam))")
 
 
 def _undated(value: str) -> str:

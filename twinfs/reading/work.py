@@ -252,7 +252,7 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                 or re.match(r"((?:professional|qualified|certified|licensed|registered|trainee|freelance) (?:[\w-]+ )?"
                             r"[\w-]+)(?=[,.;!]|$| (?:and|but|since|for|who)\b)", m.group(2)) \
                 or re.match(r"((?:[\w-]+ )?[\w-]+(?:ist|ian|er|or)) in (?=[a-z])", " ".join(words) + " ")
-            if at and " in " in at.group(0) and not re.search(rf"{re.escape(at.group(1))} in [A-Z]", text, re.I):
+            if at and " in " in at.group(0) and not re.search(rf"(?i:{re.escape(at.group(1))}) in [A-Z]", text):
                 at = None  # "a 31-year-old ceramicist in Addis Ababa": a doer where they live; not "a believer in
                 # karma"
             if at and re.search(r"(?:worr|overthink|procrastinat|napp|complain|snack|sleep|eat)\w*$", at.group(1)):
