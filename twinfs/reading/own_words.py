@@ -24,7 +24,7 @@ from .elided import with_subject
 from .games import without_the_lie
 from .kin_lists import kin_lines
 from .letters import to_oneself
-from .lexicon import KIN
+from .lexicon import KIN_WORDS
 from .profile import profile_lines
 from .questionnaire import by_number
 from .resume import cv_lines
@@ -65,7 +65,6 @@ AGE_FIXED = re.compile(r"\b(I'?m|I am) (" + NUMBER + r")\b(?P<between>[^.!?\n]{0
                        r"(?P<lead>(?:[Aa]ctually|[Ss]orry|[Ww]ait|[Nn]o|[Cc]orrection),? )(?P<fix>" + NUMBER + r")\b")
 # a voice note's "um", "uh"; not a name's "Umm Kulthum"
 FILLERS = re.compile(r",? \b(?:um+|uh+|erm+|er)\b(?:,(?= )|(?= (?!(?-i:[A-Z][a-z]))))", re.I)
-RELATIVES = "|".join(re.escape(w) for w in sorted(KIN, key=len, reverse=True))
 # "pescatarian - no wait, that's old. vegetarian since 2019", "Also I'm vegan — no wait, that's Mere, sorry.", "I sing
 # in the choir... no wait, that was until 2019.": the words before the taking back (what is old or wrong, or
 # another's), from where the line, label or sentence starts, up to where the taking back ends (its sentence, or its
@@ -76,7 +75,7 @@ TAKEN_BACK = re.compile(r"(^[ \t]*[-•*][ \t]+|\n[ \t]*[-•*][ \t]+|^|\n|[:.!?
                         r"not any ?more|until|till|years ago)\b[^\n.!?]{0,20}|"
                         r" (?:that's|that is|it's|it is) (?:my |our )?(?:[a-z]+ )?(?!(?i:" + DAY
                         + r"))(?-i:[A-Z])[^\n.!?]{0,60}|"
-                        r" (?:that's|that is|that was|it's|it is) (?:my|our) (?:ex-?)?(?:" + RELATIVES
+                        r" (?:that's|that is|that was|it's|it is) (?:my|our) (?:ex-?)?(?:" + KIN_WORDS
                         + r")\b[^\n.!?]{0,60})[.!?][ \t]*",
                         re.I)
 

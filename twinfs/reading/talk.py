@@ -52,6 +52,11 @@ VAGUE_VERBS = {"work", "grind", "plug", "accomplish", "achieve", "reach", "focus
                "reflect", "laugh", "end"}  # "we ended up laughing"
 
 
+def _said_first(t: Token) -> bool:
+    """A statement with its own subject before the word: "I can't stand jackfruit, sorry everyone"."""
+    return any(c.dep_ == "ccomp" and c.i < t.i and any(s.dep_ == "nsubj" for s in c.children) for c in t.children)
+
+
 def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
     """Talk that tells nothing about the speaker, read from the parse: an imperative, a reaction or sympathy
     ("Glad I could help", "I'm sorry about Max"), an exhortation ("we should all join forces"), a condition
@@ -91,9 +96,8 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
         if t.lower_ in ("maybe", "perhaps") and any(c.dep_ == "aux" and c.lower_ in (
                 "can", "could", "might", "may", "will", "'ll", "would", "'d") for c in t.head.children):
             return True  # "Maybe I can assist as well": a possibility, nothing that is so
-        said_first = any(c.dep_ == "ccomp" and c.i < t.i and any(s.dep_ == "nsubj" for s in c.children)
-                         for c in t.children)  # "I can't stand jackfruit, sorry everyone": the statement first
-        if t.lemma_.lower() == "sorry" and (not stated or t.dep_ == "ROOT" and not said_first or t.i == tokens[0].i or (
+        if t.lemma_.lower() == "sorry" and (not stated or t.dep_ == "ROOT" and not _said_first(t)
+                                            or t.i == tokens[0].i or (
                 t.dep_ == "acomp" and not any(c.dep_ in ("acomp", "attr", "dobj") and c.i < t.i
                                               for c in t.head.children))):
             return True  # "Sorry about that", "Belated, sorry"; not "I'm allergic to cats, sorry cat people", "I hate

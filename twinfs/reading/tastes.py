@@ -32,6 +32,8 @@ PASTIMES = (r"(?:sea-swim|wild swim|swim|run|jog|cycle|climb|boulder|knit|croche
             r"weave)")
 
 
+# "I (also) <pastime>": the speaker doing one, the pastime its group
+I_PASTIME = r"\bi (?:also |still |usually |often |mostly |regularly )?(" + PASTIMES + r")"
 # a pastime one goes out for, said "goes …": "Weekends I'm out sea fishing" (attributes.alone says it so)
 GONE = r"(?:fishing|surfing|hiking|climbing|sailing|kayaking|skiing|birdwatching|rowing)"
 # one who does a pastime: "a keen tramper", "a sea swimmer"
@@ -62,7 +64,7 @@ def tastes(text: str, low: str) -> list[Pair]:
         if value:
             found.append((attribute, value))
 
-    m = re.search(r"\bi (?:also |still |usually |often |mostly |regularly )?(" + PASTIMES + r")(?= (?:at|in|on|with) "
+    m = re.search(I_PASTIME + r"(?= (?:at|in|on|with) "
                   r"(?!the moment|the minute|all\b)[\w-]| (?:every|most|twice|three times|once a|a lot|regularly|"
                   r"daily|weekly)\b)", low)
     if m:
@@ -112,9 +114,8 @@ def tastes(text: str, low: str) -> list[Pair]:
                         .removeprefix("still "))
         found = [(a, v) for a, v in found if not (a == "hobby" and played.startswith(v))]  # not "sing" beside it
         add("hobby", played)
-    for m in re.finditer(r"(?<!when )(?<!if )(?<!because )(?<!while )(?<!where )(?<!how )(?<!that )(?<!what )\bi "
-                         r"(?:also |still |usually |often |mostly |regularly )?(" + PASTIMES
-                         + r")(?: \( \w+(?: \w+)? \))?(?= [.,;!]| and\b|$)", low):
+    for m in re.finditer(r"(?<!when )(?<!if )(?<!because )(?<!while )(?<!where )(?<!how )(?<!that )(?<!what )"
+                         + I_PASTIME + r"(?: \( \w+(?: \w+)? \))?(?= [.,;!]| and\b|$)", low):
         add("hobby", m.group(1))  # "In my free time I sing in a choir and I garden (badly)": the verb ends its clause
 
     m = re.search(r"\b(?:i|we)(?: 'm| am| 've| have)?(?: been| really| also| just| recently| finally| off to| going to"

@@ -28,7 +28,8 @@ NAME = r"(?P<value>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
 THING = r"(?P<value>[A-Z][\w&'.-]*(?: (?:[A-Z][\w&'.-]*|of|and|&))*)"  # "St Mary's", "Marks & Spencer"
 VALUE = r"(?P<value>[a-z][\w-]*(?: [a-z][\w-]*){0,3}?)"
 JOB = rf"an? {VALUE}"
-NOW = r"(?:any ?more|no more|now|these days)"
+ANYMORE = r"(?:any ?more|no more)"
+NOW = rf"(?:{ANYMORE}|now|these days)"
 _ENDED: list[tuple[str, regex.Pattern]] = [  # the `regex` module: one group name in each alternative
     ("former_partner", regex.compile(rf"\b{NAME} (?:is|'s) no longer my (?:{PARTNERS})\b|"
                                   rf"\b{NAME} (?:is not|isn't|'s not) my (?:{PARTNERS}) {NOW}\b")),
@@ -36,7 +37,7 @@ _ENDED: list[tuple[str, regex.Pattern]] = [  # the `regex` module: one group nam
                                   rf"got divorced|are divorced|are separated)\b")),
     ("former_employer", regex.compile(rf"\b(?i:I) (?:no longer work|(?:don't|do not) work) (?:at|for) {THING}")),
     ("former_employer", regex.compile(rf"\b(?i:I) (?:quit|left) my (?:job|position|role) (?:at|with) {THING}")),
-    ("former_employer", regex.compile(rf"\b(?i:I)(?:'m| am) not at {THING} (?:no more|any ?more)\b")),  # "I'm not
+    ("former_employer", regex.compile(rf"\b(?i:I)(?:'m| am) not at {THING} {ANYMORE}\b")),  # "I'm not
     # at Kittiwake no more" (not "… now": where one is at the moment)
     ("former_job", regex.compile(rf"\b(?i:I)(?:'m| am) no longer {JOB}(?=[,.;!?]| now\b| any ?more\b|$)|"
                               rf"\b(?i:I)(?:'m| am) not (?:an? )?{VALUE} {NOW}\b")),  # "I am not foreman now"
