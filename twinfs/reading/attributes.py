@@ -98,7 +98,9 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     thing = re.fullmatch(r"\w+ing (?!(?:a|an|the|my|our|your|his|her|their|it|them|out|up|on|off|to|with)\b)\w+s",
                          value)  # "swimming pools", "rolling hills": a thing, not a doing
     if form is None or (attribute in ("likes", "dislikes") and not thing
-                        and re.match(r"(?:\w+ing|all|more|most|much)\b", value)):
+                        and re.match(r"(?:\w+ing|all|more|most|much)\b", value)
+                        and not re.match(r"(?:any|every)thing (?:with|made|from|in)\b", value)):  # "anything with
+        # cilantro" is a thing
         return None
     return form.format(who=who, value=value)
 
@@ -185,12 +187,13 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                                  r"widow(?:ed|er)?)\b", low)
     for age in ages(low, tokens):
         add("age", age)
-    m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (\d+|" + "|".join(NUMBERS) +
-                  r") (kids|children|sons|daughters|boys|girls)\b", low)
+    m = re.search(r"\b(?:i|we) (?:have|'ve got|have got|got) (?:an? [a-z]+(?:, [a-z]+,)? and )?"
+                  r"(\d+|" + "|".join(NUMBERS) + r") (kids|children|sons|daughters|boys|girls)\b",
+                  low)  # "I have a wife, Leila, and two children"
     if m:
         add("children", f"{m.group(1)} {m.group(2)}")
         names = re.search(r"\b(?:kids|children|sons|daughters|twins|boys|girls)[,:]? (?:named |called )?(" + NAME + r")"
-                          r"(?:,? and (" + NAME + r"))?", text)
+                          r"(?: is \d{1,2})?(?:,? and (" + NAME + r"))?", text)  # "children: Shirin is 7 and Arman"
         for name in (names.groups() if names else ()):
             if name:
                 add("son" if m.group(2) in ("sons", "boys") else "daughter" if m.group(2) in ("daughters", "girls")
@@ -207,12 +210,14 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
         if counted:
             add("family", m.group(1) or m.group(2))
     m = re.search(r"\b(?:i|we) (?:have|'ve got|have got) (?:an?|one) (?:little |baby |older |younger |big )?"
-                  r"(son|daughter|brother|sister|stepson|stepdaughter)\b(?:,? (?:named |called )?(" + NAME + r")\b)?",
+                  r"(son|daughter|brother|sister|stepson|stepdaughter|wife|husband|partner|girlfriend|boyfriend|"
+                  r"fianc[eé]e?)\b(?:,? (?:named |called )?(" + NAME + r")\b)?",
                   text, re.I)
     if m and m.group(2) and m.group(2).lower() not in ("and", "who", "i", "is", "but"):
         add(KIN[m.group(1).lower()], m.group(2))  # "I have a son, Leo, who is six"
     elif m:
-        add("family" if KIN[m.group(1).lower()] not in ("son", "daughter") else "children", m.group(1).lower())
+        add({"son": "children", "daughter": "children", "partner": "partner"}.get(KIN[m.group(1).lower()], "family"),
+            m.group(1).lower())
     for relation, name in listed_kin(text):  # "my grandchildren are Amelia (9), Jack (7) and baby Rose"
         add(relation, name)
     aside = named_aside(text)

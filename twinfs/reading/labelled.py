@@ -70,6 +70,8 @@ NONE = re.compile(r"^(?:none|no|n/?a|nil|nothing|-+|—|not applicable|unknown|n
                   r"moment|currently)\b", re.I)  # "Pets: none coming, our cat stays with the neighbour"
 EXCEPT = re.compile(r"^(?:none|nothing|no known \w+)(?: known)?,? (?:except|apart from|other than|but)\s+", re.I)
 ONWARD = re.compile(r"\s+(?:since|from|for the past|for|as of)\s+.*$|\s*\([^)]*\)", re.I)  # "low-carb since …"
+# what a taste's thing is like, said after it: "least fav: anything with cilantro, tastes like soap"
+SENSED = re.compile(r"(?:tastes?|smells?|looks?|sounds?|feels?|makes? me|gives? me)\b", re.I)
 FORMER = re.compile(r"\b(?:past|previous|former|prior|old|ex)\b", re.I)
 # how much, no item: "Allergies: shellfish, badly", "Conditions: asthma, mild"
 FILLER = re.compile(r"^(?:obviously|honestly|mostly|really|too|also|etc|lol|haha|i guess|i think|though|badly|mildly|"
@@ -154,7 +156,7 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
         items = [re.sub(r"\s+with (?:my|our|the)\b[^()]*$", "", item) for item in items]
     return [(attribute, cut) for item in items if (cut := ONWARD.sub("", item).strip(" .")) and not FILLER.match(cut)
             and not NONE.match(cut) and not TIME_ONLY.match(cut)
-            and not (attribute in TASTES and re.search(r"\b(?:my|our|me|I)\b", cut))]
+            and not (attribute in TASTES and (re.search(r"\b(?:my|our|me|I)\b", cut) or SENSED.match(cut)))]
     # a taste in the speaker's own words ("roast at my ma's") would read wrongly as the speaker's page says it
 
 
@@ -174,6 +176,8 @@ def attribute_of(label: str) -> str | None:
     label = re.sub(r"^my ", "", label)
     if re.search(r"\s/\s", label):  # "Occupation / employer", "Allergies / dietary notes": its first part's
         return next((a for part in re.split(r"\s/\s", label) if (a := attribute_of(part))), None)
+    if fav := re.match(r"(least )?(?:fave?|favou?rite)\b", label):  # "fav post-ride food", "least fav"
+        return "dislikes" if fav.group(1) else "likes"
     label = _core(label)
     relation = KIN.get(label) if label in KIN and KIN[label] not in ("children", "friend") else None
     return LABELS.get(label) or LABELS.get(label.removesuffix("s")) or relation or ("pet" if label in PETS else None)

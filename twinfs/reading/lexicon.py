@@ -27,6 +27,8 @@ KIN = {"husband": "partner", "wife": "partner", "partner": "partner", "spouse": 
        "abuela": "grandmother", "abuelita": "grandmother", "abuelo": "grandfather", "nonna": "grandmother",
        "nonno": "grandfather", "oma": "grandmother", "opa": "grandfather", "babcia": "grandmother",
        "lola": "grandmother", "lolo": "grandfather", "bubbe": "grandmother", "zayde": "grandfather",
+       "yiayia": "grandmother", "papou": "grandfather", "kokum": "grandmother", "mosom": "grandfather",
+       "nani": "grandmother", "dadi": "grandmother", "halmeoni": "grandmother",
        "mommy": "mother", "mummy": "mother", "mama": "mother", "daddy": "father", "papa": "father",
        "maman": "mother", "mamá": "mother", "papá": "father", "suegra": "mother-in-law", "suegro": "father-in-law",
        "mãe": "mother", "avó": "grandmother", "avô": "grandfather", "esposa": "partner", "esposo": "partner"}

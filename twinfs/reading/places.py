@@ -76,10 +76,16 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", place)  # "my house in Guadalajara", "renting a flat in Manchester"
     m = re.search(r"\b[Ii]\b[^.;!?]*?,? (?:but|and|then|so) (?:just |recently |finally |later )?(?:moved|relocated) to "
-                  r"(" + PLACE_ON + r")", text)  # "I'm originally from Lagos but moved to Toronto in 2019"
+                  r"(" + PLACE_ON + r")", text) \
+        or re.search(r"\b[Ii]\b[^.;!?]*?, (?:and |but )?(?:now )?live in (" + PLACE_ON + r")", text) \
+        or re.search(r"\b[Ii](?: 've| have) been (?:living |based )?in (" + PLACE_ON + r") (?:for (?:\d+|[a-z]+) "
+                     r"(?:years|yrs)|since (?:19|20)\d\d)\b", text)
+    # "I'm originally from Lagos but moved to Toronto in 2019", "grew up in Gary, Indiana, live in Fitchburg now",
+    # "I've been in Dubai for six years"
     if m and (place := _place_named(places, m.group(1))):
         add("home_city", place)
-    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:" + CAPITAL + r"[a-z]+, )?(?:originally |born and (?=raised ))?"
+    m = re.search(r"\b[Ii](?: 'm| am| was)? (?:(?:" + CAPITAL + r"[a-z]+|\d{1,2}), )?"
+                  r"(?:originally |born and (?=raised ))?"
                   r"(?:from|born (?:in|on)|"
                   r"(?:grew up|raised)(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?| with(?: [\w']+){1,3})? in) "
                   r"(" + PLACE_ON + r")",

@@ -51,6 +51,9 @@ def plans(text: str, low: str) -> list[Pair]:
     if m and re.match(r"(?:do|host|throw|give) (?:it|this|that|them|something|anything|more|my|the same|so|some|a lot"
                       r"|what|up|in)\b", m.group(1)):
         m = None  # "I want to do something nice": no deed said
+    if m and re.match(r"write (?:[\w'-]+ ){0,6}?(?:post|letter|e-?mail|message|bio|speech|note|statement|profile|"
+                      r"review|report|intro|introduction|caption|toast)\b", m.group(1)):
+        m = None  # "I want to write introduce post on english radio amateur forum": the text the chat is about
     if m and re.match(r"try (?:to|and)\b", m.group(1)):
         m = None  # "I'm going to try to come back more often": an attempt, no plan made
     if m and re.search(r"\b(?:one day|some ?day|eventually|only maybe|maybe not|if at all|(?:his|her|their) dream)\b",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .ages import grown_up
 from .dates import DAY
+from .lexicon import KIN
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -31,6 +32,9 @@ MALE = {"husband", "boyfriend", "fiance", "fiancé", "son", "stepson", "dad", "f
 FEMALE = {"wife", "girlfriend", "fiancee", "fiancée", "daughter", "stepdaughter", "mom", "mum", "mother", "sister",
           "grandma", "grandmother", "aunt", "niece", "woman", "girl", "lady", "queen", "granddaughter", "gran",
           "granny", "nan", "nana", "auntie", "stepmother", "stepmum", "stepmom", "mummy", "mommy", "mama"}
+# the words kept from home ("nonna", "kokum", "opa"), by the relation they name
+MALE |= {word for word, relation in KIN.items() if relation in ("grandfather", "father", "brother", "son")}
+FEMALE |= {word for word, relation in KIN.items() if relation in ("grandmother", "mother", "sister", "daughter")}
 PARENTS = {"mum", "mom", "mother", "dad", "father", "parent"}  # "a mum of two": of two children
 PEOPLE = MALE | FEMALE | {"friend", "partner", "kid", "child", "baby", "cousin", "teacher", "coach", "person",
                           "neighbor", "neighbour", "boss", "people", "folks", "colleague", "coworker", "teammate",

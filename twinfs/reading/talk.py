@@ -72,6 +72,7 @@ def chatter(tokens: list[Token], span: Span, stated: bool) -> bool:
             c.dep_ in ("nsubj", "nsubjpass", "aux") for c in first.children):
         return True  # "Check out this moment I snapped"
     if (first.pos_ == "ADJ" or first.lower_ in REACTIONS) and first.dep_ != "amod" \
+            and [t.lower_ for t in tokens[:2]] != ["other", "than"] \
             and not any(t.dep_ in ("nsubj", "nsubjpass") and t.i < first.i for t in span):
         return True  # a sentence led by an adjective of its own: "Glad I could help", "So proud of you"
     if _cheer(tokens, span) or _seeing(tokens) or _stranded(tokens) or _each_other(tokens):

@@ -197,8 +197,11 @@ def tastes(text: str, low: str) -> list[Pair]:
                   r"(?:mag|magazine|newspaper|paper|blog|website|site|publication|journal))\b", low)
     if m:
         add("job", f"writes {cut_value(m.group(1), 3) or 'pieces'} for {m.group(2)}")
-    for m in re.finditer(r"\bi(?: 'm| am)? (?:play|playing|played) (?:the |some |a lot of |a bit of )?([\w -]+)", low):
-        if (value := activity(m.group(1))) and not re.match(r"(?:with|for|it|a role|games with)\b", value) \
+    for m in re.finditer(r"\bi(?: 'm| am)? (?:play|playing|played(?! [\w -]+ until i was)) (?:the |some |a lot of |"
+                         r"a bit of )?([\w -]+)", low):  # not "I played barefoot … until I was 16"
+        played = re.split(r" (?:at|in|on|with|every|each|most|twice|once|when|while)\b", m.group(1))[0]  # what is
+        # played, not where or with whom: "I play bass at our church on sundays"
+        if (value := activity(played)) and not re.match(r"(?:with|for|it|a role|games with)\b", value) \
                 and not re.match(r"an? ", m.group(1)):  # "I play a doctor in a local production": a part
             add("hobby", value)
     m = re.search(r"\b(?:i|we) (?:'m |am )?(?:often |usually |sometimes |still )?(?:off to |going to )?go(?:ing)? "

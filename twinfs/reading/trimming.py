@@ -128,8 +128,14 @@ def trimmed(span: Span) -> list[Token]:
     asking = listener is not None and not any(x.lower_ in FIRST for x in tokens[:listener]) and (
         tokens[listener].dep_ in ("nsubj", "nsubjpass") or tokens[listener - 1].lower_ == "of")  # "loads of you ask"
     lead = next((i for i, t in enumerate(tokens) if listener is not None and i > listener and (
-        t.text in (":", ";") or t.text == "—" and asking) and any(x.lower_ in FIRST for x in tokens[i + 1:i + 3])),
+        t.text in (":", ";") or t.text in ("—", "–", "-") and asking and bool(t.whitespace_))
+        and any(x.lower_ in FIRST for x in tokens[i + 1:i + 3])),
                 None)
+    if lead is None and asking and listener is not None and not any(
+            x.lower_ in ("if", "when", "once", "unless") for x in tokens[:listener]):
+        lead = next((i for i, t in enumerate(tokens) if i > listener + 1 and t.text == "," and any(
+            x.lower_ in ("i", "we") and x.dep_ in ("nsubj", "nsubjpass") for x in tokens[i + 1:i + 3])), None)
+        # "ha funny u ask about allergies, i'm actually allergic to lilies": the answer after what was asked
     if lead is not None:  # "Quick intro so you can help me: I'm Priya, I work as …", "loads of you asking whose
         # kitchen this is — we actually moved …": what follows is theirs
         tokens = tokens[lead + 1:]

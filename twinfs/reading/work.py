@@ -161,11 +161,13 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     if m and (org := next((o for o in orgs if m.group(1).startswith(o)), None) or proper_name(m.group(1))):
         add("job", cut_value(AT_PLACE.split(m.group(2))[0], 4))  # "I joined Acme Corp as a designer"
         add("employer", org)
-    m = re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching|taught) ([\w -]+?)(?: to [\w -]+?)? at (an? |the )?"
+    m = re.search(r"\b(?:i|we) (?:'m |am |'ve |have )?(?:teach|teaching|(?<=ve )taught) ([\w -]+?)(?: to [\w -]+?)? "
+                  r"(?:at|in) (an? |the )?"
                   r"((?:[\w-]+ )?(?:school|college|university|academy|uni|institute)(?: in [A-Z][\w'-]+)?)",
                   text, re.I) \
-        or re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching) ((?:[a-z]+ )?[a-z]+)$", text, re.I)
-    if m:
+        or re.search(r"\b(?:i|we) (?:'m |am )?(?:teach|teaching) ((?:[a-z]+ )?[a-z]+)(?:$|(?=[,;] (?:and|but|so) ))",
+                     text, re.I)  # "I teach mathematics in a secondary school in Newcastle", "I teach maths, and …"
+    if m and not NOT_TAUGHT.match(m.group(1)):
         add("job", "teaches " + (cut_value(m.group(1), 3) or m.group(1)))
         if m.lastindex and m.lastindex >= 3 and not text[m.end():].startswith(" of ") and not (
                 (m.group(2) or "").lower().startswith("a") and " in " not in m.group(3)):
