@@ -41,6 +41,7 @@ def test_a_plain_statement_is_read(text, expected):
     ("If you want, I can play guitar at the party.", ("hobby", "guitar")),  # an offer
     ("You should come to Oslo, I'd love that.", ("plans", "come to Oslo")),
     ("Back home I played cricket on the beach until I was 15.", ("hobby", "cricket")),  # a childhood's
+    ("I play games with my son after school.", ("hobby", "games")),  # time with him, no pastime named
     ("Hi, I want to write a short hello post for the choir's forum, can you help?",
      ("plans", "write a short hello post")),
 ])

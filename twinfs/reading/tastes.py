@@ -201,7 +201,7 @@ def tastes(text: str, low: str) -> list[Pair]:
                          r"a bit of )?([\w -]+)", low):  # not "I played barefoot … until I was 16"
         played = re.split(r" (?:at|in|on|with|every|each|most|twice|once|when|while)\b", m.group(1))[0]  # what is
         # played, not where or with whom: "I play bass at our church on sundays"
-        if (value := activity(played)) and not re.match(r"(?:with|for|it|a role|games with)\b", value) \
+        if (value := activity(played)) and not re.match(r"(?:with|for|it|a role|games with)\b", m.group(1)) \
                 and not re.match(r"an? ", m.group(1)):  # "I play a doctor in a local production": a part
             add("hobby", value)
     m = re.search(r"\b(?:i|we) (?:'m |am )?(?:often |usually |sometimes |still )?(?:off to |going to )?go(?:ing)? "
