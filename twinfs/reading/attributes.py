@@ -16,9 +16,9 @@ from .ages import ages
 from .health import ADJECTIVAL_HEALTH, health
 from .kin_lists import listed_kin
 from .languages import THINGS, spoken
-from .lexicon import KIN, KIN_WORDS, LANGUAGES, NAME, NUMBERS, PET_WORDS, PETS, POLITICS, RELIGIONS
+from .lexicon import KIN, KIN_WORDS, LANGUAGES, NAME, NUMBERS, PET_NAME, PET_WORDS, PETS, POLITICS, RELIGIONS
 from .places import homes
-from .plans import plans
+from .plans import is_occasion, plans
 from .tastes import DOERS, GONE, PASTIMES, tastes
 from .values import as_spelled, cut_value, entities, names_a_kind
 from .work import after_name, for_a_living, introduced, is_job, work
@@ -91,6 +91,7 @@ def alone(who: str, attribute: str, value: str) -> str | None:
     if form is None and attribute == "plans":
         value = re.sub(r"^to ", "", value)  # "I want to see everything": "plans to see everything"
         form = "{who} plans to {value}" if not re.match(r"\w+ing\b", value) else "{who} is thinking about {value}"
+        form = "{who}'s {value} is coming up" if is_occasion(value) else form  # "… knee reconstruction is coming up"
     if form is None and attribute in KIN.values() and value[:1].isupper():
         form = "{who}'s " + attribute.replace("_", " ") + " is {value}"  # "Tomás's brother is Diego"
     if form is None and attribute in ("child", "son", "daughter") and value[:1].isupper():
@@ -99,8 +100,8 @@ def alone(who: str, attribute: str, value: str) -> str | None:
                          value)  # "swimming pools", "rolling hills": a thing, not a doing
     if form is None or (attribute in ("likes", "dislikes") and not thing
                         and re.match(r"(?:\w+ing|all|more|most|much)\b", value)
-                        and not re.match(r"(?:any|every)thing (?:with|made|from|in)\b", value)):  # "anything with
-        # cilantro" is a thing
+                        and not re.match(r"(?:any|every)thing (?:with|made|from|in)\b|being ", value)):  # "anything
+        # with cilantro" is a thing; "being out on the land" a state one is in
         return None
     return form.format(who=who, value=value)
 
@@ -125,6 +126,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                 len(said) > 1 and said[1].lower() in THINGS):
             # "I'm learning German", "Portuguese for work", "I've started learning Italian"
             attribute, value = "language", as_spelled(said[0], text)
+        if attribute == "job" and value:
+            value = re.sub(r"^(?:[\w'-]+-born|born) ", "", value)  # "a Liverpool-born actor": the hometown's word
         if value and value.islower() and text.lower().find(value) > 0:
             value = as_spelled(value, text)  # "Korean dramas", "the Alps": as said, the lower-cased match undone
         if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:
@@ -271,10 +274,11 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             and m.group(2).lower() not in ("is", "and", "has", "was", "i") else None
         add("pet", f"{pet} named {name}" if name else pet)
     m = re.search(r"\b(?:i|we) (?:just |recently |finally |already |also |still )?(?:have|got|adopted|'ve got|rescued|"
-                  r"'ve had|have had|do have) "
+                  r"'ve had|have had|do have)(?: also)? "
                   r"(?:an? |two |three |2 |3 )(?:new |little |rescue |rescued |old |young |golden |black |white |"
-                  r"ginger |grey |gray |tabby |baby |giant |pet )*(" + PET_WORDS + r")s?\b(?: (?:named|called) "
-                  r"([A-Z]\w+))?", text, re.I)  # "a golden retriever named Max", "two guinea pigs"
+                  r"ginger |grey |gray |tabby |baby |giant |pet )*(" + PET_WORDS + r")s?\b(?: (?:cross|mix|x|puppy|"
+                  r"pup|kitten))?(?: (?:named|called) ((?-i:" + PET_NAME + r")))?", text, re.I)  # "a golden retriever
+    # named Max", "two guinea pigs", "a husky cross named Blue", "a tortoise called Mr Banda"
     if m:
         name = m.group(2) or pet_named(text[m.end():])  # "We got a puppy last week, a spaniel called Biscuit"
         both = re.match(r"(?: already| too| as well| at home)?,? (" + NAME + r")(?:,| and) (" + NAME + r")\b",
@@ -368,5 +372,9 @@ def pet_named(text: str, leading: bool = False) -> str | None:
     its own right after the one that names it ("She's a little tabby called Pickle")."""
     lead = r"^(?:she|he|it)(?:'s| is) an? " if leading else r"^[^.!?]{0,30}?,\s*an? "
     kinds = PET_WORDS + "|tabby|moggy|mutt|pup|rescue|little one|boy|girl"
-    m = re.search(lead + r"(?:[\w-]+ ){0,2}?(?:" + kinds + r") (?:named|called) (" + NAME + r")\b", text.strip(), re.I)
+    m = re.search(lead + r"(?:[\w-]+ ){0,2}?(?:" + kinds + r") (?:named|called) ((?-i:" + PET_NAME + r"))\b",
+                  text.strip(), re.I) \
+        or (None if leading else re.search(r"^,? (?:an? )?(?:[\w-]+ ){0,2}?[\w-]+, (?:her|his|its) name is "
+                                           r"((?-i:" + NAME + r"))\b", text.strip(), re.I))  # "a dog, Finnish
+    # spitz, her name is Halla"
     return m.group(1) if m and m.group(1)[0].isupper() else None

@@ -82,7 +82,8 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
         more = re.match(r"[^.;,]*? and (?:an? )?((?:type [12] )?(?:" + conditions + r"))\b", low[m.end():])
         if more:  # "I have arthritis in both knees and high cholesterol"
             add("health", as_spelled(more.group(1), text) or more.group(1))
-    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely |borderline |mildly |slightly |an? )?("
+    m = re.search(r"\bi(?: 'm| am) (?:also |partially |completely |severely |borderline |mildly |slightly |an? |"
+                  r"red-green )?("
                   + ADJECTIVAL_HEALTH + r")\b", low)
     if m:
         add("health", m.group(1))  # "I'm colorblind, so please avoid red-green charts"

@@ -31,8 +31,9 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                   r"(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (?:in|to|(?:(?<=live )|(?<=lived )|(?<=living )|"
                   r"(?<=live up )|(?<=lived up ))at) (?:(?:an?|the) "
                   r"(?:[\w-]+ ){0,2}"
-                  r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence) "
-                  r"in )?(" + PLACE_ON + r")",
+                  r"(?:flat|house|apartment|place|cottage|bungalow|studio|condo|town|village|dorms?|halls|residence)"
+                  r"(?-i: (?:on|off|at) " + CAPITALISED + r"(?: " + CAPITALISED + r"){0,3})? "  # "a house on
+                  r"in )?(" + PLACE_ON + r")",  # Gleneagles Avenue in Rushey Mead": the street's part of town
                   text, re.I) or re.search(r"\bbased (?:in|out of) (" + PLACE_ON + r")", text) \
         or re.search(r"(?:^|[,;] )(?i:been|lived|living) (?:living )?in (" + PLACE_ON + r")(?= since\b)", text)
     # "Born and raised in Twillingate, been living in Gander since '89": the "I" left out
@@ -86,7 +87,8 @@ def homes(text: str, places: list[str]) -> list[Pair]:
         add("home_city", place)
     m = re.search(r"\b[Ii](?: 'm| am| was)? (?:(?:" + CAPITAL + r"[a-z]+|\d{1,2}), )?"
                   r"(?:originally |born and (?=raised ))?"
-                  r"(?:from|born (?:in|on)|"
+                  r"(?:from|born (?:in|on)(?: an? (?:small |little |tiny )?(?:village|town|city|suburb) (?:just )?"
+                  r"(?:outside|near|close to|north of|south of|east of|west of))?|"  # "a village outside Jalandhar"
                   r"(?:grew up|raised)(?: (?:on|in|near) an? [a-z]+(?: [a-z]+)?| with(?: [\w']+){1,3})? in) "
                   r"(" + PLACE_ON + r")",
                   text)  # "on a farm in Iowa", "I'm Egyptian, from Alexandria"
@@ -110,11 +112,16 @@ def homes(text: str, places: list[str]) -> list[Pair]:
         or re.search(r"(?:^|\( |, |- )(" + NAMES + r") (?:lad|lass|born (?:and|&) (?:bred|raised))\b", text) \
         or re.search(r"\( ?(" + NAMES + r") (?:boy|girl|lad|lass)(?: forever| at heart| through and through)? ?\)",
                      text) \
-        or re.search(r"\b[Ii](?: ?'m| am) (" + NAMES + r") born (?:and|&) (?:bred|raised)\b", text)
+        or re.search(r"\b[Ii](?: ?'m| am) (" + NAMES + r") born (?:and|&) (?:bred|raised)\b", text) \
+        or re.search(r"\b[Ii](?: ?'m| am) an? (" + NAMES + r")-born\b", text)  # "I'm a Liverpool-born actor"
     # "I'm a Gdańsk boy", "I'm a Cork man born and bred",
     # "(Fort William lad, …)", "(Chennai girl forever)", "Peckham born and bred", "I'm Birmingham born and raised"; not
     # "I'm a Swedish native" (a nationality)
     if m and (place := _place_named(places, m.group(1))) and not re.search(r"(?:ish|ian|ese|ean)$", place):
+        add("hometown", place)
+    m = re.search(r"\b[Ii] (?:(?!(?:who|whose|he|she|they|my|his|her|their)\b)[^.;!?,])*? and (?:then )?grew up in "
+                  r"(" + PLACE_ON + r")", text)  # "Came to Canada at 12 and grew up in Mississauga"
+    if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
     m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? (" + CAPITALISED + r")", text)
     if m:

@@ -30,6 +30,9 @@ APPOINTMENTS = (r"(?:(?:" + "|".join(SEEN) + r"|therapist|hospital|dental|eye|sm
                 r"(?: appointment| check-up| checkup| test)?|haircut|physiotherapy|therapy|counselling|check-up|"
                 r"checkup|scan|appointment|job interview|interview|exam)")
 PLACE = r"(" + NAME + r"(?: " + NAME + r")*)"
+# what one is booked on or signed up for: "a knee reconstruction", "my FA Level 1 course"
+BOOKINGS = (r"(?:course|workshop|class|surgery|operation|reconstruction|replacement|procedure|exam|test|appointment|"
+            r"retreat|tour|ride|race|marathon|session|training|assessment|induction|seminar|lesson|lessons)")
 
 
 def plans(text: str, low: str) -> list[Pair]:
@@ -88,13 +91,17 @@ def plans(text: str, low: str) -> list[Pair]:
                      r"[A-Z][\w'-]+(?: [A-Z][\w'-]+)* to ([A-Z][\w'-]+(?: [A-Z][\w'-]+)*)", text)
     if m:
         add("plans", f"move to {m.group(1)}")  # "I want to learn Portuguese before we relocate to Lisbon"
-    m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 'm| am| 're| are| 've| have)? (?:finally |just |already )?(?:booked|"
-                  r"signed up|signed (?:myself|ourselves) up|registered|entered|enrolled) "
-                  r"(?:myself |ourselves |us |me )?(?:in )?(?:to|for|into|onto|on) "
-                  r"((?:run|do|climb|walk|swim|ride|cycle|see|visit|attend|take|go)\b[\w '-]+|the [\w '-]+)", text)
-    if m:
-        add("plans", cut_value(re.split(r" (?:for|with|because|before|on|in|at|this|next) ", m.group(1))[0], 8))
-        # "I'm booked to run the Ruzafa night 10K on 14 December"
+    m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 'm| am| 're| are| 've| have)? (?:finally |just |already |now |also )?(?:"
+                  r"booked|signed up|signed (?:myself|ourselves) up|registered|entered|enrolled) (?:just now |today |"
+                  r"this morning )?(?:myself |ourselves |us |me )?(?:in )?(?:to|for|into|onto|on) "
+                  r"((?:run|do|climb|walk|swim|ride|cycle|see|visit|attend|take|go)\b[\w '-]+|the [\w '-]+|"
+                  r"(?:an? |my )(?:[\w'-]+ ){0,4}?" + BOOKINGS + r"\b(?=[^,;.!?]*? (?:on|in|at) (?:the )?(?:\d|"
+                  r"(?i:" + MONTH + r")\b)))", text)
+    if m and not (m.group(1).startswith(("a ", "an ", "my ")) and not AHEAD.search(text[m.end():])):
+        add("plans", re.sub(r"^(?:an?|my) ", "", re.sub(r" (?='s?\b)", "", cut_value(re.split(
+            r" (?:for|with|because|before|on|in|at|this|next) ", m.group(1))[0], 8) or "")))
+        # "I'm booked to run the Ruzafa night 10K on 14 December", "I'm booked in for a knee reconstruction (ACL) at
+        # RPA on 3 March": an arrangement made; a thing booked ("a", "my") only with its day ahead said
     m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 'm| am| 're| are)? (?:fly|flying|leave|leaving|head|heading|travel|"
                   r"travelling|traveling|go|going|drive|driving|move|moving|off(?= to))\b"
                   r"(?: out| off| back| home| over| up| down)?(?: to " + PLACE + r")?", text)
@@ -128,8 +135,8 @@ def plans(text: str, low: str) -> list[Pair]:
 
 
 # one's own occasions a day is set for
-OCCASIONS = (r"(?:wedding|party|leaving do|hen do|stag do|do|anniversary|exam|exams|interview|surgery|operation|"
-             r"graduation|concert|recital|gig|race|marathon|viva|presentation|audition|housewarming|christening|"
+OCCASIONS = (r"(?:wedding|party|leaving do|hen do|stag do|do|anniversary|exam|exams|finals?|interview|surgery|"
+             r"operation|graduation|concert|recital|gig|race|marathon|viva|presentation|audition|housewarming|christening|"
              r"baptism|launch|exhibition|opening|driving test|citizenship test|citizenship interview|citizenship "
              r"ceremony|(?:language|entrance|final|theory|practical) (?:test|exam))")
 
@@ -162,3 +169,10 @@ def dated_plan(sentence: Any, at: datetime, scheduled: bool) -> tuple[str, str] 
     if day is None or (day < at.date() and not phrase.lower().startswith("this ")):
         return None
     return (planned, phrase) if gate(sentence.span, planned, concept="plans").stands("plans") else None
+
+
+def is_occasion(value: str) -> bool:
+    """A plan said as the thing one has ahead ("knee reconstruction", "chem 30 final"), not as a deed ("visit
+    Lisbon")."""
+    return re.search(r"(?:^|\s)(?:" + OCCASIONS + "|" + BOOKINGS + "|" + APPOINTMENTS + r")$", value, re.I) \
+        is not None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..text import gerund
+from .lexicon import WEEKLY
 from .values import activity, as_spelled, cut_value, listed, rejoined
 from .work import SCHOOLING
 
@@ -34,6 +35,7 @@ PASTIMES = (r"(?:sea-swim|wild swim|swim|run|jog|cycle|climb|boulder|knit|croche
 
 # "I (also) <pastime>": the speaker doing one, the pastime its group
 I_PASTIME = r"\bi (?:also |still |usually |often |mostly |regularly )?(" + PASTIMES + r")"
+WEEKLY_WORDS = "(?:" + "|".join(WEEKLY) + ")"
 # a pastime one goes out for, said "goes …": "Weekends I'm out sea fishing" (attributes.alone says it so)
 GONE = r"(?:fishing|surfing|hiking|climbing|sailing|kayaking|skiing|birdwatching|rowing)"
 # one who does a pastime: "a keen tramper", "a sea swimmer"
@@ -66,7 +68,9 @@ def tastes(text: str, low: str) -> list[Pair]:
 
     m = re.search(I_PASTIME + r"(?= (?:at|in|on|with) "
                   r"(?!the moment|the minute|all\b)[\w-]| (?:every|most|twice|three times|once a|a lot|regularly|"
-                  r"daily|weekly)\b)", low)
+                  r"daily|weekly|(?:\w+ )?(?:nights|days|times|mornings|evenings) a week|" + WEEKLY_WORDS
+                  + r"|all year|year-round)\b)", low) \
+        or re.search(r"\bi (?:also |still |usually |often |mostly )?(?:do|run) (?:the |a )?(parkrun)\b", low)
     if m:
         add("hobby", m.group(1))  # "I sea-swim at Salthill most mornings", "I sing in a choir"; not "I run a bakery",
         # "I cycle to work" (a verb with its object or its way), "when I climb", "the shelter I volunteer at"
@@ -199,7 +203,8 @@ def tastes(text: str, low: str) -> list[Pair]:
         add("job", f"writes {cut_value(m.group(1), 3) or 'pieces'} for {m.group(2)}")
     for m in re.finditer(r"\bi(?: 'm| am)? (?:play|playing|played(?! [\w -]+ until i was)) (?:the |some |a lot of |"
                          r"a bit of )?([\w -]+)", low):  # not "I played barefoot … until I was 16"
-        played = re.split(r" (?:at|in|on|with|every|each|most|twice|once|when|while)\b", m.group(1))[0]  # what is
+        played = re.split(r" (?:at|in|on|with|every|each|most|twice|once|when|while|" + WEEKLY_WORDS + r")\b",
+                          m.group(1))[0]  # what is
         # played, not where or with whom: "I play bass at our church on sundays"
         if (value := activity(played)) and not re.match(r"(?:with|for|it|a role|games with)\b", m.group(1)) \
                 and not re.match(r"an? ", m.group(1)):  # "I play a doctor in a local production": a part
@@ -224,11 +229,13 @@ def tastes(text: str, low: str) -> list[Pair]:
                          r"despise|loathe|ca n't abide|can't abide|can not abide|avoid) ([\w'-][\w '-]*)", low):
         liking = m.group(1) in ("love", "like", "enjoy", "adore", "prefer")
         rest = m.group(2)
-        if re.match(r"\w+ing\b", rest) and liking:
+        if re.match(r"\w+ing\b", rest) and liking and not rest.startswith("being "):
             for value in listed(low[m.start(2):]):
                 add("hobby", value)
-        elif not re.match(r"(?:to|it|that|this|how|when|what|being|having|you|seeing|hearing|the way|is|are|was|"
-                          r"were|'s)\b", rest) and not PEOPLE_OF.match(rest):  # "I like my manager": no taste
+        elif not re.match(r"(?:to|it|that|this|how|when|what|having|you|seeing|hearing|the way|is|are|was|"
+                          r"were|'s)\b", rest) and not PEOPLE_OF.match(rest) and not re.match(
+                              r"being (?:an?|the|my|our|your|his|her|their|so|such|with|around|told|asked)\b", rest):
+            # "I like my manager": no taste; "I love being out on the land" one, "I love being a mum" none
             add("likes" if liking else "dislikes", as_spelled(cut_value(rest, 5), text))
     m = re.search(r"\bi(?: 'm| am)? (?:a )?(?:big |huge |massive |lifelong |die-hard |longtime |long-time |total )?fan "
                   r"of ([\w '-]+)", low) \

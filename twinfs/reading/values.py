@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import regex
 
 from .dates import DAY
-from .lexicon import BUSINESS
+from .lexicon import BUSINESS, WEEKLY
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -51,6 +51,10 @@ _TASKS = re.compile(r"^(?:drive|driving lessons|interviews?|homework|paperwork|c
 # a verb or a time where a thing should be: "what I'm doing is making an impact", "a job I enjoy every day"
 _NO_THING = re.compile(r"^(?:is|are|was|were|has|have|had|'s|'re|'m)\b|^(?:every|each|all) (?:day|week|night|morning|"
                        r"month|year|time)s?$", re.I)
+# doings that are no pastime without what they are done with: "playing with my kids", "spending time with my mum"
+_GENERAL_DOING = (r"(?:playing|spending|hanging|working|staying|sitting|living|taking|looking|coming|going|being|"
+                  r"catching|keeping|dealing|helping|talking|chatting|getting|having|doing|making|putting|messing|"
+                  r"sharing|living|waking|falling|spending time|hanging out)\b")
 VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|know|think|say|tell|hear|try|"
                         r"share|seeing|hearing|talking|chatting|catching|helping|getting|having|doing|love|like|enjoy|"
                         r"hate|prefer)\b", re.I)  # "I do love watching classics": the like, not a hobby "love …"
@@ -149,6 +153,10 @@ def activity(rest: str) -> str | None:
         return None
     if re.match(rf"\w+ing (?:(?:my|our|a|the) )?(?:own )?(?:[\w-]+ )?{BUSINESS}\b", value, re.I):
         return None  # "running my own studio" is work, not a hobby
+    done = re.match(r"(\w+ing(?: [\w-]+){0,2}?) (?:with|in|on|at|for|from|using) (?:my|our)\b", value, re.I)
+    if done and not re.match(_GENERAL_DOING, done.group(1), re.I) and not re.search(r"\b(?:my|our)\b", done.group(1)) \
+            and not re.search(rf"\b(?:{BUSINESS}|work|job|clients?|customers?|boss|team)\b", value[done.end(1):], re.I):
+        return done.group(1)  # "cooking with my own methi": cooking; not "finding new trends for my store"
     if re.match(r"\w+ing (?:up |out |down )?(?:my|our)\b", value, re.I) or re.search(r"\b(?:my|our)\b", value, re.I):
         return None  # "breaking up my studying": a way of doing one's own things
     return value
@@ -190,15 +198,16 @@ def whole(value: str, tokens: list[Token]) -> bool:
             end += 1
         if run != words:
             continue
-        if end - start < 2:
-            return True  # one word: "German" of "German now - tough but fun language" is the language
+        if end - start < 2 or " " not in value.strip():
+            return True  # one word: "German" of "German now - tough but fun language" is the language; "low-FODMAP"
         last = tokens[end - 1]
         if first.tag_ in ("WRB", "WP") and not (first.lower_ == "when" and tokens[start + 1].dep_ == "nsubj"):
             return False  # "how to market"; not "when people call me Jonny", a thing done that one minds
         inside = {t.i for t in tokens[start:end]}
         foreign = end < len(tokens) and tokens[end].lower_ in FOREIGN_AT  # the English parse reads "analyst bei
         # Northmere" as one noun
-        if last.dep_ in _LEADS and last.head.i > last.i and last.head.i not in inside and not foreign \
+        weekly = last.head.lower_ in WEEKLY  # "rec hockey tuesdays": hockey, on tuesdays
+        if last.dep_ in _LEADS and last.head.i > last.i and last.head.i not in inside and not foreign and not weekly \
                 and not (last.pos_ == "PROPN" and last.head.pos_ != "PROPN" and last.ent_type_ not in ("DATE", "TIME")):
             return False  # not "on Thursday" of "on Thursday evenings"; "Open University" of "an Open University
             # course" is a whole name before the noun it names a kind of
