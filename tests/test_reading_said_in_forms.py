@@ -1,6 +1,8 @@
 """Plain statements the rules reader still missed on the twenty-sixth reading set after its first fixes (a jury
-form, condo minutes, a casting profile, a coach's e-mail, a personal statement), each sentence written for these
-tests (said on 4 March 2026): what they say is read, and what they say of work, of others or of the past is not."""
+form, condo minutes, a casting profile, a coach's e-mail, a personal statement) and on the twenty-seventh's first
+reading (a volunteer fire application, a karaoke bio, a bride's speech), each sentence written for these tests (said
+on 4 March 2026): what they say is read, and what they say of work, of unpaid roles, of others or of the past is
+not."""
 from __future__ import annotations
 
 import pytest
@@ -31,6 +33,12 @@ from test_reading_plain import read, values
     ("i play five-a-side football thursdays (in goal, always).", {("hobby", "five-a-side football")}),
     ("I'm on a low-FODMAP diet for now, so no onions in anything please.", {("diet", "low-FODMAP")}),
     ("im red-green colourblind, so the chart needs other colours.", {("health", "colourblind")}),
+    ("We have a kelpie named Dusty who herds the chickens.", {("pet", "kelpie named Dusty")}),
+    ("I've asthma, so no smoke machine on stage please.", {("health", "asthma")}),
+    ("My citizenship interview is booked for April 14, fingers crossed.", {("plans", "citizenship interview")}),
+    ("I'm a paramedic and I volunteer with mountain rescue at weekends.", {("job", "paramedic")}),
+    ("i repair old sewing machines and typewriters for a living, mostly from a garage.",
+     {("job", "repair old sewing machines and typewriters")}),
 ])
 def test_a_plain_statement_is_read(text, expected):
     got = values(read(("user", text), who="Dana Reyes"))
@@ -44,6 +52,48 @@ def test_a_plain_statement_is_read(text, expected):
     ("I met Tom, who moved here and grew up in Leeds.", ("hometown", "Leeds")),  # Tom's
     ("I was booked on a course in March last year.", ("plans", "course")),
     ("I was booked in for a scan last year, then they cancelled it.", ("plans", "scan")),
+    ("I'm a paramedic and I volunteer with mountain rescue at weekends.", ("job", "paramedic and I volunteer")),
+    ("I'm treasurer of the allotment society, which is a lot of spreadsheets.", ("job", "treasurer")),
+    ("I'm the cub leader for the 3rd Ashby pack - unpaid, obviously.", ("job", "cub leader")),
+    ("I'm volunteer crew at the Whitby lifeboat station.", ("job", "crew")),
+    ("I'm the assistant cub leader for Troop 12 - voluntary, of course.", ("job", "assistant cub leader")),
+    ("I'm the assistant cub leader for Troop 12 - voluntary, of course.", ("employer", "Troop")),
+    ("I'm the treasurer for Hexham Rugby Club, which is unpaid and endless.", ("job", "treasurer")),
+    ("I'm the treasurer for Hexham Rugby Club, which is unpaid and endless.", ("employer", "Hexham Rugby Club")),
 ])
 def test_what_is_not_a_fact_of_theirs_is_not_read(text, wrong):
     assert wrong not in values(read(("user", text), who="Dana Reyes"))
+
+
+def test_a_pastime_given_up_later_is_retracted():
+    """"I don't do X anymore" in a later turn ends the pastime read earlier: retracted, with the later words."""
+    records = read(("user", "I do pilates, and I love old films."), ("assistant", "Nice!"),
+                   ("user", "Actually, I don't do pilates anymore, the class moved to mornings."))
+    ended = next(r for r in records if r.attribute == "former_hobby")
+    assert ended.value == "pilates"
+    pilates = next(r for r in records if (r.attribute, r.value) == ("hobby", "pilates"))
+    assert pilates.retracted is None  # the reader reads; the read step (and the bench) retract
+    from twinfs.reading.withdrawn import withdraw
+    assert withdraw(records, {"t0": 0, "t1": 1, "t2": 2}, "2026-03-04T10:05:00Z") == [pilates.id]
+    assert ("likes", "old films") in values([r for r in records if not r.retracted])
+
+
+@pytest.mark.parametrize(("value", "sentence"), [
+    ("club sec", "Dragon boat on Sundays - I'm also club sec, unpaid."),
+    ("secretary", "I'm secretary of the residents' association, which eats my Tuesdays."),
+    ("run director", "I'm run director once a month (volunteer, obviously)."),
+])
+def test_a_role_held_for_nothing_is_no_job_the_model_may_name(value, sentence):
+    from twinfs.reading.kinds import misfit
+    assert misfit("job", value, sentence) is not None
+
+
+def test_a_paid_role_beside_volunteering_stays_a_job():
+    from twinfs.reading.kinds import misfit
+    assert misfit("job", "nurse", "I'm a nurse and I volunteer at the food bank on Sundays.") is None
+
+
+def test_what_is_done_for_a_living_is_no_pastime_the_model_may_name():
+    from twinfs.reading.kinds import misfit
+    assert misfit("hobby", "repair old sewing machines", "i repair old sewing machines for a living") is not None
+    assert misfit("hobby", "repair old sewing machines", "i repair old sewing machines on weekends") is None

@@ -21,7 +21,7 @@ from .places import homes
 from .plans import is_occasion, plans
 from .tastes import DOERS, GONE, PASTIMES, tastes
 from .values import as_spelled, cut_value, entities, names_a_kind
-from .work import after_name, for_a_living, introduced, is_job, work
+from .work import after_name, for_a_living, introduced, is_job, unpaid, work
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -128,6 +128,8 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
             attribute, value = "language", as_spelled(said[0], text)
         if attribute == "job" and value:
             value = re.sub(r"^(?:[\w'-]+-born|born) ", "", value)  # "a Liverpool-born actor": the hometown's word
+        if attribute in ("job", "employer") and value and unpaid(value, text):
+            return  # "I'm the assistant scoutmaster for Troop 833 - that's volunteer obviously"
         if value and value.islower() and text.lower().find(value) > 0:
             value = as_spelled(value, text)  # "Korean dramas", "the Alps": as said, the lower-cased match undone
         if value and (attribute, value.lower()) not in {(a, v.lower()) for a, v in found}:

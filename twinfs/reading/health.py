@@ -67,7 +67,7 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
             # "bee stings and carry an EpiPen": what follows "and" with a verb is another clause
             add("allergy", allergen)  # not "allergic to mornings without coffee": a joke
     conditions = "|".join(sorted(HEALTH, key=len, reverse=True))
-    m = re.search(r"\bi (?:have|'ve got|get|got|(?:was|got|'ve been|have been) diagnosed with|suffer from|"
+    m = re.search(r"\bi (?:have|'ve got|'ve|get|got|(?:was|got|'ve been|have been) diagnosed with|suffer from|"
                   r"struggle with|live with) (?:an? )?((?:type [12] |chronic |mild |severe |bad )?(?:" + conditions
                   + r"|"
                   + CONDITION + r"))\b", low) \

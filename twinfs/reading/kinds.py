@@ -22,7 +22,7 @@ from .foreign import stated
 from .labelled import whose
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SOMEDAY, TENS
 from .tastes import DOERS, PASTIMES
-from .work import SCHOOLING, is_job
+from .work import SCHOOLING, is_job, unpaid
 
 LIKING = re.compile(r"\b(?:lov(?:e|es|ed|ing)|lik(?:e|es|ed)|enjoy\w*|adore\w*|obsessed|favou?rite|fan of|into|"
                     r"crazy about|passion(?:ate)?|can't get enough|addict(?:ed)?|a sucker for|big on)\b", re.I)
@@ -150,6 +150,11 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
     if concept == "pet" and re.search(r"\b(?:died|passed away|passed on|put down|no pets?(?: now| any ?more)|"
                                       r"(?:not|isn't|is not) ours any ?more|the last one was)\b", sentence, re.I):
         return f"{value!r} is a pet that was"  # "We have no pets now — the last one was Chispa, she died in 2020."
+    if concept in ("hobby", "likes") and re.search(rf"{re.escape(value)}[^.;!?]{{0,20}}?\b(?:for a living|for work|"
+                                                   r"professionally|as (?:a|my) job)\b", sentence, re.I):
+        return f"{value!r} is done for a living"  # "i paint shop signs and murals for a living"
+    if concept in ("job", "employer") and unpaid(value, sentence):
+        return f"{value!r} is a role held for nothing"  # "I'm also club sec, unpaid", "treasurer of the PTA"
     if concept in ("job", "employer") and re.search(rf"\b(?:old|former|previous|last|first|ex)[- ](?:job|employer|"
                                                    rf"workplace|company|boss)\s+(?:at|with|in)\s+(?:the\s+)?"
                                                    rf"{re.escape(value)}", sentence, re.I):

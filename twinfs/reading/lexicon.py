@@ -39,7 +39,8 @@ PETS = {"dog", "dogs", "cat", "cats", "puppy", "pup", "mutt", "kitten", "kitty",
         "schnauzer", "shiba", "shih tzu", "cockapoo", "labradoodle", "budgie", "canary", "cockatiel", "chinchilla",
         "hedgehog", "goldfish", "axolotl", "jack russell", "elkhound", "staffie", "springer spaniel",
         "cavapoo", "maltese", "greyhounds", "westie", "weimaraner", "vizsla", "dalmatian", "rottweiler", "hen", "hens",
-        "staffy", "aspin"}
+        "staffy", "aspin", "coonhound", "kelpie", "sheepdog", "mastiff", "malamute", "samoyed", "akita", "pomeranian",
+        "doberman", "ridgeback", "cockatoo", "lovebird", "macaw", "iguana", "bearded dragon", "tarantula"}
 # the words as a pattern's alternatives, the longest first: "best friend" before "friend", "guinea pig" before "pig"
 KIN_WORDS = "|".join(sorted(KIN, key=len, reverse=True))
 PET_WORDS = "|".join(sorted(PETS, key=len, reverse=True))

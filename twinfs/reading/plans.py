@@ -124,7 +124,8 @@ def plans(text: str, low: str) -> list[Pair]:
             and not re.search(r"\b(?:last|ago)\b", low):
         add("plans", m.group(1))  # "we booked a trip to Oaxaca for 20 December": a trip booked for a month ahead
     m = re.search(r"(?:\b(?:at|for|before|to) (?:my|our) ((?:[\w-]+ ){0,2}?" + OCCASIONS + r")|\b(?:my|our) "
-                  r"((?:[\w-]+ ){0,2}?" + OCCASIONS + r") (?:is|'s)) (?:on |this |next |in )?(?:the )?"
+                  r"((?:[\w-]+ ){0,2}?" + OCCASIONS + r") (?:is|'s)) (?:(?:booked|set|scheduled|fixed) (?:for )?)?"
+                  r"(?:on |this |next |in )?(?:the )?"
                   r"(?:\d{1,2}(?:st|nd|rd|th)?\b|" + DAY + r"|" + MONTH + r"|tomorrow|tonight)", low)
     occasion = m.group(1) or m.group(2) if m else None
     if occasion and not re.match(r"(?:last|first|old|previous|annual) ", occasion):

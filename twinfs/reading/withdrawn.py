@@ -2,6 +2,7 @@
 
     ended("Gwen is not my wife now.")        # [("former_partner", "Gwen")]
     ended("I don't work at Halfords anymore.")  # [("former_employer", "Halfords")]
+    ended("I don't do yoga anymore.")           # [("former_hobby", "yoga")]
     withdraw(records, order, at)             # earlier live records those values end, retracted with why
 
 Only what is said to have ended, with a word that says so ("now", "anymore", "no longer", "broke up"): "Sanne isn't
@@ -42,6 +43,9 @@ _ENDED: list[tuple[str, regex.Pattern]] = [  # the `regex` module: one group nam
     ("former_job", regex.compile(rf"\b(?i:I)(?:'m| am) no longer {JOB}(?=[,.;!?]| now\b| any ?more\b|$)|"
                               rf"\b(?i:I)(?:'m| am) not (?:an? )?{VALUE} {NOW}\b")),  # "I am not foreman now"
     ("former_home", regex.compile(rf"\b(?i:I|we) (?:no longer live|(?:don't|do not) live) in {THING}")),
+    ("former_hobby", regex.compile(rf"\b(?i:I) (?:(?:don't|do not) (?:do|play|practi[cs]e) {VALUE} {ANYMORE}|no longer "
+                                rf"(?:do|play|practi[cs]e) {VALUE}(?=[,.;!?]| now\b|$))")),  # "I don't do yoga
+    # anymore, the studio closed"
     ("former_diet", regex.compile(r"\b(?i:I)(?:'m| am) (?:no longer (?P<value>vegan|vegetarian|pescatarian|"
                                r"plant-based|kosher|halal)\b|not (?P<value>vegan|vegetarian|pescatarian|plant-based) "
                                rf"{NOW})")),

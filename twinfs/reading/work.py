@@ -39,6 +39,32 @@ NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daug
              "sucker"}
 
 
+# a role held for a club or a cause, not for pay: "treasurer of the church committee", "club sec", "captain this
+# season which is unpaid", "volunteer crew on the lifeboat", "the assistant scoutmaster … - that's volunteer"
+_UNPAID = re.compile(r"\b(?:volunteer(?:s|ing|ed)?|voluntary|unpaid|pro bono|not a (?:real |paid )?job|for free|no pay|"
+                     r"not paid)\b", re.I)
+_CLUB_ROLE = re.compile(r"\b(?:secretary|sec|treasurer|chair(?:man|woman|person)?|captain|vice-captain|president|"
+                        r"trustee|governor|scoutmaster|(?:scout|cub|guide|brownie|youth) leader|run director|steward|"
+                        r"warden|committee member)\b", re.I)
+_CLUBS = re.compile(r"\b(?:club|committee|society|association|troop|pack|league|choir|pta|pto|parish|church|mosque|"
+                    r"temple|board|residents|rota|guild|lodge|brigade|lifeboat|parkrun)\b", re.I)
+
+
+def unpaid(value: str, sentence: str) -> bool:
+    """`value`, said as the speaker's job or employer in `sentence`, is a role held for nothing: a club's or a
+    committee's, or one the words beside it call unpaid ("I'm a nurse and I volunteer at the food bank" keeps the
+    nurse: the volunteering is a clause of its own)."""
+    at = sentence.lower().find(value.lower())
+    if at < 0:
+        return False
+    before = sentence[max(0, at - 20):at]
+    after = re.split(r"[.;!?]|\b(?:and|but|so) (?:i|we)\b|, (?:i|we)\b", sentence[at + len(value):], maxsplit=1,
+                     flags=re.I)[0]
+    if re.search(r"\bvolunteer\s*$", before, re.I) or _UNPAID.search(after):
+        return True
+    return bool(_CLUB_ROLE.search(value) and _CLUBS.search(before + value + after))
+
+
 def is_job(value: str | None) -> bool:
     """A phrase that names a job by its last word: a known one ("nurse"), or a doer's ("copywriter", "sous-chef")."""
     last = value.lower().split()[-1].split("-")[-1] if value else ""
@@ -234,8 +260,9 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         m = None  # "I'm a keen street photographer on Sunday afternoons": a pastime (tastes.py), not work; "I'm a
         # team player": a way of working
     if m:
-        words = re.sub(r"^\d{1,3} ?[- ] ?years? ?[- ] ?old ", "", m.group(2)).split()  # "a 29-year-old nurse": the
-        # age apart
+        words = re.split(r" (?:and|but|so|or|who|which|because) ", re.sub(r"^\d{1,3} ?[- ] ?years? ?[- ] ?old ", "",
+                                                                          m.group(2)))[0].split()  # "a 29-year-old
+        # nurse": the age apart; "a nurse and I volunteer at …": the job before the clause after it
         for n in (2, 1):
             hits = [i for i in range(min(3, len(words) - n + 1)) if " ".join(words[i:i + n]) in JOBS
                     or words[i + n - 1].split("-")[-1] in JOBS]  # "a sous-chef"
@@ -364,5 +391,5 @@ def after_name(text: str) -> list[Pair]:
 
 def for_a_living(text: str) -> list[Pair]:
     """A job said as what one does for a living: "I test payment apps for a living" -> "test payment apps"."""
-    m = re.search(r"\b[Ii] ((?:[a-z]+)(?: [\w-]+){0,3}?) for a living\b", text)
+    m = re.search(r"\b[Ii] ((?:[a-z]+)(?: [\w-]+){0,5}?) for a living\b", text)
     return [("job", m.group(1))] if m and not m.group(1).startswith(("do ", "did ", "used ")) else []
