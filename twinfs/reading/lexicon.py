@@ -125,9 +125,9 @@ POLITICS = {"democrat", "republican", "liberal", "conservative", "socialist", "l
             "tory", "green"}
 # an age said in words, by its tens: "forty", "thirty-one"
 TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
-# whom one books to see: "a dentist appointment at 4:30", "Physio on Thursday" (plans.APPOINTMENTS, elided.APPOINTMENT)
 # the days a thing is done on, said plural: "rec hockey tuesdays"
 WEEKLY = ("mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays", "weekends")
+# whom one books to see: "a dentist appointment at 4:30", "Physio on Thursday" (plans.APPOINTMENTS, elided.APPOINTMENT)
 SEEN = ("dentist", "doctor", "gp", "physio", "optician", "vet", "hairdresser", "barber")
 # the words that make an age one of someday: "maybe when I'm 35", "by the time I'm forty"
 SOMEDAY = r"\b(?:when|if|until|till|by the time|once|before)\s+"

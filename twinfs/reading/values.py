@@ -52,9 +52,9 @@ _TASKS = re.compile(r"^(?:drive|driving lessons|interviews?|homework|paperwork|c
 _NO_THING = re.compile(r"^(?:is|are|was|were|has|have|had|'s|'re|'m)\b|^(?:every|each|all) (?:day|week|night|morning|"
                        r"month|year|time)s?$", re.I)
 # doings that are no pastime without what they are done with: "playing with my kids", "spending time with my mum"
-_GENERAL_DOING = (r"(?:playing|spending|hanging|working|staying|sitting|living|taking|looking|coming|going|being|"
-                  r"catching|keeping|dealing|helping|talking|chatting|getting|having|doing|making|putting|messing|"
-                  r"sharing|living|waking|falling|spending time|hanging out)\b")
+# (VERB_STOP's "talking", "helping", "having" … already none)
+_GENERAL_DOING = (r"(?:playing|spending|hanging|working|staying|sitting|living|taking|looking|coming|going|keeping|"
+                  r"dealing|making|putting|messing|sharing|waking|falling)\b")
 VERB_STOP = re.compile(r"^(?:to|be|been|being|have|get|got|go|do|make|see|feel|know|think|say|tell|hear|try|"
                         r"share|seeing|hearing|talking|chatting|catching|helping|getting|having|doing|love|like|enjoy|"
                         r"hate|prefer)\b", re.I)  # "I do love watching classics": the like, not a hobby "love …"
