@@ -101,10 +101,12 @@ def homes(text: str, places: list[str]) -> list[Pair]:
                      + r")", text) \
         or _where(text, r"(?:grew up|'m from|am from|come from|was born|were born)") \
         or re.match(r"(" + NAMES + r")(?: 's| is) where (?i:(?:i|we) (?:both )?(?:grew up|was born|"
-                    r"were born|'m from|am from|come from))\b", text)  # "Tulsa's where I grew up"
+                    r"were born|'m from|am from|come from))\b", text) \
+        or re.search(r"\b[Ii] (?:(?!(?:who|whose|he|she|they|my|his|her|their)\b)[^.;!?,])*? and (?:then )?grew up "
+                     r"in (" + PLACE_ON + r")", text)
     # "We grew up in Soweto", "We were both born in Turda",
     # "Grew up in Nukuʻalofa, we walked everywhere", "Neither — born and raised in Ísafjörður", "in Salvador, where I
-    # grew up"
+    # grew up", "Tulsa's where I grew up", "Came to Canada at 12 and grew up in Mississauga"
     if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
     m = re.search(r"\b[Ii](?: ?'m| am) an? (" + NAMES + r") (?:boy|girl|lad|lass|native|(?:man|woman),? born and "
@@ -118,10 +120,6 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     # "(Fort William lad, …)", "(Chennai girl forever)", "Peckham born and bred", "I'm Birmingham born and raised"; not
     # "I'm a Swedish native" (a nationality)
     if m and (place := _place_named(places, m.group(1))) and not re.search(r"(?:ish|ian|ese|ean)$", place):
-        add("hometown", place)
-    m = re.search(r"\b[Ii] (?:(?!(?:who|whose|he|she|they|my|his|her|their)\b)[^.;!?,])*? and (?:then )?grew up in "
-                  r"(" + PLACE_ON + r")", text)  # "Came to Canada at 12 and grew up in Mississauga"
-    if m and (place := _place_named(places, m.group(1))):
         add("hometown", place)
     m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? (" + CAPITALISED + r")", text)
     if m:

@@ -98,8 +98,9 @@ def plans(text: str, low: str) -> list[Pair]:
                   r"(?:an? |my )(?:[\w'-]+ ){0,4}?" + BOOKINGS + r"\b(?=[^,;.!?]*? (?:on|in|at) (?:the )?(?:\d|"
                   r"(?i:" + MONTH + r")\b)))", text)
     if m and not (m.group(1).startswith(("a ", "an ", "my ")) and not AHEAD.search(text[m.end():])):
-        add("plans", re.sub(r"^(?:an?|my) ", "", re.sub(r" (?='s?\b)", "", cut_value(re.split(
-            r" (?:for|with|because|before|on|in|at|this|next) ", m.group(1))[0], 8) or "")))
+        booked = cut_value(re.split(r" (?:for|with|because|before|on|in|at|this|next) ", m.group(1))[0], 8) or ""
+        booked = re.sub(r" (?='s?\b)", "", booked)  # the tokens' space before an apostrophe: "beginners ' pottery"
+        add("plans", re.sub(r"^(?:an?|my) ", "", booked))
         # "I'm booked to run the Ruzafa night 10K on 14 December", "I'm booked in for a knee reconstruction (ACL) at
         # RPA on 3 March": an arrangement made; a thing booked ("a", "my") only with its day ahead said
     m = re.search(r"\b(?:[Ii]|[Ww]e)(?: 'm| am| 're| are)? (?:fly|flying|leave|leaving|head|heading|travel|"
