@@ -62,8 +62,10 @@ PEOPLE = {*KIN, "friend", "friends", "roommate", "flatmate", "housemate", "neigh
           "stepfather", "niece", "nephew", "relatives", "relative", "crush", "date", "fiance", "fiancee"}
 
 # where a statement ends and a question after it begins: "I'm 27; is that too late?", "…, so is that OK?", "I'm 31
-# and Daniel's 34, does age matter …?", "I have a nut allergy 😬 do I flag it?" (an emoji of the pictographic blocks)
-BREAK = re.compile(r"[;—–]|(?:,(?: so)?|[\U0001F300-\U0001FAFF\u2600-\u27BF]+)(?=\s*(?:is|are|am|was|were|do|does|did|"
+# and Daniel's 34, does age matter …?", "I have a nut allergy 😬 do I flag it?" (an emoji of the pictographic blocks),
+# "I speak Telugu, Hindi and English - officer will not interview in German na?" (a dash between spaces)
+BREAK = re.compile(r"[;—–]|(?<=\s)-(?=\s)|(?:,(?: so)?|[\U0001F300-\U0001FAFF\u2600-\u27BF]+)(?=\s*(?:is|are|am|was|"
+                   r"were|do|does|did|"
                    r"can|could|should|would|will|shall|may|might|must|what|how|why|when|where|which|who)\b)", re.I)
 
 

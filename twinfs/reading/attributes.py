@@ -20,8 +20,9 @@ from .lexicon import KIN, KIN_WORDS, LANGUAGES, NAME, NUMBERS, PET_NAME, PET_WOR
 from .places import homes
 from .plans import is_occasion, plans
 from .tastes import DOERS, GONE, PASTIMES, tastes
+from .unpaid import unpaid
 from .values import as_spelled, cut_value, entities, names_a_kind
-from .work import after_name, for_a_living, introduced, is_job, unpaid, work
+from .work import after_name, for_a_living, introduced, is_job, work
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -261,8 +262,9 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                   r"retired))? (" + PET_WORDS +
                   r")s?(?:,? (?:(?:is |'s |was )?(?:named |called )|'s name is )?((?-i:" + NAME + r"(?: " + NAME + r")?"
                   r"(?:,? and " + NAME + r"(?: " + NAME + r")?)?)))?", text, re.I)  # "our two cats, Pixel and Tofu"
-    if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.dep_ == "compound" and t.head.pos_ != "PROPN"
-                 for t in tokens):
+    if m and any(t.lower_ == m.group(1).lower().split()[-1] and t.head.pos_ != "PROPN" and (
+            t.dep_ == "compound" or t.dep_ == "amod" and t.head.i == t.i + 1 and t.head.pos_ == "NOUN")
+                 for t in tokens):  # and "my maltese spelling": a language's
         m = None  # "my horse painting": a painting, no horse ("my cat Miso": a cat, named)
     if m and any(v.lower().startswith(m.group(1).lower() + " named ") for a, v in found if a == "pet"):
         m = None  # "Rufus (our collie)": named_aside read it, named
@@ -300,6 +302,12 @@ def stated(text: str, tokens: Iterable[Token], ents: dict[str, str]) -> list[Pai
                         r"(?: (?:named|called) (" + NAME + r"))?", text[m.end():], re.I)  # "… and two guinea pigs"
         if more:
             add("pet", (more.group(1) + more.group(2)).lower() + (f" named {more.group(3)}" if more.group(3) else ""))
+    m = re.match(r"(?:an? |one |two |three |2 |3 )?(?:[a-z]+ )?(" + PET_WORDS + r")(s?)(?: (?:cross|mix))?"
+                 r"(?: (?:named|called) ((?-i:" + PET_NAME + r"))|, ((?-i:" + NAME + r")),? and ((?-i:" + NAME + r")))"
+                 r"(?=\s*(?:$|[,.;(]))",
+                 text, re.I)  # a list's "- ferret called Pierogi", a form's "Two budgies, Kiko and Lala."
+    if m and not any(a == "pet" for a, _ in found) and (m.group(3) or m.group(2)):
+        add("pet", f"{m.group(1).lower()}{m.group(2)} named " + (m.group(3) or f"{m.group(4)} and {m.group(5)}"))
     m = re.search(r"\b(?:[Tt]he|[Oo]ur|[Mm]y) (" + PET_WORDS + r")s? are (" + NAME + r"(?:, " + NAME + r")*(?:,? and "
                   + NAME + r"(?: " + NAME + r")?))\b", text) \
         or re.search(r"(?:^|[,.;] |\b[Pp]lus )(" + NAME + r"), (?:our|my) (?:\w+ )?(" + PET_WORDS + r")\b", text)

@@ -147,6 +147,9 @@ def _in_lines(text: str) -> str:
                       line[bullet.end():])
         rest = re.sub(r"^(?=(?i:an?|one|two|three|four|five|\d) (?:kids?|child|children|sons?|daughters?|boys?|girls?|"
                       r"dogs?|cats?)\b)", "I have ", rest)  # "- two kids, Pau and Nil"
+        rest = re.sub(r"^(?=(?:" + KIN_WORDS + r"|(?!Father|Mother|Sister|Brother)(?i:" + KIN_WORDS
+                      + r")) [A-Z][a-z]+\b)", "my ", rest)  # "- girlfriend Niamh is a physio"; not a priest's
+        # "- Father Brian"
         rest = re.sub(r"^(?=(?i:" + "|".join(STATES) + r")\s*(?:[,.;]|$))[A-Za-z]",
                       lambda v: "I'm " + v.group(0).lower(), rest)  # "- lactose intolerant"
         lines[n] = line[:bullet.end()] + rest

@@ -76,7 +76,7 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
                      + CONDITION + r"))\b", low) \
         or re.search(r"\bmy (?:hands|skin|feet|face|scalp|eyes|lips) (?:gets?|break out in|breaks out in) ((?:"
                      + conditions + r"))\b", low)  # "my thumbs are stiff with osteoarthritis", "my hands get eczema"
-    if m and len(m.group(1)) > 3:
+    if m and (len(m.group(1)) > 3 or m.group(1) in HEALTH - {"ms"}):  # "I've got IBS"
         add("health", (as_spelled(m.group(1), text) or "").replace(" 's", "'s"))  # "ADHD", "Crohn's" as said;
         # "because of my high blood pressure"
         more = re.match(r"[^.;,]*? and (?:an? )?((?:type [12] )?(?:" + conditions + r"))\b", low[m.end():])
@@ -120,4 +120,8 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
         add("health", "snores")  # "Also I snore, sorry in advance to other guests"; not "my husband says I snore"
     if re.search(r"\bi(?: 'm| am)(?: now)? an? non-?smoker\b", low):
         add("health", "non-smoker")  # "I am a non-smoker since 1999"
+    m = re.search(r"\bi(?: 'm| am| 've been| have been)(?: now)? ((?:(?:\d+|a|one|two|three|four|five|six|seven|eight|"
+                  r"nine|ten|\w+teen|twenty) (?:years?|months?|weeks?) )?sober)\b", low)
+    if m:
+        add("health", as_spelled(m.group(1), text))  # "I'm 4 years sober"
     return found

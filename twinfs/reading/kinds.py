@@ -22,7 +22,8 @@ from .foreign import stated
 from .labelled import whose
 from .lexicon import CONDITION, DIETS, HEALTH, KIN, LANGUAGES, NUMBERS, PETS, SOMEDAY, TENS
 from .tastes import DOERS, PASTIMES
-from .work import SCHOOLING, is_job, unpaid
+from .unpaid import unpaid
+from .work import SCHOOLING, is_job
 
 LIKING = re.compile(r"\b(?:lov(?:e|es|ed|ing)|lik(?:e|es|ed)|enjoy\w*|adore\w*|obsessed|favou?rite|fan of|into|"
                     r"crazy about|passion(?:ate)?|can't get enough|addict(?:ed)?|a sucker for|big on)\b", re.I)
@@ -115,7 +116,11 @@ DEPARTED = re.compile(r"\b(?:(?:my|our) late (?:\w+ )?NAMED|lost (?:my|our) (?:\
                       r"(?:my|our) (?:\w+ ){0,2}NAMED(?:,? (?:\w+ ){0,2}NAMED)?,? (?:\w+ )?" + DIED
                       + r"(?!\s+(?:his|her|their|the|a|an|my|our|its)\b)|"
                       r"(?:my|our) \w+,? NAMED,? (?:\w+ )?" + DIED + r"\b(?! (?:his|her|their|the|a|an)\b))"
-                      r"|^\W*NAMED,? (?:\w+ ){0,2}" + DIED + r"\b", re.I)
+                      r"|^\W*NAMED,? (?:\w+ ){0,2}" + DIED + r"\b"
+                      r"|\bburied\b[^.;]{0,40}\bwith (?:my|our) (?:\w+ )?NAMED\b|(?:my|our) (?:\w+ )?NAMED(?:'s|’s)? "
+                      r"(?:grave|ashes|headstone)\b|(?:my|our) (?:\w+ )?NAMED,? (?:who )?(?:is|was|lies) buried\b",
+                      re.I)
+# "I want to be buried in Barbados, with my mother", "my dad's grave": who died
 
 
 def misfit(concept: str, value: str, sentence: str) -> str | None:

@@ -99,7 +99,8 @@ FIELDS = (r"(?:marketing|finance|sales|tech|it|hr|human resources|education|heal
           r"software|journalism|fashion|design|logistics|consulting|government|politics|the nonprofit sector|"
           r"pharma|biotech|manufacturing|film|tv|television|radio|music|theatre|theater|social work|social care|"
           r"customer service|recruitment|pr|public relations|architecture|aviation|nursing|medicine|admin|"
-          r"administration|academia|gaming|cybersecurity|data science)")
+          r"administration|academia|gaming|cybersecurity|data science|payroll|procurement|compliance|catering|"
+          r"facilities management|property)")
 BUSINESS = (r"(?:store|shop|studio|business|company|restaurant|bakery|cafe|café|salon|gym|startup|agency|bar|firm|"
             r"farm|guesthouse|b&b|vineyard|nursery)")
 DIETS = {"vegetarian", "vegan", "pescatarian", "keto", "paleo", "gluten-free", "dairy-free", "kosher", "halal",

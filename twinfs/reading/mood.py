@@ -94,7 +94,8 @@ def reasons(path: list[Token], sentence: Any) -> set[str]:
         if verb.tag_ == "VBD" and lemma in STATES and any(
                 c.lower_ in FORMER and c.dep_ in ("advmod", "prep", "npadvmod") for c in children):
             reasons.add("former")
-        negated = any(c.dep_ == "neg" or c.lower_ == "never" for c in children)
+        negated = any((c.dep_ == "neg" and not (c.i > verb.i + 1 and c.doc[c.i - 1].text == ",")) or c.lower_ == "never"
+                      for c in children)  # not a contrast after the value: "I'm a senior scientist now, not Band 6"
         if negated:
             attr = next((c for c in children if c.dep_ in ("attr", "acomp")), None)
             if lemma in LIKING or (attr is not None and attr.lower_ == "fan"):

@@ -121,7 +121,8 @@ def homes(text: str, places: list[str]) -> list[Pair]:
     # "I'm a Swedish native" (a nationality)
     if m and (place := _place_named(places, m.group(1))) and not re.search(r"(?:ish|ian|ese|ean)$", place):
         add("hometown", place)
-    m = re.search(r"\bmy (?:home country|hometown|home town|homeland)(?:,| of| is)? (" + CAPITALISED + r")", text)
+    m = re.search(r"\b[Mm]y (?:home country|hometown|home town|homeland|native place|native town|native village)"
+                  r"(?:,| of| is)? (" + CAPITALISED + r")", text)  # an Indian English "My native place is Guntur"
     if m:
         add("hometown", m.group(1))
     m = re.search(r"\b(?:[Ii]|[Ww]e)\b[^.;!?]*? here in (" + NAMES + r")", text)
@@ -156,4 +157,5 @@ def _staying(text: str) -> re.Match[str] | None:
                           r"now for|over|during|at (?:my|our|a|an|the) [\w ]*?[\w-]+ ?'s?(?!\w))\b", text[m.end():],
                           re.I)
     # "I'm in Toronto at my brother's": a stay at someone's
-    return None if stay else m
+    owned = m and re.match(r"\s?'s\b", text[m.end():])  # "we're in Kudzai's flat in Meanwood": a person's, no place
+    return None if stay or owned else m

@@ -32,6 +32,9 @@ PASTIMES = (r"(?:sea-swim|wild swim|swim|run|jog|cycle|climb|boulder|knit|croche
             r"dance|sing|garden|skate|ski|snowboard|fish|golf|box|kayak|paddle|skydive|scuba dive|quilt|sew|birdwatch|"
             r"weave)")
 
+# the words that end a pastime's phrase: "I like to swim in the sea", "… to knit, and …"
+CLAUSE_WORDS = ("at", "in", "on", "with", "every", "for", "to", "and", "but", "so", "when", "because", "all", "most",
+                "early", "together", "alone", "outside", "whenever", "if", "while")
 
 # "I (also) <pastime>": the speaker doing one, the pastime its group
 I_PASTIME = r"\bi (?:also |still |usually |often |mostly |regularly )?(" + PASTIMES + r")"
@@ -84,6 +87,12 @@ def tastes(text: str, low: str) -> list[Pair]:
                                            "at", "in", "on", "every", "most", "when", "because", "and", "but", "so"):
         thing = re.split(r" (?:for|at|in|on|with|every|most|to|and|but|so|when|because)\b", m.group(2))[0]
         add("hobby", f"{m.group(1)} {thing}")  # "I crochet blankets for the unit", "I bake sourdough at weekends"
+    m = re.search(r"\bi (?:really |also |still |just )?(?:like|love|enjoy) to (" + PASTIMES + r")\b(?! (?:the|my|our|a|"
+                  r"an|it|them|this|that|his|her|their)\b)( [a-z]+\b(?<!\bing))?", low)
+    thing = (m.group(2) or "").strip() if m else ""
+    if m and thing not in ("errands", "away", "late", "out", "off", "things", "stuff", "over", "around"):
+        # "I like to knit", "i like to bake kueh"; not "I like to paint the kitchen", "like to run errands"
+        add("hobby", m.group(1) + ("" if thing in ("", *CLAUSE_WORDS) else f" {thing}"))
     m = re.search(r"\bi (?:already |also |still |now |only )?do ((?:[a-z]+(?:-[a-z]+)* )?[a-z]+ing)\b", low)
     if m and m.group(1).split()[0] not in ("love", "like", "enjoy", "hate", "miss", "mind", "prefer", "need", "want",
                                            "remember", "keep", "stop", "start", "try", "feel", "get") \

@@ -71,6 +71,13 @@ DIALECT_S = re.compile(r"(?<!War )(?<!Part )\bI ((?:only |also |still |just |rea
 AS_I_SAY = {"goes": "go", "does": "do", "has": "have", "fishes": "fish", "teaches": "teach", "fixes": "fix",
             "misses": "miss"}
 
+# a parents' forum's family, in capitals: "DH Paul is an electrician", "DS1 Alfie (9)", "MIL has offered" - a son's or
+# daughter's only before their name or age ("DD" is a direct debit too)
+FORUM = {"DH": "husband", "DW": "wife", "DP": "partner", "MIL": "mother-in-law", "FIL": "father-in-law",
+         "SIL": "sister-in-law", "BIL": "brother-in-law", "DS": "son", "DD": "daughter"}
+FORUM_KIN = re.compile(r"(?<![\w'’/-])(?:([Mm]y|[Oo]ur) )?(DH|DW|DP|MIL|FIL|SIL|BIL|(?:DS|DD)\d?(?= [A-Z][a-z]| ?\(\d))"
+                       r"(?![\w'’/-])")
+
 
 def plain(text: str) -> str:
     """`text` with chat shorthand (and a Scots chat's words) written out; the same text when it has none."""
@@ -92,6 +99,7 @@ def plain(text: str) -> str:
         text = SHOUTED.sub(lambda m: m.group(0).lower(), text)
     text = NOT_THAT.sub(r"\1, \2", text) if " not " in text else text
     text = DIALECT_S.sub(lambda m: f"I {m[1]}{AS_I_SAY.get(m[2], m[2][:-1])}", text)
+    text = FORUM_KIN.sub(lambda m: f"{m[1] or 'my'} {FORUM[m[2].rstrip('0123456789')]}", text)
     if text.count("\n") >= 4:
         text = _joined(text)
     return WORD.sub(written, LONE_I.sub("I", HEDGE.sub("", LAUGH.sub("", text))))

@@ -137,12 +137,13 @@ def trimmed(span: Span) -> list[Token]:
             x.lower_ in ("i", "we") and x.dep_ in ("nsubj", "nsubjpass") for x in tokens[i + 1:i + 3])), None)
         # "ha funny u ask about allergies, i'm actually allergic to lilies": the answer after what was asked
     if lead is not None:  # "Quick intro so you can help me: I'm Priya, I work as …", "loads of you asking whose
-        # kitchen this is — we actually moved …": what follows is theirs
-        tokens = tokens[lead + 1:]
+        # kitchen this is — we actually moved …": what follows is theirs, and what the speaker said of themself
+        # before the listener's clause ("(I'm coeliac - please don't bin it); my EpiPen, because I'm allergic …")
+        before = tokens[:_clause_start(tokens, listener)]  # type: ignore[arg-type]
+        tokens = before + tokens[lead + (0 if before else 1):]
         listener = next((i for i, t in enumerate(tokens) if t.lower_ in YOU), None)
     if listener is not None:
-        cut = max((i for i, t in enumerate(tokens[:listener]) if t.text in (",", "-", "–", ";", ":")
-                   or t.lower_ in ("but", "so", "and", "because", "cause", "'cause")), default=0)
+        cut = _clause_start(tokens, listener)
         tokens = tokens[:cut]
         kept = {t.i for t in tokens}
         if tokens and all(t.dep_ in ("npadvmod", "advmod", "prep", "mark", "punct", "intj") or (
@@ -158,6 +159,12 @@ def trimmed(span: Span) -> list[Token]:
                       or tokens[-1].pos_ == "SYM" or tokens[-1].lower_ in ("and", "but", "so", "because")):
         tokens.pop()
     return tokens
+
+
+def _clause_start(tokens: list[Token], at: int) -> int:
+    """Where the clause holding token `at` starts: after the last comma, dash, colon or joining word before it."""
+    return max((i for i, t in enumerate(tokens[:at]) if t.text in (",", "-", "–", ";", ":")
+                or t.lower_ in ("but", "so", "and", "because", "cause", "'cause")), default=0)
 
 
 def _closing(tokens: list[Token]) -> bool:

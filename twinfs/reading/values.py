@@ -97,6 +97,9 @@ def workplace(rest: str, orgs: list[str]) -> str | None:
     """The named place a job is done at: "pharmacist at Boots, and …" -> Boots (a named entity or capitals)."""
     at = re.match(r"[\w -]*? (?:at|for|with|" + "|".join(FOREIGN_AT) + r") (?:the )?([A-Z][\w'&.-]*(?: (?:'s|"
                   r"[A-Z][\w'&.-]*))*)", rest)
+    at = at or re.match(r"[\w -]*? in (?:the )?([A-Z][\w'&.-]*(?: [A-Z][\w'&.-]*)* (?:Home|Hospital|Clinic|Centre|"
+                        r"Center|School|College|Hotel|Surgery|Practice|Infirmary|Ltd|Limited|Inc))\b", rest)  # "care
+    # assistant in Ard Aoibhinn Nursing Home": "in" a place that is an employer by its name's last word
     if at is None:
         return None
     name = rejoined(at.group(1))

@@ -31,6 +31,8 @@ VALUE = r"(?P<value>[a-z][\w-]*(?: [a-z][\w-]*){0,3}?)"
 JOB = rf"an? {VALUE}"
 ANYMORE = r"(?:any ?more|no more)"
 NOW = rf"(?:{ANYMORE}|now|these days)"
+WROTE = r"(?:wrote|said|put|typed|put down)"  # a correction of what the speaker wrote before
+OLD = r"(?:that|it|this)(?:'s| is| was) (?:old|wrong|out of date|outdated|not right any ?more|not true any ?more)\b"
 _ENDED: list[tuple[str, regex.Pattern]] = [  # the `regex` module: one group name in each alternative
     ("former_partner", regex.compile(rf"\b{NAME} (?:is|'s) no longer my (?:{PARTNERS})\b|"
                                   rf"\b{NAME} (?:is not|isn't|'s not) my (?:{PARTNERS}) {NOW}\b")),
@@ -42,7 +44,12 @@ _ENDED: list[tuple[str, regex.Pattern]] = [  # the `regex` module: one group nam
     # at Kittiwake no more" (not "… now": where one is at the moment)
     ("former_job", regex.compile(rf"\b(?i:I)(?:'m| am) no longer {JOB}(?=[,.;!?]| now\b| any ?more\b|$)|"
                               rf"\b(?i:I)(?:'m| am) not (?:an? )?{VALUE} {NOW}\b")),  # "I am not foreman now"
-    ("former_home", regex.compile(rf"\b(?i:I|we) (?:no longer live|(?:don't|do not) live) in {THING}")),
+    ("former_job", regex.compile(rf"\b(?i:I) {WROTE} (?:an? )?{VALUE},? but {OLD}")),  # "I wrote baggage handler but
+    # that is old"
+    ("former_employer", regex.compile(rf"\b(?i:I) {WROTE} {THING},? but {OLD}")),
+    ("former_home", regex.compile(rf"\b(?i:I|we) (?:no longer live|(?:don't|do not) live) in {THING}|"
+                               rf"\b(?i:I|we)(?:'m|'re| am| are) not in {THING} {ANYMORE}")),  # "we are not
+    # in Knocknacarra anymore"
     ("former_hobby", regex.compile(rf"\b(?i:I) (?:(?:don't|do not) (?:do|play|practi[cs]e) {VALUE} {ANYMORE}|no longer "
                                 rf"(?:do|play|practi[cs]e) {VALUE}(?=[,.;!?]| now\b|$))")),  # "I don't do yoga
     # anymore, the studio closed"
@@ -101,5 +108,24 @@ def withdraw(records: list[Record], order: dict[str, int], at: str, read: set[st
             records[n] = record.model_copy(update={"retracted": {
                 "reason": f"said later that it no longer holds: {ender.text!r} ({', '.join(ender.turns)})"[:2000],
                 "at": at, "ended_by": ender.id}})
+            retracted.append(record.id)
+    return retracted + _aged(records, order, at, read)
+
+
+def _aged(records: list[Record], order: dict[str, int], at: str, read: set[str] | None) -> list[str]:
+    """Retract each live age of a speaker that an age they give in a later turn puts right ("I said 58 earlier but
+    I turned 59 on the 2nd"): one age holds at a time, the newest said."""
+    retracted: list[str] = []
+    for newer in [r for r in records if not r.retracted and r.attribute == "age" and r.value and r.by != "assistant"
+                  and (read is None or r.id in read)]:
+        when = min((order.get(t, len(order)) for t in newer.turns), default=len(order))
+        for n, record in enumerate(records):
+            if record.retracted or record.attribute != "age" or record.subject != newer.subject \
+                    or record.value == newer.value or record.by == "assistant" \
+                    or max((order.get(t, len(order)) for t in record.turns), default=len(order)) >= when:
+                continue
+            records[n] = record.model_copy(update={"retracted": {
+                "reason": f"an age said later puts it right: {newer.text!r} ({', '.join(newer.turns)})"[:2000],
+                "at": at, "ended_by": newer.id}})
             retracted.append(record.id)
     return retracted

@@ -36,33 +36,10 @@ NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daug
              "burger", "ginger", "pepper", "cucumber", "flower", "tower", "summer", "winter", "letter", "weather",
              "leather", "feather", "finger", "counter", "computer", "printer", "sticker", "poster", "charger",
              "heater", "cooler", "blender", "freezer", "dinner", "supper", "river", "silver", "liquor", "mirror",
-             "sucker"}
-
-
-# a role held for a club or a cause, not for pay: "treasurer of the church committee", "club sec", "captain this
-# season which is unpaid", "volunteer crew on the lifeboat", "the assistant scoutmaster … - that's volunteer"
-_UNPAID = re.compile(r"\b(?:volunteer(?:s|ing|ed)?|voluntary|unpaid|pro bono|not a (?:real |paid )?job|for free|no pay|"
-                     r"not paid)\b", re.I)
-_CLUB_ROLE = re.compile(r"\b(?:secretary|sec|treasurer|chair(?:man|woman|person)?|captain|vice-captain|president|"
-                        r"trustee|governor|scoutmaster|(?:scout|cub|guide|brownie|youth) leader|run director|steward|"
-                        r"warden|committee member)\b", re.I)
-_CLUBS = re.compile(r"\b(?:club|committee|society|association|troop|pack|league|choir|pta|pto|parish|church|mosque|"
-                    r"temple|board|residents|rota|guild|lodge|brigade|lifeboat|parkrun)\b", re.I)
-
-
-def unpaid(value: str, sentence: str) -> bool:
-    """`value`, said as the speaker's job or employer in `sentence`, is a role held for nothing: a club's or a
-    committee's, or one the words beside it call unpaid ("I'm a nurse and I volunteer at the food bank" keeps the
-    nurse: the volunteering is a clause of its own)."""
-    at = sentence.lower().find(value.lower())
-    if at < 0:
-        return False
-    before = sentence[max(0, at - 20):at]
-    after = re.split(r"[.;!?]|\b(?:and|but|so) (?:i|we)\b|, (?:i|we)\b", sentence[at + len(value):], maxsplit=1,
-                     flags=re.I)[0]
-    if re.search(r"\bvolunteer\s*$", before, re.I) or _UNPAID.search(after):
-        return True
-    return bool(_CLUB_ROLE.search(value) and _CLUBS.search(before + value + after))
+             "sucker", "older", "younger", "better", "bigger", "happier", "healthier", "fitter", "stronger", "slower",
+             "faster", "wiser", "calmer", "busier", "richer", "poorer", "lighter", "heavier", "taller", "smaller",
+             "hiker", "runner", "climber", "swimmer", "gamer", "surfer", "skier", "golfer", "birder", "knitter",
+             "walker", "rambler", "skater", "tramper"}  # a pastime's doer, no job: "I'm an expert hiker now"
 
 
 def is_job(value: str | None) -> bool:
@@ -134,10 +111,12 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                   r"on the side\b", text, re.I)
     if m:
         add("job", m.group(1))  # "I DJ weddings on the side", "(plus freelance 3D renders on the side)"
-    m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full-time |part-time )?in (" + FIELDS
+    m = re.search(r"\b(?:i|we) (?:'m |am |still |now )*(?:work|working) (?:full[- ]time |part[- ]time )?in (" + FIELDS
                   + r")\b", low)
     if m:
         add("job", "works in " + (as_spelled(m.group(1), text) or m.group(1)))  # "I work in marketing"
+        if re.match(r" (?:at|for) ", low[m.end():]):
+            add("employer", workplace(text[m.end():], orgs))  # "I work full time in payroll at Sheffield City Council"
     m = re.search(r"\bi(?: 'm| am)(?: now| currently)? an? (stay-at-home|stay at home|full-time) (mum|mom|dad|parent|"
                   r"mother|father)\b", low)
     if m:
@@ -202,8 +181,9 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
     m = re.search(r"\b[Ii] (?:'m |am )?(?:also |still |now )?(teach|teaching|lecture|lecturing) (in )?"
                   r"((?:\d(?:st|nd|rd|th) )?[a-z]+(?: [a-z]+)?) at (?:the )?(" + CAPITAL + r"[\w .'&-]+)", text)
     # "I teach biology at Escola Garrett", "I teach 4th class at Scoil Íde"
-    if m and not NOT_TAUGHT.match(m.group(3)) and not re.match(r"(?:my|our|a|an|the|kids|children|people|classes)\b",
-                                                                  m.group(3)):
+    if m and (m.group(2) or not NOT_TAUGHT.match(m.group(3))) \
+            and not re.match(r"(?:my|our|a|an|the|kids|children|people|classes)\b", m.group(3)):
+        # "lecture in boatbuilding": a gerund in a subject's name
         lectures = m.group(1).startswith("lectur")
         add("job", ("lectures in " if lectures else "teaches ") + m.group(3))
         org = next((o for o in orgs if rejoined(m.group(4)).startswith(without_the(o))), None)
@@ -249,7 +229,8 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         add("job", m.group(1))  # "I've been the booking office supervisor at the CalMac terminal since 2009": a job
         add("employer", after(m.group(1)))  # with "the" (or none: "I am hospital porter at Bradford Royal Infirmary")
         # only at a named place (not "the cook at home")
-    m = re.search(r"\bi( 'm| am| was| became| 've been| have been| used to be)(?: now| still| also| just| currently)? "
+    m = re.search(r"\bi( 'm| am| was| became| 've been| have been| used to be)(?: now| still| also| just| currently|"
+                  r" only)? "
                   r"(?:an? )"
                   r"([\w -]+)", low)
     past = m is not None and m.group(1) in (" was", " used to be")  # "I was a nurse for ten years": a job that was
@@ -263,20 +244,22 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
         words = re.split(r" (?:and|but|so|or|who|which|because) ", re.sub(r"^\d{1,3} ?[- ] ?years? ?[- ] ?old ", "",
                                                                           m.group(2)))[0].split()  # "a 29-year-old
         # nurse": the age apart; "a nurse and I volunteer at …": the job before the clause after it
-        for n in (2, 1):
-            hits = [i for i in range(min(3, len(words) - n + 1)) if " ".join(words[i:i + n]) in JOBS
-                    or words[i + n - 1].split("-")[-1] in JOBS]  # "a sous-chef"
+        said = words[:next((i for i, w in enumerate(words) if w in ("at", "for", "with", "in", "from")), len(words))]
+        for n in (2, 1):  # the job's words before where it is done ("an audiologist at Leeds Teaching Hospitals")
+            hits = [i for i in range(min(3, len(said) - n + 1)) if " ".join(said[i:i + n]) in JOBS
+                    or said[i + n - 1].split("-")[-1] in JOBS]  # "a sous-chef"
             if hits:
-                job = " ".join(words[:hits[0] + n])
+                job = " ".join(said[:hits[0] + n])
                 add("former_job" if past else "job", job)
-                studies = words[hits[0] + n - 1] in ("student", "pupil", "undergrad", "undergraduate", "postgrad")
+                studies = said[hits[0] + n - 1] in ("student", "pupil", "undergrad", "undergraduate", "postgrad")
                 add(("former_school" if past else "school") if studies else ("former_employer" if past else "employer"),
                     after(job))  # "a student at UBC": a school, no employer
                 break
         else:  # a doer the lexicon does not list, said with where or as a living: "I'm a cataloguer at the university
             # library", "I'm a commercial beekeeper full time", "I'm a professional snake remover"
             at = re.match(r"((?:[\w-]+ ){0,2}?[\w-]+) (?:at|for) (?:the |an? )?\w", m.group(2)) \
-                or re.match(r"((?:[\w-]+ ){0,2}?[\w-]+) (?:full[- ]time|part[- ]time|by trade|for a living)\b",
+                or re.match(r"((?:[\w-]+ ){0,2}?[\w-]+) (?:full[- ]time|part[- ]time|by trade|for a living|"
+                            r"now\b(?! that)|(?:\w+ ){1,2}(?:days|nights|shifts) a week)\b",
                             m.group(2)) \
                 or re.match(r"((?:professional|qualified|certified|licensed|registered|trainee|freelance) (?:[\w-]+ )?"
                             r"[\w-]+)(?=[,.;!]|$| (?:and|but|since|for|who)\b)", m.group(2)) \
@@ -290,6 +273,15 @@ def work(text: str, low: str, named: list[tuple[str, str]], orgs: list[str], ent
                     and not re.match(r"(?:big|huge|great|firm|strong) ", at.group(1)):
                 add("job", at.group(1))
                 add("employer", after(at.group(1)))
+    m = re.search(r"\b[Ii] (?:also |now |still )?manage (the|a|an) ((?:[a-z]+ ){0,2}?[a-z]+) (?:at|for) (?:the )?[A-Z]",
+                  text)
+    if m and m.group(2).split()[-1] not in ("time", "money", "budget", "diabetes", "condition", "pain", "symptoms"):
+        add("job", f"manages {m.group(1)} {m.group(2)}")  # "I manage the cafeteria at Grissom High"
+        add("employer", proper_name(text[m.end() - 1:]))
+    m = re.search(r"\b[Ii](?: 'm| am) (?:now )?((?:[a-z-]+ ){0,2}[a-z-]*(?:visor|ator|ist|handler|leader|keeper|maker|"
+                  r"worker|officer|director|assistant|technician|manager|engineer|driver|nurse)) now\b", text)
+    if m and not re.match(r"(?:a|an|the|so|much|more|less|feeling|getting|my|your|his|her)\b", m.group(1)):
+        add("job", m.group(1))  # a learner's "since October I am ramp supervisor now"
     m = re.search(rf"\bi(?: 'm| am)? (?:own|run|running|opened|started|launched) (?:my own |a |an |my )"
                   rf"((?:[\w-]+ ){{0,2}}{BUSINESS})\b", low) \
         or re.search(rf"\bmy (?:own )?((?:[\w-]+ )?{BUSINESS})\b(?! (?:membership|pass|card|class|classes|buddy|"
