@@ -12,6 +12,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # the suite reads by rules alone: only the tests about the model pass load a model (they say which)
 os.environ.setdefault("TWIN_READER_MODEL", "none")
+# the suite's workers run side by side on 2 cores: background work at a nice of 15 below another worker's tests got
+# ~3% of a core (a model pass of 7 s took 195 s beside two busy processes), so here it runs at the tests' priority
+# (tests/test_background.py checks the lowering itself)
+os.environ.setdefault("TWIN_LOWER_BACKGROUND", "0")
 
 from twinfs import AddRequest, EndUser, Memory, Settings  # noqa: E402
 from twinfs.index.embedder import shared_embedder  # noqa: E402
