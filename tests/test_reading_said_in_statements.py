@@ -37,6 +37,15 @@ from twinfs.reading.withdrawn import withdraw
     ("- boyfriend Arjun is a pharmacist and cooks every night", {("partner", "Arjun")}),
     ("DH Marco works nights at the depot, so mornings are chaos.", {("partner", "Marco")}),
     ("We live in Crookes with DS1 Theo (7) and DD Ivy (4).", {("son", "Theo"), ("daughter", "Ivy")}),
+    ("We moved to Galway in 2017 with my husband Oyun-Erdene.", {("partner", "Oyun-Erdene")}),  # not "Oyun"
+    ("My sister Anne-Marie lives in Lyon.", {("sister", "Anne-Marie")}),
+    ("Next of kin: wife, Chloe Tan Mei Ling", {("partner", "Chloe Tan Mei Ling")}),
+    ("Travelling with: husband Ravi (teacher) and son Dev (11)", {("partner", "Ravi"), ("son", "Dev")}),
+    ("Visa details below.\nDaughter Meera is doing her A-levels, she stays home.", {("daughter", "Meera")}),
+    ("Pete and I do the crossword every Sunday.", {("hobby", "crossword")}),
+    ("Name: Dana Reyes, age 52", {("age", "52")}),
+    ("Langs: Tagalog, English, some Spanish", {("language", "Tagalog"), ("language", "English")}),
+    ("Baby number two due in May (I'm 30 wks pregnant).", {("health", "30 wks pregnant")}),
     ("I speak Tamil, Malay and English - will they interview in Mandarin?",
      {("language", "Tamil"), ("language", "Malay")}),  # what is asked after the dash is apart
 ])
@@ -54,6 +63,10 @@ def test_a_plain_statement_is_read(text, expected):
     ("I like to paint the kitchen every spring.", ("hobby", "paint")),
     ("A cat called Mog lives next door and eats our fish.", ("pet", "cat named Mog")),
     ("I pay the gym by DD every month.", ("daughter", "by")),
+    ("Father Brian is our parish priest, he baptised both kids.", ("father", "Brian")),
+    ("Baby number two due in May (I'm 30 wks pregnant).", ("age", "30")),
+    ("Kids: Leo (6), and another due in May (a girl!)", ("child", "May")),
+    ("Name: Ruth Okafor, age 80 (my mum's form)", ("age", "80")),
 ])
 def test_what_is_not_a_fact_of_theirs_is_not_read(text, wrong):
     assert wrong not in values(read(("user", text), who="Dana Reyes"))

@@ -13,7 +13,8 @@ from .lexicon import KIN, SOMEDAY, TENS
 if TYPE_CHECKING:
     from spacy.tokens import Token
 
-UNITS = (r"months?|weeks?|days?|hours?|minutes?|mins?|miles?|km|k|kg|kilos?|lbs?|pounds?|feet|ft|inches|percent|%|"
+UNITS = (r"months?|weeks?|wks?|days?|hrs?|yrs? (?:sober|clean|married|together)|hours?|minutes?|mins?|miles?|km|k|"
+         r"kg|kilos?|lbs?|pounds?|feet|ft|inches|percent|%|"
          r"times|pm|am")
 SPELLED = TENS + r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?"
 # a number at a clause's start, followed by "now", "and <words>" or ", <words>": no count, sum or list of numbers

@@ -80,6 +80,13 @@ BORN_HERE = re.compile(START + r"(?=(?!I\b|I')[A-Z][\w'-]+(?: [A-Z][\w'-]+)? bor
 PET_THEN_NAME = re.compile(r"\b((?:I|[Ww]e) (?:have|'ve got|have got) (?:an?|one) (?:[a-z]+ )?(?i:" + PET_WORDS
                            + r"))\. (?:Her|His|Its) name is (" + NAME + r")\b")
 
+# a relative named first on a list's line or a line of its own, "my" left out: "- girlfriend Niamh is a physio", "Son
+# Karthik is doing B.Tech"; not a priest's or a nun's "Father Brian", "Sister Agnes"
+KIN_FIRST = re.compile(r"^(?=(?:" + KIN_WORDS + r"|(?!Father|Mother|Sister|Brother)(?i:" + KIN_WORDS + r")) [A-Z][a-z]+"
+                       r"\b)")
+KIN_LED = re.compile(r"^((?!Father|Mother|Sister|Brother)(?i:" + KIN_WORDS + r"))(?= [A-Z][a-z]+ (?:is|was|has|works|"
+                     r"lives|does|studies)\b)")
+
 
 def with_subject(text: str) -> str:
     """`text` with the "I" its notes leave out written in; the same text when it has none."""
@@ -141,15 +148,16 @@ def _in_lines(text: str) -> str:
     lines = text.split("\n")
     for n, line in enumerate(lines):
         bullet = re.match(BULLET.removeprefix(r"(?:^|\n)"), line)
+        if bullet is None:
+            lines[n] = KIN_LED.sub(lambda m: "My " + m[1].lower(), line)  # a line of its own: "Son Karthik is …"
+            continue
         if bullet is None or labelled(line):
             continue  # "- Grew up: Tacloban" is a form's line (labelled.py reads it)
         rest = re.sub(r"(^|, )((?i:" + "|".join(VERBS) + r"))\b", lambda v: f"{v.group(1)}I {v.group(2).lower()}",
                       line[bullet.end():])
         rest = re.sub(r"^(?=(?i:an?|one|two|three|four|five|\d) (?:kids?|child|children|sons?|daughters?|boys?|girls?|"
                       r"dogs?|cats?)\b)", "I have ", rest)  # "- two kids, Pau and Nil"
-        rest = re.sub(r"^(?=(?:" + KIN_WORDS + r"|(?!Father|Mother|Sister|Brother)(?i:" + KIN_WORDS
-                      + r")) [A-Z][a-z]+\b)", "my ", rest)  # "- girlfriend Niamh is a physio"; not a priest's
-        # "- Father Brian"
+        rest = KIN_FIRST.sub("my ", rest)  # "- girlfriend Niamh is a physio"; not a priest's "- Father Brian"
         rest = re.sub(r"^(?=(?i:" + "|".join(STATES) + r")\s*(?:[,.;]|$))[A-Za-z]",
                       lambda v: "I'm " + v.group(0).lower(), rest)  # "- lactose intolerant"
         lines[n] = line[:bullet.end()] + rest

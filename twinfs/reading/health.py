@@ -120,6 +120,9 @@ def health(text: str, low: str) -> list[tuple[str, str]]:
         add("health", "snores")  # "Also I snore, sorry in advance to other guests"; not "my husband says I snore"
     if re.search(r"\bi(?: 'm| am)(?: now)? an? non-?smoker\b", low):
         add("health", "non-smoker")  # "I am a non-smoker since 1999"
+    m = re.search(r"\bi(?: 'm| am)(?: now)? ((?:\d{1,2} (?:wks|weeks|months) )?pregnant)\b", low)
+    if m:
+        add("health", m.group(1))  # "(I'm 21 wks pregnant)"
     m = re.search(r"\bi(?: 'm| am| 've been| have been)(?: now)? ((?:(?:\d+|a|one|two|three|four|five|six|seven|eight|"
                   r"nine|ten|\w+teen|twenty) (?:years?|months?|weeks?) )?sober)\b", low)
     if m:

@@ -30,7 +30,7 @@ LABELS = {
     "job and employer": "job", "job and company": "job",
     "employer": "employer", "current employer": "employer", "company": "employer", "workplace": "employer",
     "works at": "employer",
-    "language": "language", "languages spoken": "language", "spoken language": "language",
+    "language": "language", "languages spoken": "language", "spoken language": "language", "lang": "language",
     "allergy": "allergy", "allergie": "allergy", "known allergie": "allergy", "drug allergie": "allergy",
     "food allergie": "allergy", "allergic to": "allergy", "allergic": "allergy",
     "condition": "health", "current condition": "health", "medical condition": "health", "health": "health",
@@ -47,6 +47,7 @@ LABELS = {
     "dependent": "kin", "dependant": "kin", "children": "kin",
     "kid": "kin", "child": "kin", "family": "kin", "home base": "home_city", "grandchildren": "kin",
     "grandkid": "kin", "grandson": "kin", "granddaughter": "kin", "plus-one": "kin", "plus one": "kin",
+    "travelling with": "kin", "traveling with": "kin", "accompanied by": "kin", "travel companion": "kin",
     # a dating profile's prompts: "My simple pleasures: …", "Dealbreaker: coriander", "Typical Sunday: sea swim"
     "simple pleasure": "likes", "i go crazy for": "likes", "i'm weirdly attracted to": "likes",
     "i geek out on": "likes", "green flag": "likes", "dealbreaker": "dislikes", "most irrational fear": "dislikes",
@@ -112,6 +113,10 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     """The (attribute, value) pairs a labelled line gives its speaker; none when it is not one, names someone else,
     or the form it is part of is someone else's."""
     m = LINE.match(line)
+    aged = re.search(r",\s*age[d:]?\s+(\d{1,3})\s*$", m.group("value")) if m and m.group("label").strip().lower() in (
+        "name", "full name") else None  # "Name: Suresh Babu Kandukuri, age 46"
+    if aged and told_age(aged.group(1)) and _theirs(turn_text, speaker):
+        return [("age", aged.group(1))]
     attribute = attribute_of(m.group("label")) if m else None
     if m is None or attribute is None or NONE.match(value := _first_said(m.group("value"))) \
             or not _theirs(turn_text, speaker):  # the whole turn searched only for a form's line
@@ -123,6 +128,9 @@ def facts(line: str, speaker: str, turn_text: str = "") -> list[tuple[str, str]]
     # (husband)", "2 - Ayo (7) and Zara (4)": the answer, then who
     if attribute == "kin":  # "Dependents: Theo (son, 9)"; "kids: Inês (9), Rafael (6)" their relation in the label
         kind = KIN.get(_core(m.group("label").strip().lower()))  # "Children attending", "Two kids"
+        named = re.fullmatch(r"(?:my )?([a-z-]+),? ([A-ZÀ-Þ][\w'-]+(?: [A-ZÀ-Þ][\w'-]+){0,3})", value.strip())
+        if named and named.group(1) in KIN:  # "Emergency contact: husband, Lim Jun Hao"
+            return [(KIN[named.group(1)], named.group(2))]
         return [pair for item in _items(value) for pair in _relative(item, kind)]
     if attribute in KIN.values() and attribute != "partner":  # "my mum: Graça, 71, comes with us"
         name = value.split(",")[0].strip()
@@ -289,6 +297,7 @@ def _relative(item: str, kind: str | None = None) -> list[tuple[str, str]]:
     if relation is None and said and said.group("kin") in KIN and KIN[said.group("kin")] != "friend":
         relation, kind = said.group("kin"), KIN[said.group("kin")]
     name = re.sub(r"^(?:[a-z]+ )+", "", m.group("name").strip())  # "little Duarte (4)"
-    if kind is None or (relation is None and not name[:1].isupper()):
+    if kind is None or (relation is None and not name[:1].isupper()) \
+            or len(m.group("name").split()) - len(name.split()) > 2:  # "another due in May (…)": no one named
         return []
     return [({"children": "child", "grandchildren": "grandchild"}.get(kind, kind) if relation is None else kind, name)]

@@ -132,8 +132,9 @@ WEEKLY = ("mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturday
 SEEN = ("dentist", "doctor", "gp", "physio", "optician", "vet", "hairdresser", "barber")
 # the words that make an age one of someday: "maybe when I'm 35", "by the time I'm forty"
 SOMEDAY = r"\b(?:when|if|until|till|by the time|once|before)\s+"
-# a name as written: a capital, then letters, accented ones too ("Inés", "Łukasz", "Émile")
+# a name as written: a capital, then letters, accented ones too ("Inés", "Łukasz", "Émile"), two joined by a hyphen
+# ("Jean-Luc", "Bat-Erdene")
 CAPITAL = r"[A-ZÀ-ÖØ-ÞĀ-Ž]"  # a capital letter of the Latin alphabets
-NAME = CAPITAL + r"[^\W\d_]+"
+NAME = CAPITAL + r"[^\W\d_]+(?:-" + CAPITAL + r"[^\W\d_]+)?"
 # a pet's name after "named" or "called", with its title: "Mr Banda", "Dr Paws"
 PET_NAME = r"(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Lady|Lord|Captain|Professor|Prince|Princess)\.? )?" + NAME

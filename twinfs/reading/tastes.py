@@ -105,6 +105,9 @@ def tastes(text: str, low: str) -> list[Pair]:
                   r"club)|(?!whatsapp|facebook|chat|support|group)(?:[\w-]+ ){1,2}(?:group|society|crew))\b", low)
     if m:
         add("hobby", m.group(1))  # "I just joined a pottery class on Thursdays", "I've joined a wild swimming group"
+    if m := re.search(r"\bi (?:also |still |usually |often |always )?do (?:the |a )?(crossword|cryptic|sudoku|"
+                      r"wordle)s?\b(?! (?:for|with) (?:you|him|her|them)\b)", low):
+        add("hobby", m.group(1))  # "Donna and I do the crossword every morning"
     if m := re.search(r"\bi (?:also |still |usually |often )?(?:go to|hit) the gym\b", low):
         add("hobby", "gym")  # "I go to the gym at 7am after the shift"
     m = re.search(r"\bi(?: 'm| am) an? (?:[\w-]+ ,? (?:but |and )?|[\w-]+ ){0,3}?([a-z]+) player\b", low)
