@@ -91,3 +91,19 @@ def test_a_value_put_right_later_is_retracted(before, after, ended):
     assert ended in values(records)
     withdraw(records, {"t0": 0, "t1": 1, "t2": 2}, "2026-03-04T10:05:00Z")
     assert ended not in values([r for r in records if not r.retracted])
+
+
+@pytest.mark.parametrize(("concept", "value", "sentence"), [
+    ("partner", "Winston", "I'm a widower, my wife Maureen passed in 2021 and the house is quiet."),
+    ("family", "mother", "When the time comes I'll be buried next to my mother in Kilkenny."),
+    ("family", "my bicycle", "My bicycle goes to my nephew, he's the only one who rides."),
+])
+def test_what_the_model_may_not_name_a_relative_of_now(concept, value, sentence):
+    from twinfs.reading.kinds import misfit
+    assert misfit(concept, value if value != "Winston" else "Maureen", sentence) is not None
+
+
+def test_a_relative_alive_stays_one_the_model_may_name():
+    from twinfs.reading.kinds import misfit
+    assert misfit("partner", "Maureen", "My wife Maureen retired in 2021 and the house is loud.") is None
+    assert misfit("family", "my nephew", "My bicycle goes to my nephew, he's the only one who rides.") is None

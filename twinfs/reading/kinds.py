@@ -117,8 +117,9 @@ DEPARTED = re.compile(r"\b(?:(?:my|our) late (?:\w+ )?NAMED|lost (?:my|our) (?:\
                       + r"(?!\s+(?:his|her|their|the|a|an|my|our|its)\b)|"
                       r"(?:my|our) \w+,? NAMED,? (?:\w+ )?" + DIED + r"\b(?! (?:his|her|their|the|a|an)\b))"
                       r"|^\W*NAMED,? (?:\w+ ){0,2}" + DIED + r"\b"
-                      r"|\bburied\b[^.;]{0,40}\bwith (?:my|our) (?:\w+ )?NAMED\b|(?:my|our) (?:\w+ )?NAMED(?:'s|’s)? "
-                      r"(?:grave|ashes|headstone)\b|(?:my|our) (?:\w+ )?NAMED,? (?:who )?(?:is|was|lies) buried\b",
+                      r"|\bburied\b[^.;]{0,40}\b(?:with|beside|next to) (?:my|our) (?:\w+ )?NAMED\b"
+                      r"|(?:my|our) (?:\w+ )?NAMED(?:'s|’s)? (?:grave|ashes|headstone)\b"
+                      r"|(?:my|our) (?:\w+ )?NAMED,? (?:who )?(?:is|was|lies) buried\b",
                       re.I)
 # "I want to be buried in Barbados, with my mother", "my dad's grave": who died
 
@@ -207,6 +208,11 @@ def misfit(concept: str, value: str, sentence: str) -> str | None:
             return f"{value!r} is an animal"  # "a rather elderly Jack Russell called Pip"
         if re.search(rf"\b(?:i'm|i am|im) the {re.escape(value)}\b", sentence, re.I):
             return f"{value!r} is the speaker's place in the family"  # "I'm the eldest btw"
+        if re.match(r"(?:my|our) ", value, re.I) and not words & set(KIN):
+            return f"{value!r} names no relative"  # "My sewing machine goes to Marcia"
+    if concept in ("family", "partner") and departed(sentence, [value, *(w for w in words if w in KIN)]):
+        return f"{value!r} is a relative who died"  # "I am a widow, my husband Winston passed in 2019"
+    if concept == "family":
         return None if (words | _words(sentence)) & set(KIN) else f"{value!r} names no relative"
     if concept == "partner":
         return None if (words | _words(sentence)) & PARTNERS else f"{value!r} names no partner"
