@@ -82,10 +82,9 @@ PET_THEN_NAME = re.compile(r"\b((?:I|[Ww]e) (?:have|'ve got|have got) (?:an?|one
 
 # a relative named first on a list's line or a line of its own, "my" left out: "- girlfriend Niamh is a physio", "Son
 # Karthik is doing B.Tech"; not a priest's or a nun's "Father Brian", "Sister Agnes"
-KIN_FIRST = re.compile(r"^(?=(?:" + KIN_WORDS + r"|(?!Father|Mother|Sister|Brother)(?i:" + KIN_WORDS + r")) [A-Z][a-z]+"
-                       r"\b)")
-KIN_LED = re.compile(r"^((?!Father|Mother|Sister|Brother)(?i:" + KIN_WORDS + r"))(?= [A-Z][a-z]+ (?:is|was|has|works|"
-                     r"lives|does|studies)\b)")
+KIN_WORD = r"(?!Father|Mother|Sister|Brother)(?i:" + KIN_WORDS + r")"
+KIN_FIRST = re.compile(r"^(?=" + KIN_WORD + r" [A-Z][a-z]+\b)")
+KIN_LED = re.compile(r"^(" + KIN_WORD + r")(?= [A-Z][a-z]+ (?:is|was|has|works|lives|does|studies)\b)")
 
 
 def with_subject(text: str) -> str:

@@ -88,7 +88,7 @@ def tastes(text: str, low: str) -> list[Pair]:
         thing = re.split(r" (?:for|at|in|on|with|every|most|to|and|but|so|when|because)\b", m.group(2))[0]
         add("hobby", f"{m.group(1)} {thing}")  # "I crochet blankets for the unit", "I bake sourdough at weekends"
     m = re.search(r"\bi (?:really |also |still |just )?(?:like|love|enjoy) to (" + PASTIMES + r")\b(?! (?:the|my|our|a|"
-                  r"an|it|them|this|that|his|her|their)\b)( [a-z]+\b(?<!\bing))?", low)
+                  r"an|it|them|this|that|his|her|their)\b)( [a-z]+\b)?", low)
     thing = (m.group(2) or "").strip() if m else ""
     if m and thing not in ("errands", "away", "late", "out", "off", "things", "stuff", "over", "around"):
         # "I like to knit", "i like to bake kueh"; not "I like to paint the kitchen", "like to run errands"
