@@ -43,6 +43,7 @@ from twinfs.reading.withdrawn import withdraw
     ("Travelling with: husband Ravi (teacher) and son Dev (11)", {("partner", "Ravi"), ("son", "Dev")}),
     ("Visa details below.\nDaughter Meera is doing her A-levels, she stays home.", {("daughter", "Meera")}),
     ("Pete and I do the crossword every Sunday.", {("hobby", "crossword")}),
+    ("i go salsa dancing at the community centre every friday night", {("hobby", "salsa dancing")}),
     ("Name: Dana Reyes, age 52", {("age", "52")}),
     ("Langs: Tagalog, English, some Spanish", {("language", "Tagalog"), ("language", "English")}),
     ("Baby number two due in May (I'm 30 wks pregnant).", {("health", "30 wks pregnant")}),

@@ -222,7 +222,8 @@ def tastes(text: str, low: str) -> list[Pair]:
                 and not re.match(r"an? ", m.group(1)):  # "I play a doctor in a local production": a part
             add("hobby", value)
     m = re.search(r"\b(?:i|we) (?:'m |am )?(?:often |usually |sometimes |still )?(?:off to |going to )?go(?:ing)? "
-                  r"((?:rock |scuba |mountain |trail |ice |roller |wild |sea |cross-country |bird |whale )?"
+                  r"((?:rock |scuba |mountain |trail |ice |roller |wild |sea |cross-country |bird |whale |line |salsa |"
+                  r"ballroom |swing |fly |deep-sea |open-water |ten-pin )?"
                   r"[a-z]+ing)\b", low)
     if m and m.group(1) not in ("thing", "nothing", "something", "going"):
         add("hobby", m.group(1))  # "I go rock climbing every weekend"
