@@ -150,7 +150,7 @@ def _in_lines(text: str) -> str:
         if bullet is None:
             lines[n] = KIN_LED.sub(lambda m: "My " + m[1].lower(), line)  # a line of its own: "Son Karthik is …"
             continue
-        if bullet is None or labelled(line):
+        if labelled(line):
             continue  # "- Grew up: Tacloban" is a form's line (labelled.py reads it)
         rest = re.sub(r"(^|, )((?i:" + "|".join(VERBS) + r"))\b", lambda v: f"{v.group(1)}I {v.group(2).lower()}",
                       line[bullet.end():])

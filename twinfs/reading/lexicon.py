@@ -128,6 +128,9 @@ POLITICS = {"democrat", "republican", "liberal", "conservative", "socialist", "l
 TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
 # the days a thing is done on, said plural: "rec hockey tuesdays"
 WEEKLY = ("mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays", "weekends")
+# one who does a pastime for its own sake: "a keen tramper", "a sea swimmer" (tastes.DOERS; no job: work.NOT_DOERS)
+PASTIME_DOERS = ("runner", "tramper", "hiker", "climber", "cyclist", "swimmer", "reader", "gamer", "surfer", "skier",
+                 "golfer", "birder", "birdwatcher", "knitter", "angler", "walker", "rambler", "skater")
 # whom one books to see: "a dentist appointment at 4:30", "Physio on Thursday" (plans.APPOINTMENTS, elided.APPOINTMENT)
 SEEN = ("dentist", "doctor", "gp", "physio", "optician", "vet", "hairdresser", "barber")
 # the words that make an age one of someday: "maybe when I'm 35", "by the time I'm forty"

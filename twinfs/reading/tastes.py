@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..text import gerund
-from .lexicon import WEEKLY
+from .lexicon import PASTIME_DOERS, WEEKLY
 from .values import activity, as_spelled, cut_value, listed, rejoined
 from .work import SCHOOLING
 
@@ -42,9 +42,8 @@ WEEKLY_WORDS = "(?:" + "|".join(WEEKLY) + ")"
 # a pastime one goes out for, said "goes …": "Weekends I'm out sea fishing" (attributes.alone says it so)
 GONE = r"(?:fishing|surfing|hiking|climbing|sailing|kayaking|skiing|birdwatching|rowing)"
 # one who does a pastime: "a keen tramper", "a sea swimmer"
-DOERS = (r"(?:(?:sea|wild|open-water|trail|fell|long-distance|marathon|rock|ice|road|mountain) )?(?:runner|tramper|"
-         r"hiker|climber|cyclist|swimmer|reader|gamer|surfer|skier|golfer|birder|birdwatcher|knitter|angler|walker|"
-         r"rambler|skater)")
+DOERS = (r"(?:(?:sea|wild|open-water|trail|fell|long-distance|marathon|rock|ice|road|mountain) )?(?:"
+         + "|".join(PASTIME_DOERS) + ")")
 
 
 # the words before "guy" or "person" that say what one is, not what one likes: "a lucky guy", "a people person"

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .lexicon import BUSINESS, CAPITAL, DIETS, FIELDS, JOBS, KIN
+from .lexicon import BUSINESS, CAPITAL, DIETS, FIELDS, JOBS, KIN, PASTIME_DOERS
 from .values import AT_PLACE, as_spelled, cut_value, proper_name, rejoined, without_the, workplace
 
 if TYPE_CHECKING:
@@ -26,7 +26,8 @@ WORKPLACES = (r"(?:library|hospital|school|bank|bakery|shop|bookshop|bookstore|s
 NOT_EMPLOYERS = {"christmas", "easter", "weekends", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                  "sunday", "mum", "mom", "dad", "myself", "home", "night", "nights", "god", "free"}
 NOT_TAUGHT = re.compile(r"(?:\w+ing|myself|them|him|her|us|it)\b")  # no subject: "taught myself", "taught them to swim"
-# words ending as a doer's do without being one: "as a team", "together", "as a mother"
+# words ending as a doer's do without being one: "as a team", "together", "as a mother", "a bit older"; and a pastime's
+# doer ("I'm an expert hiker now"), but not a university's reader or a cycle courier (an angler, a birdwatcher as were)
 NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daughter", "number", "member", "water",
              "power", "order", "corner", "paper", "whatever", "either", "neither", "later", "ever", "never", "color",
              "colour", "favor", "favour", "honor", "honour", "floor", "door", "minor", "major", "error",
@@ -38,8 +39,7 @@ NOT_DOERS = {"other", "together", "mother", "father", "brother", "sister", "daug
              "heater", "cooler", "blender", "freezer", "dinner", "supper", "river", "silver", "liquor", "mirror",
              "sucker", "older", "younger", "better", "bigger", "happier", "healthier", "fitter", "stronger", "slower",
              "faster", "wiser", "calmer", "busier", "richer", "poorer", "lighter", "heavier", "taller", "smaller",
-             "hiker", "runner", "climber", "swimmer", "gamer", "surfer", "skier", "golfer", "birder", "knitter",
-             "walker", "rambler", "skater", "tramper"}  # a pastime's doer, no job: "I'm an expert hiker now"
+             *(set(PASTIME_DOERS) - {"reader", "cyclist", "angler", "birdwatcher"})}
 
 
 def is_job(value: str | None) -> bool:
